@@ -1,0 +1,58 @@
+// The JSON-text facade over the engine: what wasm/ binds and the native CLI uses.
+// Every call takes and returns JSON text, so the boundary is one copy of one string.
+// Nothing here throws: errors come back as JSON.
+#pragma once
+#include <memory>
+#include <string>
+
+namespace rulestack {
+
+class Game;
+
+class Session {
+ public:
+  Session();
+  ~Session();
+  Session(const Session&) = delete;
+  Session& operator=(const Session&) = delete;
+
+  // Loads and compiles a definition (JSON text) and starts a game with the seed.
+  // Returns "" on success, else {"errors":[{"path":"/json/pointer","message":"..."}]}.
+  std::string load(const std::string& definitionJson, double seed);
+  bool loaded() const;
+
+  // A player's view ("" = spectator). JSON object, see DESIGN.md.
+  std::string view(const std::string& player) const;
+  // Every move that player may make now, fully specified. JSON array.
+  std::string legalMoves(const std::string& player) const;
+  // Applies a move (JSON). {"ok":true,"events":[...]} or
+  // {"ok":false,"reason":"not_your_priority"|...,"message":"..."}; on failure nothing changed.
+  std::string apply(const std::string& player, const std::string& moveJson);
+  // Back to the state before the last applied move; false when there is none.
+  bool undo();
+  std::string log() const;        // JSON array of every event so far
+  std::string stateHash() const;  // 16 lowercase hex digits
+  std::string snapshot() const;   // JSON object
+  // Loads the definition and restores the snapshot into this session. "" or {"errors":[...]}.
+  std::string restore(const std::string& definitionJson, const std::string& snapshotJson);
+  // A bot's move for the player: options {"kind":"random"|"mcts","seed":N,"iterations":N}.
+  std::string botChoose(const std::string& player, const std::string& optionsJson);
+
+ private:
+  std::unique_ptr<Game> game_;
+};
+
+// {"errors":[...]} — an empty array means the definition is valid.
+std::string validateDefinition(const std::string& definitionJson);
+
+// Runs a scenario (JSON, with its game inlined under "game"). Returns
+// {"ok":true|false,"steps":N,"failures":[{"step":i,"message":"..."}]}.
+std::string runScenario(const std::string& scenarioJson);
+
+// Bot-vs-bot games: options {"games":N,"bot":"random"|"mcts","seed":N,"iterations":N}.
+// Returns {"games":N,"moves":N,"wins":{"<player>":N},"draws":N,"meanLength":x,"errors":N}.
+std::string simulate(const std::string& definitionJson, const std::string& optionsJson);
+
+const char* version();
+
+}  // namespace rulestack
