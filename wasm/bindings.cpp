@@ -1,0 +1,34 @@
+// embind bindings: the JSON-text facade of engine/include/rulestack/session.h, as is.
+// Strings in and out (a seed is a double). No game logic here.
+#include <emscripten/bind.h>
+
+#include <string>
+
+#include "rulestack/session.h"
+
+using rulestack::Session;
+
+namespace {
+std::string versionString() { return rulestack::version(); }
+}  // namespace
+
+EMSCRIPTEN_BINDINGS(rulestack) {
+  emscripten::class_<Session>("Session")
+      .constructor<>()
+      .function("load", &Session::load)
+      .function("loaded", &Session::loaded)
+      .function("view", &Session::view)
+      .function("legalMoves", &Session::legalMoves)
+      .function("apply", &Session::apply)
+      .function("undo", &Session::undo)
+      .function("log", &Session::log)
+      .function("stateHash", &Session::stateHash)
+      .function("snapshot", &Session::snapshot)
+      .function("restore", &Session::restore)
+      .function("botChoose", &Session::botChoose);
+
+  emscripten::function("validateDefinition", &rulestack::validateDefinition);
+  emscripten::function("runScenario", &rulestack::runScenario);
+  emscripten::function("simulate", &rulestack::simulate);
+  emscripten::function("version", &versionString);
+}
