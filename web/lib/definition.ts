@@ -1,0 +1,299 @@
+// Reading a definition: an object, JSON text or YAML text → JSON text for the engine,
+// plus a way back from a JSON pointer to a line/column of the YAML source.
+import { parseDocument, LineCounter, isMap, isSeq, isPair, isAlias, isScalar, isNode } from 'yaml';
+import type { Document, Node as YamlNode } from 'yaml';
+import { DefinitionError, type DefinitionIssue } from './errors.js';
+
+export type DefinitionFormat = 'json' | 'yaml' | 'auto';
+
+export interface Position {
+  line: number;
+  column: number;
+}
+
+export interface ParsedDefinition {
+  /** The definition as JSON text (what the engine reads). */
+  json: string;
+  /** The definition as a plain object. */
+  value: unknown;
+  format: 'object' | 'json' | 'yaml';
+  /** Where a JSON pointer is in the YAML source (its deepest existing ancestor when the
+   * pointer itself is not there); undefined for non-YAML input. */
+  locate(pointer: string): Position | undefined;
+}
+
+/** Splits a JSON pointer ("/a/0/b~1c") into its unescaped segments. */
+export function pointerSegments(pointer: string): string[] {
+  if (pointer === '' || pointer === '/') return [];
+  const p = pointer.startsWith('/') ? pointer.slice(1) : pointer;
+  return p.split('/').map((s) => s.replace(/~1/g, '/').replace(/~0/g, '~'));
+}
+
+function keyString(key: unknown): string {
+  if (isScalar(key)) return String(key.value);
+  if (isNode(key)) return String(key.toJSON());
+  return String(key);
+}
+
+function makeYamlLocator(doc: Document, lc: LineCounter): (pointer: string) => Position | undefined {
+  const pos = (offset: number): Position => {
+    const { line, col } = lc.linePos(offset);
+    return { line, column: col };
+  };
+  return (pointer: string) => {
+    let node: unknown = doc.contents;
+    if (!node || !isNode(node)) return { line: 1, column: 1 };
+    let best: Position = pos((node as YamlNode).range?.[0] ?? 0);
+    let guard = 0;
+    for (const seg of pointerSegments(pointer)) {
+      while (isAlias(node) && guard++ < 100) node = node.resolve(doc);
+      if (isMap(node)) {
+        let found: unknown;
+        // Last one wins, as in the JSON conversion.
+        for (const item of node.items) if (isPair(item) && keyString(item.key) === seg) found = item;
+        if (!found || !isPair(found)) return best;
+        const key = found.key as YamlNode | null;
+        const value = found.value as YamlNode | null;
+        const anchor = (isNode(key) && key.range) ? key.range[0] : value?.range?.[0];
+        if (anchor !== undefined) best = pos(anchor);
+        node = value;
+      } else if (isSeq(node)) {
+        if (!/^(0|[1-9][0-9]*)$/.test(seg)) return best;
+        const item = node.items[Number(seg)];
+        if (item === undefined) return best;
+        const r = (item as YamlNode | null)?.range;
+        if (r) best = pos(r[0]);
+        node = item;
+      } else {
+        return best;
+      }
+    }
+    return best;
+  };
+}
+
+/** Position of a character offset in text (1-based line and column). */
+function offsetPosition(text: string, offset: number): Position {
+  let line = 1;
+  let lastNl = -1;
+  for (let i = 0; i < offset && i < text.length; i++) {
+    if (text.charCodeAt(i) === 10) {
+      line++;
+      lastNl = i;
+    }
+  }
+  return { line, column: offset - lastNl };
+}
+
+/**
+ * Where JSON.parse failed (node 20's messages carry no position): a small scanner that
+ * returns the offset of the first character that is not valid JSON, and what it expected.
+ */
+export function jsonErrorAt(text: string): { offset: number; expected: string } | undefined {
+  let i = 0;
+  const n = text.length;
+  let fail: { offset: number; expected: string } | undefined;
+  const ws = () => {
+    while (i < n && (text[i] === ' ' || text[i] === '\t' || text[i] === '\n' || text[i] === '\r')) i++;
+  };
+  const err = (expected: string): false => {
+    if (!fail) fail = { offset: i, expected };
+    return false;
+  };
+  const str = (): boolean => {
+    i++; // opening quote
+    while (i < n) {
+      const c = text.charCodeAt(i);
+      if (c === 34) {
+        i++;
+        return true;
+      }
+      if (c < 32) return err('a closing quote');
+      if (c === 92) {
+        i++;
+        const e = text[i];
+        if (e === 'u') {
+          if (!/^[0-9a-fA-F]{4}$/.test(text.slice(i + 1, i + 5))) return err('4 hex digits');
+          i += 5;
+        } else if (e !== undefined && '"\\/bfnrt'.includes(e)) i++;
+        else return err('an escape sequence');
+      } else i++;
+    }
+    return err('a closing quote');
+  };
+  const value = (depth: number): boolean => {
+    ws();
+    if (depth > 10000) return err('less nesting');
+    const c = text[i];
+    if (c === '{') {
+      i++;
+      ws();
+      if (text[i] === '}') {
+        i++;
+        return true;
+      }
+      for (;;) {
+        ws();
+        if (text[i] !== '"') return err('a string key');
+        if (!str()) return false;
+        ws();
+        if (text[i] !== ':') return err("':'");
+        i++;
+        if (!value(depth + 1)) return false;
+        ws();
+        if (text[i] === ',') {
+          i++;
+          continue;
+        }
+        if (text[i] === '}') {
+          i++;
+          return true;
+        }
+        return err("',' or '}'");
+      }
+    }
+    if (c === '[') {
+      i++;
+      ws();
+      if (text[i] === ']') {
+        i++;
+        return true;
+      }
+      for (;;) {
+        if (!value(depth + 1)) return false;
+        ws();
+        if (text[i] === ',') {
+          i++;
+          continue;
+        }
+        if (text[i] === ']') {
+          i++;
+          return true;
+        }
+        return err("',' or ']'");
+      }
+    }
+    if (c === '"') return str();
+    const lit = /^(?:true|false|null|-?(?:0|[1-9][0-9]*)(?:\.[0-9]+)?(?:[eE][+-]?[0-9]+)?)/.exec(text.slice(i, i + 400));
+    if (lit) {
+      i += lit[0].length;
+      return true;
+    }
+    return err('a value');
+  };
+  if (value(0)) {
+    ws();
+    if (i < n) err('the end of the text');
+  }
+  return fail;
+}
+
+function jsonSyntaxIssue(text: string, err: unknown): DefinitionIssue {
+  const at = jsonErrorAt(text);
+  if (!at) {
+    const message = err instanceof Error ? err.message.split('\n')[0] : String(err);
+    return { path: '', message: `JSON syntax error: ${message}` };
+  }
+  const found = at.offset >= text.length ? 'the end of the text' : JSON.stringify(text[at.offset]);
+  const p = offsetPosition(text, at.offset);
+  return { path: '', message: `JSON syntax error: expected ${at.expected}, found ${found}`, line: p.line, column: p.column };
+}
+
+function notAnObject(format: ParsedDefinition['format']): DefinitionError {
+  const issue: DefinitionIssue = { path: '', message: 'the definition must be an object (a mapping)' };
+  if (format === 'yaml') {
+    issue.line = 1;
+    issue.column = 1;
+  }
+  return new DefinitionError([issue]);
+}
+
+function isPlainObject(v: unknown): v is Record<string, unknown> {
+  return typeof v === 'object' && v !== null && !Array.isArray(v);
+}
+
+function parseYaml(text: string): ParsedDefinition {
+  const lc = new LineCounter();
+  const doc = parseDocument(text, { lineCounter: lc, prettyErrors: false, keepSourceTokens: true });
+  if (doc.errors.length > 0) {
+    throw new DefinitionError(
+      doc.errors.map((e) => {
+        const { line, col } = lc.linePos(e.pos[0]);
+        // yaml appends " at line L, column C" when prettyErrors is on; it's off, so the message is bare.
+        return { path: '', message: `YAML syntax error: ${e.message.split('\n')[0]}`, line, column: col };
+      }),
+    );
+  }
+  let value: unknown;
+  try {
+    value = doc.toJS({ maxAliasCount: 1000 });
+  } catch (e) {
+    throw new DefinitionError([
+      { path: '', message: `YAML error: ${e instanceof Error ? e.message : String(e)}`, line: 1, column: 1 },
+    ]);
+  }
+  if (!isPlainObject(value)) throw notAnObject('yaml');
+  return { json: JSON.stringify(value), value, format: 'yaml', locate: makeYamlLocator(doc, lc) };
+}
+
+const noLocation = (): undefined => undefined;
+
+/**
+ * Reads a definition. Throws DefinitionError for syntax errors (with line/column)
+ * and when the definition is not an object.
+ */
+export function parseDefinition(definition: unknown, format: DefinitionFormat = 'auto'): ParsedDefinition {
+  if (typeof definition === 'string') {
+    const text = definition;
+    const looksJson = /^\s*[{[]/.test(text);
+    if (format === 'json' || (format === 'auto' && looksJson)) {
+      let value: unknown;
+      try {
+        value = JSON.parse(text);
+      } catch (e) {
+        if (format === 'json') throw new DefinitionError([jsonSyntaxIssue(text, e)]);
+        // A YAML flow mapping also starts with '{': try YAML before giving up.
+        try {
+          return parseYaml(text);
+        } catch {
+          throw new DefinitionError([jsonSyntaxIssue(text, e)]);
+        }
+      }
+      if (!isPlainObject(value)) throw notAnObject('json');
+      return { json: JSON.stringify(value), value, format: 'json', locate: noLocation };
+    }
+    return parseYaml(text);
+  }
+  if (definition instanceof Uint8Array) {
+    return parseDefinition(new TextDecoder().decode(definition), format);
+  }
+  if (!isPlainObject(definition)) throw notAnObject('object');
+  let json: string;
+  try {
+    json = JSON.stringify(definition);
+  } catch (e) {
+    throw new DefinitionError([
+      { path: '', message: `the definition is not JSON-serializable: ${e instanceof Error ? e.message : String(e)}` },
+    ]);
+  }
+  return { json, value: definition, format: 'object', locate: noLocation };
+}
+
+/** Adds line/column (from the YAML source) to engine errors. */
+export function locateIssues(
+  parsed: ParsedDefinition,
+  errors: Array<{ path?: unknown; message?: unknown }>,
+): DefinitionIssue[] {
+  return errors.map((e) => {
+    const issue: DefinitionIssue = {
+      path: typeof e.path === 'string' ? e.path : '',
+      message: typeof e.message === 'string' ? e.message : String(e.message ?? 'invalid'),
+    };
+    const p = parsed.locate(issue.path);
+    if (p) {
+      issue.line = p.line;
+      issue.column = p.column;
+    }
+    return issue;
+  });
+}

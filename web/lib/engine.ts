@@ -1,0 +1,190 @@
+// loadEngine(): instantiates the wasm module once (node, browser, worker) and returns
+// the Rulestack API object.
+import createEngineModule from './wasm/engine.mjs';
+import type { EngineModule, EngineModuleOptions } from './wasm/engine.mjs';
+import { DefinitionError, type DefinitionIssue } from './errors.js';
+import { parseDefinition, locateIssues, type DefinitionFormat, type ParsedDefinition } from './definition.js';
+import { Game, Bot, sessionOf } from './game.js';
+import type {
+  BotOptions,
+  GameDefinition,
+  ScenarioResult,
+  SimulateOptions,
+  SimulateResult,
+  Snapshot,
+} from './types.js';
+
+export interface LoadOptions {
+  /** Where to fetch engine.wasm from (browser/worker), or a file path/URL to read (node). */
+  wasmUrl?: string | URL;
+  /** The bytes of engine.wasm (skips fetching/reading). */
+  wasmBinary?: ArrayBuffer | Uint8Array;
+}
+
+/** A definition: an object, JSON text or YAML text. */
+export type DefinitionInput = GameDefinition | string;
+
+export interface CreateGameOptions {
+  seed?: number;
+  /** How to read string input (default 'auto': JSON when it starts with '{', else YAML). */
+  format?: DefinitionFormat;
+}
+
+export interface ValidateOptions {
+  format?: DefinitionFormat;
+}
+
+const isNode =
+  typeof process !== 'undefined' &&
+  typeof process.versions === 'object' &&
+  process.versions !== null &&
+  typeof process.versions.node === 'string';
+
+async function instantiate(opts: LoadOptions): Promise<EngineModule> {
+  const moduleOpts: EngineModuleOptions = {};
+  if (opts.wasmBinary) {
+    moduleOpts.wasmBinary = opts.wasmBinary;
+  } else if (isNode) {
+    // emscripten 3.1.6's web build would fetch() a file: URL under node, which fails: read the bytes.
+    const fsName = 'node:fs/promises'; // hidden from bundlers
+    const { readFile } = (await import(/* @vite-ignore */ fsName)) as typeof import('node:fs/promises');
+    let where: string | URL = opts.wasmUrl ?? new URL('./wasm/engine.wasm', import.meta.url);
+    if (typeof where === 'string' && where.startsWith('file:')) where = new URL(where);
+    moduleOpts.wasmBinary = await readFile(where);
+  } else if (opts.wasmUrl) {
+    const url = String(opts.wasmUrl);
+    moduleOpts.locateFile = (path: string) => (path.endsWith('.wasm') ? url : path);
+  }
+  // else: the module fetches engine.wasm next to engine.mjs (import.meta.url).
+  return createEngineModule(moduleOpts);
+}
+
+let cached: Promise<Rulestack> | undefined;
+
+/**
+ * Instantiates the engine (once: later calls return the same instance) and returns
+ * the API. In node it reads dist/wasm/engine.wasm; in a browser or worker it fetches
+ * engine.wasm next to the module, or `opts.wasmUrl`, or uses `opts.wasmBinary`.
+ */
+export function loadEngine(opts: LoadOptions = {}): Promise<Rulestack> {
+  if (!cached) {
+    cached = instantiate(opts).then((m) => new Rulestack(m));
+    cached.catch(() => {
+      cached = undefined; // allow a retry after a failed load
+    });
+  }
+  return cached;
+}
+
+function parseEngineJson<T>(text: string, what: string): T {
+  try {
+    return JSON.parse(text) as T;
+  } catch {
+    throw new Error(`rulestack engine returned invalid JSON for ${what}: ${text.slice(0, 200)}`);
+  }
+}
+
+function engineErrors(text: string, what: string): Array<{ path?: unknown; message?: unknown }> {
+  if (text === '') return [];
+  const r = parseEngineJson<{ errors?: unknown }>(text, what);
+  return Array.isArray(r.errors) ? r.errors : [{ path: '', message: `unexpected engine answer: ${text.slice(0, 200)}` }];
+}
+
+/** The engine API (what loadEngine() resolves to). */
+export class Rulestack {
+  /** The raw embind module (JSON-text calls); for advanced use. */
+  readonly module: EngineModule;
+
+  constructor(module: EngineModule) {
+    this.module = module;
+  }
+
+  /** The engine's version string. */
+  version(): string {
+    return this.module.version();
+  }
+
+  /** Reads a definition (object, JSON text or YAML text) without loading it. */
+  parse(definition: DefinitionInput, format: DefinitionFormat = 'auto'): ParsedDefinition {
+    return parseDefinition(definition, format);
+  }
+
+  /**
+   * Every problem in the definition ([] when valid). For YAML text each error has
+   * line/column. Never throws for a bad definition.
+   */
+  validate(definition: DefinitionInput, opts: ValidateOptions = {}): DefinitionIssue[] {
+    let parsed: ParsedDefinition;
+    try {
+      parsed = parseDefinition(definition, opts.format);
+    } catch (e) {
+      if (e instanceof DefinitionError) return e.errors;
+      throw e;
+    }
+    return locateIssues(parsed, engineErrors(this.module.validateDefinition(parsed.json), 'validateDefinition'));
+  }
+
+  /** Starts a game. Throws DefinitionError with every problem of the definition. */
+  createGame(definition: DefinitionInput, opts: CreateGameOptions = {}): Game {
+    const seed = opts.seed ?? 0;
+    if (typeof seed !== 'number' || !Number.isFinite(seed)) throw new TypeError(`invalid seed: ${String(seed)}`);
+    const parsed = parseDefinition(definition, opts.format);
+    const session = new this.module.Session();
+    let ok = false;
+    try {
+      const errors = engineErrors(session.load(parsed.json, seed), 'load');
+      if (errors.length > 0) throw new DefinitionError(locateIssues(parsed, errors));
+      ok = true;
+      return new Game(session, parsed.json, seed);
+    } finally {
+      if (!ok) session.delete();
+    }
+  }
+
+  /** A new game in the state of the snapshot (see Game.snapshot). */
+  restore(definition: DefinitionInput, snapshot: Snapshot | string, opts: ValidateOptions = {}): Game {
+    const parsed = parseDefinition(definition, opts.format);
+    const snapJson = typeof snapshot === 'string' ? snapshot : JSON.stringify(snapshot);
+    const session = new this.module.Session();
+    let ok = false;
+    try {
+      const errors = engineErrors(session.restore(parsed.json, snapJson), 'restore');
+      if (errors.length > 0) throw new DefinitionError(locateIssues(parsed, errors));
+      ok = true;
+      let seed = 0;
+      try {
+        const s = (typeof snapshot === 'string' ? JSON.parse(snapshot) : snapshot) as { seed?: unknown };
+        if (typeof s?.seed === 'number') seed = s.seed;
+      } catch {
+        /* the engine accepted it; the seed is informative only */
+      }
+      return new Game(session, parsed.json, seed);
+    } finally {
+      if (!ok) session.delete();
+    }
+  }
+
+  /** A bot for a game: `.choose(player)` returns a legal move. */
+  bot(game: Game, opts: BotOptions = {}): Bot {
+    sessionOf(game); // throws if disposed
+    return new Bot(game, opts);
+  }
+
+  /** Bot-vs-bot games in the engine (one call; see the CLI for batching). */
+  simulate(definition: DefinitionInput, opts: SimulateOptions): SimulateResult {
+    const parsed = parseDefinition(definition);
+    const text = this.module.simulate(parsed.json, JSON.stringify(opts));
+    const r = parseEngineJson<SimulateResult & { errors?: unknown }>(text, 'simulate');
+    if (Array.isArray(r.errors)) throw new DefinitionError(locateIssues(parsed, r.errors));
+    return r;
+  }
+
+  /**
+   * Runs a scenario: `{ game: <definition object>, seed, steps: [...] }` (the game
+   * inline; the CLI resolves paths).
+   */
+  runScenario(scenario: Record<string, unknown> | string): ScenarioResult {
+    const text = typeof scenario === 'string' ? scenario : JSON.stringify(scenario);
+    return parseEngineJson<ScenarioResult>(this.module.runScenario(text), 'runScenario');
+  }
+}
