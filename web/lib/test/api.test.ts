@@ -1,0 +1,324 @@
+// The package API against the wasm engine (node:test). Run from the repo root after the build:
+//   node --test dist/test/
+import { test, describe, before } from 'node:test';
+import assert from 'node:assert/strict';
+import { parse as parseYaml } from 'yaml';
+import { loadEngine, DefinitionError, IllegalMoveError, Game, type Rulestack, type Move } from '../index.js';
+import { TIC_TAC_TOE_YAML, BAD_DEFINITION_YAML, SYNTAX_ERROR_YAML, WINNING_MOVES } from './fixtures.js';
+
+const TTT_OBJECT = parseYaml(TIC_TAC_TOE_YAML) as Record<string, unknown>;
+const TTT_JSON = JSON.stringify(TTT_OBJECT, null, 2);
+
+let rs: Rulestack;
+before(async () => {
+  rs = await loadEngine();
+});
+
+function placeMoves(moves: Move[]): Move[] {
+  return moves.filter((m) => 'action' in m && m.action === 'Place');
+}
+
+describe('loading', () => {
+  test('loadEngine instantiates once', async () => {
+    const again = await loadEngine();
+    assert.equal(again, rs);
+    assert.match(rs.version(), /\d+\.\d+/);
+  });
+
+  test('a game from YAML text', () => {
+    const game = rs.createGame(TIC_TAC_TOE_YAML, { seed: 1 });
+    try {
+      const v = game.view();
+      assert.ok(Array.isArray(v.players));
+      assert.deepEqual(
+        v.players.map((p) => p.id),
+        ['0', '1'],
+      );
+      assert.deepEqual(v.toAct, ['0']);
+      assert.equal(v.result, null);
+      assert.ok(Array.isArray(v.queue));
+      assert.equal(typeof v.zones, 'object');
+    } finally {
+      game.dispose();
+    }
+  });
+
+  test('JSON text, object and YAML give the same game', () => {
+    const a = rs.createGame(TIC_TAC_TOE_YAML, { seed: 3 });
+    const b = rs.createGame(TTT_JSON, { seed: 3 });
+    const c = rs.createGame(TTT_OBJECT, { seed: 3 });
+    try {
+      assert.match(a.stateHash(), /^[0-9a-f]{16}$/);
+      assert.equal(a.stateHash(), b.stateHash());
+      assert.equal(a.stateHash(), c.stateHash());
+      assert.deepEqual(a.view(), c.view());
+    } finally {
+      a.dispose();
+      b.dispose();
+      c.dispose();
+    }
+  });
+
+  test('validate: a valid game has no errors', () => {
+    assert.deepEqual(rs.validate(TIC_TAC_TOE_YAML), []);
+    assert.deepEqual(rs.validate(TTT_OBJECT), []);
+  });
+});
+
+describe('definition errors', () => {
+  test('YAML syntax error → DefinitionError with line/column', () => {
+    assert.throws(
+      () => rs.createGame(SYNTAX_ERROR_YAML),
+      (e: unknown) => {
+        assert.ok(e instanceof DefinitionError);
+        assert.ok(e.errors.length >= 1);
+        const first = e.errors[0]!;
+        assert.equal(typeof first.line, 'number');
+        assert.equal(typeof first.column, 'number');
+        assert.ok(first.line! >= 3, `line ${first.line}`);
+        assert.match(first.message, /YAML/);
+        return true;
+      },
+    );
+    const errs = rs.validate(SYNTAX_ERROR_YAML);
+    assert.ok(errs.length >= 1 && typeof errs[0]!.line === 'number');
+  });
+
+  test('JSON syntax error → DefinitionError', () => {
+    assert.throws(() => rs.createGame('{"name": "x",'), DefinitionError);
+  });
+
+  test('a definition that is not an object', () => {
+    assert.throws(() => rs.createGame('- just\n- a list\n'), DefinitionError);
+    assert.throws(() => rs.createGame([] as unknown as Record<string, unknown>), DefinitionError);
+  });
+
+  test('engine errors get YAML line/column from their JSON pointer', () => {
+    let err: DefinitionError | undefined;
+    try {
+      rs.createGame(BAD_DEFINITION_YAML).dispose();
+    } catch (e) {
+      if (e instanceof DefinitionError) err = e;
+      else throw e;
+    }
+    assert.ok(err, 'expected a DefinitionError');
+    const unknownKey = err.errors.find((x) => x.path === '/flwo');
+    assert.ok(unknownKey, `no error at /flwo in ${JSON.stringify(err.errors)}`);
+    assert.equal(unknownKey.line, 7);
+    assert.equal(unknownKey.column, 1);
+    const badOp = err.errors.find((x) => x.path.startsWith('/actions/0/mutations/0'));
+    assert.ok(badOp, `no error under /actions/0/mutations/0 in ${JSON.stringify(err.errors)}`);
+    assert.equal(badOp.line, 5);
+    // validate() reports the same list and never throws
+    const errs = rs.validate(BAD_DEFINITION_YAML);
+    assert.deepEqual(errs, err.errors);
+  });
+
+  test('errors for object input have a path but no line', () => {
+    const def = { ...TTT_OBJECT, flwo: 1 };
+    const errs = rs.validate(def);
+    const e = errs.find((x) => x.path === '/flwo');
+    assert.ok(e, JSON.stringify(errs));
+    assert.equal(e.line, undefined);
+  });
+});
+
+describe('playing', () => {
+  test('legal moves: only the player to act has moves, each fully specified', () => {
+    const game = rs.createGame(TIC_TAC_TOE_YAML, { seed: 1 });
+    try {
+      const moves = placeMoves(game.legalMoves('0'));
+      assert.equal(moves.length, 9);
+      for (const m of moves) {
+        assert.ok('targets' in m && Array.isArray(m.targets) && m.targets.length === 1);
+      }
+      assert.deepEqual(game.legalMoves('1'), []);
+      // numbers are accepted as player ids
+      assert.deepEqual(game.legalMoves(0), game.legalMoves('0'));
+    } finally {
+      game.dispose();
+    }
+  });
+
+  test('apply returns the events and passes the turn', () => {
+    const game = rs.createGame(TIC_TAC_TOE_YAML, { seed: 1 });
+    try {
+      const before = game.stateHash();
+      const events = game.apply('0', { action: 'Place', targets: ['c4'] });
+      assert.ok(Array.isArray(events) && events.length > 0);
+      for (const ev of events) assert.equal(typeof ev.type, 'string');
+      assert.notEqual(game.stateHash(), before);
+      assert.deepEqual(game.view().toAct, ['1']);
+      assert.equal(placeMoves(game.legalMoves('1')).length, 8);
+      assert.ok(game.log().length >= events.length);
+    } finally {
+      game.dispose();
+    }
+  });
+
+  test('an illegal move throws IllegalMoveError and changes nothing', () => {
+    const game = rs.createGame(TIC_TAC_TOE_YAML, { seed: 1 });
+    try {
+      game.apply('0', { action: 'Place', targets: ['c4'] });
+      const hash = game.stateHash();
+      const logLength = game.log().length;
+      // not their turn
+      assert.throws(
+        () => game.apply('0', { action: 'Place', targets: ['c0'] }),
+        (e: unknown) => {
+          assert.ok(e instanceof IllegalMoveError);
+          assert.equal(e.reason, 'not_your_priority');
+          assert.equal(e.player, '0');
+          assert.deepEqual(e.move, { action: 'Place', targets: ['c0'] });
+          assert.ok(e.message.length > 0);
+          return true;
+        },
+      );
+      // a taken cell
+      assert.throws(
+        () => game.apply(1, { action: 'Place', targets: ['c4'] }),
+        (e: unknown) => e instanceof IllegalMoveError && e.reason === 'bad_target',
+      );
+      // an unknown action
+      assert.throws(
+        () => game.apply('1', { action: 'Fly' }),
+        (e: unknown) => e instanceof IllegalMoveError && e.reason === 'unknown_action',
+      );
+      assert.equal(game.stateHash(), hash);
+      assert.equal(game.log().length, logLength);
+    } finally {
+      game.dispose();
+    }
+  });
+
+  test('a full game ends with a winner', () => {
+    const game = rs.createGame(TIC_TAC_TOE_YAML, { seed: 1 });
+    try {
+      for (const { player, move } of WINNING_MOVES) game.apply(player, move);
+      assert.deepEqual(game.view().result, { winner: '0' });
+      assert.deepEqual(game.view().toAct, []);
+      assert.throws(
+        () => game.apply('1', { action: 'Place', targets: ['c5'] }),
+        (e: unknown) => e instanceof IllegalMoveError && e.reason === 'game_over',
+      );
+    } finally {
+      game.dispose();
+    }
+  });
+
+  test('undo goes back one move', () => {
+    const game = rs.createGame(TIC_TAC_TOE_YAML, { seed: 1 });
+    try {
+      const h0 = game.stateHash();
+      assert.equal(game.undo(), false);
+      game.apply('0', { action: 'Place', targets: ['c0'] });
+      const h1 = game.stateHash();
+      game.apply('1', { action: 'Place', targets: ['c8'] });
+      assert.equal(game.undo(), true);
+      assert.equal(game.stateHash(), h1);
+      assert.equal(game.undo(), true);
+      assert.equal(game.stateHash(), h0);
+      assert.deepEqual(game.view().toAct, ['0']);
+    } finally {
+      game.dispose();
+    }
+  });
+
+  test('snapshot/restore round trip keeps the hash and the play', () => {
+    const game = rs.createGame(TIC_TAC_TOE_YAML, { seed: 5 });
+    try {
+      game.apply('0', { action: 'Place', targets: ['c0'] });
+      game.apply('1', { action: 'Place', targets: ['c3'] });
+      const snap = game.snapshot();
+      assert.equal(typeof snap, 'object');
+      const copy = rs.restore(TIC_TAC_TOE_YAML, snap);
+      const fromText = rs.restore(TTT_OBJECT, JSON.stringify(snap));
+      try {
+        assert.equal(copy.stateHash(), game.stateHash());
+        assert.equal(fromText.stateHash(), game.stateHash());
+        assert.deepEqual(copy.view(), game.view());
+        game.apply('0', { action: 'Place', targets: ['c1'] });
+        copy.apply('0', { action: 'Place', targets: ['c1'] });
+        assert.equal(copy.stateHash(), game.stateHash());
+      } finally {
+        copy.dispose();
+        fromText.dispose();
+      }
+    } finally {
+      game.dispose();
+    }
+  });
+
+  test('events: on("event") sees every event apply returns; unsubscribe works', () => {
+    const game = rs.createGame(TIC_TAC_TOE_YAML, { seed: 1 });
+    try {
+      const seen: unknown[] = [];
+      const moves: unknown[] = [];
+      const off = game.on('event', (ev) => seen.push(ev));
+      const offMove = game.on('move', (m) => moves.push(m));
+      const events = game.apply('0', { action: 'Place', targets: ['c0'] });
+      assert.deepEqual(seen, events);
+      assert.equal(moves.length, 1);
+      assert.deepEqual(moves[0], { player: '0', move: { action: 'Place', targets: ['c0'] }, events });
+      off();
+      offMove();
+      game.apply('1', { action: 'Place', targets: ['c1'] });
+      assert.equal(seen.length, events.length);
+      assert.equal(moves.length, 1);
+      // an illegal move emits nothing
+      game.on('event', (ev) => seen.push(ev));
+      assert.throws(() => game.apply('1', { action: 'Place', targets: ['c2'] }), IllegalMoveError);
+      assert.equal(seen.length, events.length);
+    } finally {
+      game.dispose();
+    }
+  });
+
+  test('bots choose legal moves', () => {
+    for (const kind of ['random', 'mcts'] as const) {
+      const game = rs.createGame(TIC_TAC_TOE_YAML, { seed: 2 });
+      try {
+        const bot = rs.bot(game, { kind, seed: 9, iterations: 50 });
+        assert.equal(game.view().result, null);
+        let guard = 0;
+        while (game.view().result === null && guard++ < 20) {
+          const player = game.view().toAct[0]!;
+          const move = bot.choose(player);
+          assert.ok(move, 'bot returned no move');
+          const legal = game.legalMoves(player).map((m) => JSON.stringify(m));
+          assert.ok(legal.includes(JSON.stringify(move)), `${JSON.stringify(move)} not in ${legal}`);
+          game.apply(player, move);
+        }
+        assert.notEqual(game.view().result, null);
+      } finally {
+        game.dispose();
+      }
+    }
+  });
+});
+
+describe('memory', () => {
+  test('dispose frees the session; using the game afterwards throws', () => {
+    const game = rs.createGame(TIC_TAC_TOE_YAML, { seed: 1 });
+    assert.equal(game.disposed, false);
+    game.dispose();
+    assert.equal(game.disposed, true);
+    game.dispose(); // twice is fine
+    assert.throws(() => game.view(), /disposed/);
+    assert.throws(() => game.legalMoves('0'), /disposed/);
+    assert.throws(() => game.apply('0', { action: 'pass' }), /disposed/);
+    assert.throws(() => game.stateHash(), /disposed/);
+    assert.throws(() => rs.bot(game), /disposed/);
+  });
+
+  test('a failed createGame leaks nothing and a game is a Game', () => {
+    assert.throws(() => rs.createGame(BAD_DEFINITION_YAML), DefinitionError);
+    const g = rs.createGame(TIC_TAC_TOE_YAML);
+    assert.ok(g instanceof Game);
+    g.dispose();
+  });
+
+  test('many games created and disposed', () => {
+    for (let i = 0; i < 200; i++) rs.createGame(TTT_OBJECT, { seed: i }).dispose();
+  });
+});

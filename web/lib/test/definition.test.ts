@@ -1,0 +1,128 @@
+// Reading definitions (no engine needed): JSON/YAML/object input, syntax errors,
+// and the JSON pointer → YAML line/column map.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { parseDefinition, DefinitionError } from '../index.js';
+import { locateIssues, pointerSegments } from '../definition.js';
+
+const YAML = `name: T
+players:
+  count: 2
+zones:
+  - name: Board
+  - name: "Hand"
+    per_player: true
+actions:
+  - name: Noop
+    mutations:
+      - { operation: Draw }
+      -
+        operation: Win
+        target: $player.current
+a/b: 1
+"t~x": 2
+`;
+
+test('JSON pointer segments are unescaped', () => {
+  assert.deepEqual(pointerSegments(''), []);
+  assert.deepEqual(pointerSegments('/a/0/b~1c/d~0e'), ['a', '0', 'b/c', 'd~e']);
+});
+
+test('YAML text: JSON for the engine and positions of pointers', () => {
+  const p = parseDefinition(YAML);
+  assert.equal(p.format, 'yaml');
+  const v = JSON.parse(p.json);
+  assert.equal(v.players.count, 2);
+  assert.equal(v.actions[0].mutations[1].operation, 'Win');
+  assert.deepEqual(p.locate(''), { line: 1, column: 1 });
+  assert.deepEqual(p.locate('/players'), { line: 2, column: 1 });
+  assert.deepEqual(p.locate('/players/count'), { line: 3, column: 3 });
+  assert.deepEqual(p.locate('/zones/1'), { line: 6, column: 5 });
+  assert.deepEqual(p.locate('/zones/1/per_player'), { line: 7, column: 5 });
+  assert.deepEqual(p.locate('/actions/0/mutations/0/operation'), { line: 11, column: 11 });
+  assert.deepEqual(p.locate('/actions/0/mutations/1'), { line: 13, column: 9 });
+  assert.deepEqual(p.locate('/actions/0/mutations/1/target'), { line: 14, column: 9 });
+  assert.deepEqual(p.locate('/a~1b'), { line: 15, column: 1 });
+  assert.deepEqual(p.locate('/t~0x'), { line: 16, column: 1 });
+  // a missing key: its deepest existing ancestor
+  assert.deepEqual(p.locate('/zones/1/visibility'), { line: 6, column: 5 });
+  assert.deepEqual(p.locate('/zones/7'), { line: 4, column: 1 });
+  assert.deepEqual(p.locate('/nope'), { line: 1, column: 1 });
+});
+
+test('engine errors are located', () => {
+  const p = parseDefinition(YAML);
+  const issues = locateIssues(p, [
+    { path: '/zones/1/per_player', message: 'bad' },
+    { path: '/zzz', message: 'unknown key' },
+  ]);
+  assert.deepEqual(issues, [
+    { path: '/zones/1/per_player', message: 'bad', line: 7, column: 5 },
+    { path: '/zzz', message: 'unknown key', line: 1, column: 1 },
+  ]);
+});
+
+test('aliases are followed', () => {
+  const p = parseDefinition('base: &b { x: 1, y: { z: 2 } }\ncopy: *b\n');
+  assert.deepEqual(JSON.parse(p.json), { base: { x: 1, y: { z: 2 } }, copy: { x: 1, y: { z: 2 } } });
+  assert.deepEqual(p.locate('/copy/y/z'), { line: 1, column: 23 });
+});
+
+test('JSON text and objects have no positions', () => {
+  const j = parseDefinition('{ "name": "T", "players": { "count": 2 } }');
+  assert.equal(j.format, 'json');
+  assert.equal(j.locate('/players'), undefined);
+  const o = parseDefinition({ name: 'T' });
+  assert.equal(o.format, 'object');
+  assert.equal(o.json, '{"name":"T"}');
+  assert.deepEqual(locateIssues(o, [{ path: '/x', message: 'm' }]), [{ path: '/x', message: 'm' }]);
+});
+
+test('YAML syntax errors carry line and column', () => {
+  assert.throws(
+    () => parseDefinition('name: T\nzones: [ { name: Board }\nflow: {}\n'),
+    (e: unknown) => {
+      assert.ok(e instanceof DefinitionError);
+      assert.ok(e.errors.length >= 1);
+      for (const x of e.errors) {
+        assert.equal(x.path, '');
+        assert.ok(typeof x.line === 'number' && typeof x.column === 'number');
+        assert.match(x.message, /^YAML syntax error: /);
+        assert.doesNotMatch(x.message, /\n/);
+      }
+      return true;
+    },
+  );
+  // duplicate keys are errors too
+  assert.throws(() => parseDefinition('name: a\nname: b\n'), DefinitionError);
+});
+
+test('JSON syntax errors carry line and column', () => {
+  assert.throws(
+    () => parseDefinition('{\n  "name": "T",\n  "players": ]\n}', 'json'),
+    (e: unknown) => {
+      assert.ok(e instanceof DefinitionError);
+      const x = e.errors[0]!;
+      assert.match(x.message, /^JSON syntax error: /);
+      assert.equal(x.line, 3);
+      return true;
+    },
+  );
+});
+
+test('a definition must be an object', () => {
+  for (const bad of ['- a\n- b\n', '42', '', '[1]', 'just text']) {
+    assert.throws(() => parseDefinition(bad), DefinitionError, JSON.stringify(bad));
+  }
+  assert.throws(() => parseDefinition(null), DefinitionError);
+  assert.throws(() => parseDefinition([1, 2]), DefinitionError);
+});
+
+test('alias bombs are refused', () => {
+  let y = 'a0: &a0 [x, x, x, x, x, x, x, x, x, x]\n';
+  for (let i = 1; i < 8; i++) {
+    const r = `*a${i - 1}`;
+    y += `a${i}: &a${i} [${Array(10).fill(r).join(', ')}]\n`;
+  }
+  assert.throws(() => parseDefinition(y), DefinitionError);
+});
