@@ -1,0 +1,98 @@
+// The npm package as a user gets it: `npm pack`, install the tarball into an empty folder
+// (offline: `yaml` comes from the npm cache that `npm ci` filled), import 'rulestack' there,
+// play a move, and run the installed `rulestack` bin.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { spawnSync, type SpawnSyncReturns } from 'node:child_process';
+import { mkdtempSync, writeFileSync, rmSync, readdirSync, existsSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { TIC_TAC_TOE_YAML } from './fixtures.js';
+
+const ROOT = path.resolve(fileURLToPath(new URL('../../', import.meta.url)));
+const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';
+let work: string;
+let app: string;
+let installed = false;
+let installLog = '';
+
+function sh(cmd: string, args: string[], cwd: string): SpawnSyncReturns<string> {
+  return spawnSync(cmd, args, {
+    cwd,
+    encoding: 'utf8',
+    timeout: 180_000,
+    env: { ...process.env, npm_config_audit: 'false', npm_config_fund: 'false', npm_config_update_notifier: 'false' },
+  });
+}
+
+before(() => {
+  work = mkdtempSync(path.join(tmpdir(), 'rulestack-pack-'));
+  const pack = sh(npm, ['pack', '--silent', '--pack-destination', work], ROOT);
+  assert.equal(pack.status, 0, `npm pack failed: ${pack.stderr}`);
+  const tarball = readdirSync(work).find((f) => f.endsWith('.tgz'));
+  assert.ok(tarball, 'no tarball');
+  app = path.join(work, 'app');
+  sh('mkdir', ['-p', app], work);
+  writeFileSync(path.join(app, 'package.json'), JSON.stringify({ name: 'app', private: true, type: 'module' }));
+  for (const mode of ['--offline', '--prefer-offline']) {
+    const r = sh(npm, ['install', mode, '--no-package-lock', path.join(work, tarball)], app);
+    installLog += `npm install ${mode}: exit ${r.status}\n${r.stdout}\n${r.stderr}\n`;
+    if (r.status === 0) {
+      installed = true;
+      break;
+    }
+  }
+});
+
+after(() => {
+  if (work) rmSync(work, { recursive: true, force: true });
+});
+
+test('the tarball installs (offline) with its dependency and without the tests', () => {
+  assert.ok(installed, installLog);
+  const pkg = path.join(app, 'node_modules', 'rulestack');
+  assert.ok(existsSync(path.join(pkg, 'dist', 'index.js')));
+  assert.ok(existsSync(path.join(pkg, 'dist', 'index.d.ts')));
+  assert.ok(existsSync(path.join(pkg, 'dist', 'wasm', 'engine.wasm')));
+  assert.ok(existsSync(path.join(pkg, 'dist', 'wasm', 'engine.mjs')));
+  assert.ok(!existsSync(path.join(pkg, 'dist', 'test')), 'dist/test must not be packed');
+  assert.ok(existsSync(path.join(app, 'node_modules', 'yaml', 'package.json')));
+});
+
+test("import 'rulestack', create a game from YAML, apply a move", () => {
+  assert.ok(installed, installLog);
+  writeFileSync(path.join(app, 'ttt.yaml'), TIC_TAC_TOE_YAML);
+  writeFileSync(
+    path.join(app, 'main.js'),
+    `import { readFileSync } from 'node:fs';
+import { loadEngine, IllegalMoveError, DefinitionError } from 'rulestack';
+const rs = await loadEngine();
+const game = rs.createGame(readFileSync('ttt.yaml', 'utf8'), { seed: 1 });
+const before = game.stateHash();
+const events = game.apply('0', { action: 'Place', targets: ['c4'] });
+const out = { version: rs.version(), before, after: game.stateHash(), events: events.length,
+  toAct: game.view().toAct, typed: typeof IllegalMoveError === 'function' && typeof DefinitionError === 'function' };
+game.dispose();
+console.log(JSON.stringify(out));
+`,
+  );
+  const r = sh(process.execPath, ['main.js'], app);
+  assert.equal(r.status, 0, r.stderr);
+  const out = JSON.parse(r.stdout);
+  assert.ok(out.typed);
+  assert.notEqual(out.before, out.after);
+  assert.ok(out.events > 0);
+  assert.deepEqual(out.toAct, ['1']);
+});
+
+test('the installed bin runs', () => {
+  assert.ok(installed, installLog);
+  writeFileSync(path.join(app, 'ttt.yaml'), TIC_TAC_TOE_YAML);
+  const bin = path.join(app, 'node_modules', '.bin', 'rulestack');
+  const v = sh(bin, ['validate', 'ttt.yaml'], app);
+  assert.equal(v.status, 0, v.stderr);
+  assert.equal(v.stdout, 'ok\n');
+  const u = sh(bin, ['nonsense'], app);
+  assert.equal(u.status, 2);
+});
