@@ -1,0 +1,140 @@
+#!/usr/bin/env node
+// Builds everything, incrementally (a second run with nothing changed does nothing):
+//   1. native: cmake (configured once) + ninja in build/native — engine, tests, rulestack-native
+//   2. wasm:   emcmake cmake (configured once) + ninja in build/wasm — engine.mjs/.wasm (copied
+//              to web/lib/wasm/) and the Catch2 suite as wasm
+//   3. tsc:    web/lib → dist/ (ESM + .d.ts), plus dist/wasm/engine.{mjs,wasm,d.mts}
+//   4. vite:   the playground → build/playground (what the e2e tests serve)
+// Usage: node scripts/build.mjs [native] [wasm] [lib] [playground]   (default: all)
+import { spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import zlib from 'node:zlib';
+import { fileURLToPath } from 'node:url';
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+process.chdir(root);
+
+const STEPS = ['native', 'wasm', 'lib', 'playground'];
+const args = process.argv.slice(2);
+for (const a of args) {
+  if (!STEPS.includes(a)) {
+    console.error(`build: unknown step "${a}" (steps: ${STEPS.join(', ')})`);
+    process.exit(2);
+  }
+}
+const wanted = new Set(args.length ? args : STEPS);
+
+function run(cmd, cmdArgs, opts = {}) {
+  console.log(`$ ${[cmd, ...cmdArgs].join(' ')}`);
+  const r = spawnSync(cmd, cmdArgs, { stdio: 'inherit', ...opts });
+  if (r.error) throw new Error(`${cmd}: ${r.error.message}`);
+  if (r.status !== 0) {
+    console.error(`build: ${cmd} failed (exit ${r.status ?? r.signal})`);
+    process.exit(1);
+  }
+}
+
+/** Every file under dir (recursively) whose name passes keep(). */
+function listFiles(dir, keep) {
+  const out = [];
+  if (!fs.existsSync(dir)) return out;
+  for (const e of fs.readdirSync(dir, { withFileTypes: true })) {
+    const p = path.join(dir, e.name);
+    if (e.isDirectory()) out.push(...listFiles(p, keep));
+    else if (keep(p)) out.push(p);
+  }
+  return out.sort();
+}
+
+/**
+ * A stamp file holds the list of inputs of a step. The step is up to date when the stamp
+ * exists, names the same inputs (so a deleted or added file counts), and is newer than each.
+ */
+function upToDate(stamp, inputs) {
+  if (!fs.existsSync(stamp)) return false;
+  if (fs.readFileSync(stamp, 'utf8') !== JSON.stringify(inputs)) return false;
+  const t = fs.statSync(stamp).mtimeMs;
+  return inputs.every((f) => fs.existsSync(f) && fs.statSync(f).mtimeMs <= t);
+}
+function writeStamp(stamp, inputs) {
+  fs.mkdirSync(path.dirname(stamp), { recursive: true });
+  fs.writeFileSync(stamp, JSON.stringify(inputs));
+}
+
+function copyIfChanged(from, to) {
+  if (fs.existsSync(to) && fs.readFileSync(from).equals(fs.readFileSync(to))) return;
+  fs.mkdirSync(path.dirname(to), { recursive: true });
+  fs.copyFileSync(from, to);
+}
+
+function cmakeBuild(dir, configure) {
+  if (!fs.existsSync(path.join(dir, 'build.ninja'))) configure();
+  // ninja re-runs cmake by itself when a CMakeLists or a globbed directory changes.
+  run('cmake', ['--build', dir]);
+}
+
+function reportWasmSize() {
+  const sizes = ['engine.wasm', 'engine.mjs'].map((f) => {
+    const buf = fs.readFileSync(path.join('web/lib/wasm', f));
+    return { f, raw: buf.length, gz: zlib.gzipSync(buf, { level: 9 }).length };
+  });
+  const total = sizes.reduce((a, s) => a + s.gz, 0);
+  console.log(
+    `wasm module: ${sizes.map((s) => `${s.f} ${s.raw} B (gzip ${s.gz} B)`).join(', ')}; ` +
+      `total gzip ${total} B`,
+  );
+}
+
+const bin = (name) => path.join(root, 'node_modules', '.bin', name);
+
+if (wanted.has('native')) {
+  cmakeBuild('build/native', () =>
+    run('cmake', ['-G', 'Ninja', '-S', '.', '-B', 'build/native', '-DCMAKE_BUILD_TYPE=Release']),
+  );
+}
+
+if (wanted.has('wasm')) {
+  cmakeBuild('build/wasm', () =>
+    run('emcmake', ['cmake', '-G', 'Ninja', '-S', '.', '-B', 'build/wasm', '-DCMAKE_BUILD_TYPE=Release']),
+  );
+  reportWasmSize();
+}
+
+if (wanted.has('lib')) {
+  const wasmFiles = ['engine.mjs', 'engine.wasm', 'engine.d.mts'].map((f) => path.join('web/lib/wasm', f));
+  for (const f of wasmFiles) {
+    if (!fs.existsSync(f)) {
+      console.error(`build: ${f} is missing (run the wasm step first)`);
+      process.exit(1);
+    }
+  }
+  const tsInputs = [
+    'tsconfig.json',
+    ...listFiles('web/lib', (p) => /\.(ts|mts|cts)$/.test(p)),
+  ];
+  const stamp = 'dist/.tsc-stamp';
+  if (upToDate(stamp, tsInputs)) {
+    console.log('lib: dist/ is up to date');
+  } else {
+    fs.rmSync('dist', { recursive: true, force: true }); // no stale outputs of deleted sources
+    run(bin('tsc'), ['-p', 'tsconfig.json']);
+    writeStamp(stamp, tsInputs);
+  }
+  for (const f of wasmFiles) copyIfChanged(f, path.join('dist/wasm', path.basename(f)));
+}
+
+if (wanted.has('playground')) {
+  const inputs = [
+    'package-lock.json',
+    ...listFiles('web/playground', () => true),
+    ...listFiles('web/lib', (p) => !p.includes(`${path.sep}test${path.sep}`)),
+  ];
+  const stamp = 'build/playground/.stamp';
+  if (upToDate(stamp, inputs)) {
+    console.log('playground: build/playground is up to date');
+  } else {
+    run(bin('vite'), ['build', '--config', 'web/playground/vite.config.ts', '--logLevel', 'warn']);
+    writeStamp(stamp, inputs);
+  }
+}
