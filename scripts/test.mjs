@@ -1,0 +1,183 @@
+#!/usr/bin/env node
+// `npm test`: setup, build, then every suite, then one line `N passed, N failed` (all suites
+// summed) and a non-zero exit if anything failed. A suite that ran no test counts as failed.
+//   npm test                        everything
+//   npm test -- native wasm node e2e   only those suites (setup and build still run)
+import { spawn, spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+import net from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+process.chdir(root);
+
+const SUITES = ['native', 'wasm', 'node', 'e2e'];
+const args = process.argv.slice(2);
+for (const a of args) {
+  if (!SUITES.includes(a)) {
+    console.error(`test: unknown suite "${a}" (suites: ${SUITES.join(', ')})`);
+    process.exit(2);
+  }
+}
+const wanted = SUITES.filter((s) => args.length === 0 || args.includes(s));
+
+const jobs = String(os.availableParallelism?.() ?? os.cpus().length);
+const bin = (name) => path.join(root, 'node_modules', '.bin', name);
+const stripAnsi = (s) => s.replace(/\x1b\[[0-9;?]*[A-Za-z]/g, '');
+
+function step(label, cmd, cmdArgs) {
+  console.log(`\n=== ${label}: ${[cmd, ...cmdArgs].join(' ')}`);
+  const r = spawnSync(cmd, cmdArgs, { stdio: 'inherit' });
+  return r.status === 0;
+}
+
+/** Runs a command, streaming its output, and resolves to {code, output}. */
+function runStreaming(cmd, cmdArgs, env = process.env) {
+  return new Promise((resolve) => {
+    const child = spawn(cmd, cmdArgs, { stdio: ['ignore', 'pipe', 'pipe'], env });
+    let output = '';
+    child.stdout.on('data', (d) => {
+      process.stdout.write(d);
+      output += d;
+    });
+    child.stderr.on('data', (d) => {
+      process.stderr.write(d);
+      output += d;
+    });
+    child.on('error', (e) => {
+      output += `\n${e.message}\n`;
+      resolve({ code: -1, output });
+    });
+    child.on('close', (code) => resolve({ code: code ?? -1, output: stripAnsi(output) }));
+  });
+}
+
+const last = (re, text) => {
+  let m = null;
+  for (const x of text.matchAll(re)) m = x;
+  return m;
+};
+
+// ctest: "100% tests passed, 0 tests failed out of 3"
+function parseCtest({ output }) {
+  const m = last(/(\d+)% tests passed, (\d+) tests? failed out of (\d+)/g, output);
+  if (!m) return null;
+  const failed = Number(m[2]);
+  return { passed: Number(m[3]) - failed, failed };
+}
+
+// node --test (tap: "# pass N", spec: "ℹ pass N")
+function parseNodeTest({ output }) {
+  const p = last(/^(?:#|ℹ) pass (\d+)/gm, output);
+  const f = last(/^(?:#|ℹ) fail (\d+)/gm, output);
+  const c = last(/^(?:#|ℹ) cancelled (\d+)/gm, output);
+  if (!p || !f) return null;
+  return { passed: Number(p[1]), failed: Number(f[1]) + (c ? Number(c[1]) : 0) };
+}
+
+// playwright list reporter: "  3 passed (5.1s)", "  1 failed", "  1 flaky"
+function parsePlaywright({ output }) {
+  const count = (word) => {
+    const m = last(new RegExp(`^\\s+(\\d+) ${word}\\b`, 'gm'), output);
+    return m ? Number(m[1]) : 0;
+  };
+  const passed = count('passed') + count('flaky');
+  const failed = count('failed') + count('interrupted') + count('did not run');
+  if (passed + failed === 0) return null;
+  return { passed, failed };
+}
+
+/** A TCP port on 127.0.0.1 that nothing listens on now. */
+function freePort() {
+  return new Promise((resolve, reject) => {
+    const srv = net.createServer();
+    srv.on('error', reject);
+    srv.listen(0, '127.0.0.1', () => {
+      const { port } = srv.address();
+      srv.close(() => resolve(port));
+    });
+  });
+}
+
+function testFiles(dir, re) {
+  const out = [];
+  if (!fs.existsSync(dir)) return out;
+  for (const e of fs.readdirSync(dir, { withFileTypes: true, recursive: true })) {
+    if (e.isFile() && re.test(e.name)) out.push(path.join(e.parentPath ?? e.path, e.name));
+  }
+  return out.sort();
+}
+
+const suites = {
+  native: () => ({
+    cmd: 'ctest',
+    args: ['--test-dir', 'build/native', '--no-tests=error', '--output-on-failure', '-j', jobs],
+    parse: parseCtest,
+  }),
+  wasm: () => ({
+    cmd: 'ctest',
+    args: ['--test-dir', 'build/wasm', '--no-tests=error', '--output-on-failure', '-j', jobs],
+    parse: parseCtest,
+  }),
+  node: () => {
+    const files = testFiles('dist', /\.test\.js$/);
+    return {
+      cmd: process.execPath,
+      args: ['--test', '--test-reporter=spec', ...files],
+      parse: parseNodeTest,
+      empty: files.length === 0 ? 'no dist/**/*.test.js files' : null,
+    };
+  },
+  e2e: async () => ({
+    cmd: bin('playwright'),
+    args: ['test'],
+    env: { ...process.env, CI: process.env.CI || '1', RULESTACK_E2E_PORT: String(await freePort()) },
+    parse: parsePlaywright,
+  }),
+};
+
+const totals = { passed: 0, failed: 0 };
+const lines = [];
+const started = Date.now();
+
+function finish() {
+  console.log('\n=== summary');
+  for (const l of lines) console.log(l);
+  console.log(`total time ${((Date.now() - started) / 1000).toFixed(1)} s`);
+  console.log(`${totals.passed} passed, ${totals.failed} failed`);
+  process.exit(totals.failed > 0 ? 1 : 0);
+}
+
+if (!step('setup', 'bash', ['scripts/setup.sh']) || !step('build', process.execPath, ['scripts/build.mjs'])) {
+  totals.failed += 1;
+  lines.push('setup/build: FAILED (no suite ran)');
+  finish();
+}
+
+for (const name of wanted) {
+  const s = await suites[name]();
+  const t0 = Date.now();
+  let counts;
+  if (s.empty) {
+    console.log(`\n=== ${name}: ${s.empty}`);
+    counts = null;
+  } else {
+    console.log(`\n=== ${name}: ${[s.cmd, ...s.args].join(' ')}`);
+    const r = await runStreaming(s.cmd, s.args, s.env);
+    counts = s.parse(r);
+    // A runner that crashed after printing its counts still fails the suite.
+    if (counts && r.code !== 0 && counts.failed === 0) counts.failed = 1;
+  }
+  const secs = ((Date.now() - t0) / 1000).toFixed(1);
+  if (!counts || counts.passed + counts.failed === 0) {
+    totals.failed += 1;
+    lines.push(`${name}: FAILED — ran no test (${secs} s)`);
+    continue;
+  }
+  totals.passed += counts.passed;
+  totals.failed += counts.failed;
+  lines.push(`${name}: ${counts.passed} passed, ${counts.failed} failed (${secs} s)`);
+}
+finish();
