@@ -21,8 +21,8 @@ export interface LoadOptions {
   wasmBinary?: ArrayBuffer | Uint8Array;
 }
 
-/** A definition: an object, JSON text or YAML text. */
-export type DefinitionInput = GameDefinition | string;
+/** A definition: an object (typed, or any parsed JSON), JSON text or YAML text. */
+export type DefinitionInput = GameDefinition | Record<string, unknown> | string;
 
 export interface CreateGameOptions {
   seed?: number;

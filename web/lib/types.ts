@@ -54,34 +54,68 @@ export type GameResult = null | { winner: PlayerId } | { draw: true };
 
 export interface PlayerView {
   id: PlayerId;
+  /** Derived values (effects applied). */
+  properties?: { [name: string]: Json };
   [field: string]: unknown;
 }
 
 export interface EntityView {
   id: string;
+  template?: string;
+  type?: string;
+  owner?: PlayerId | null;
+  controller?: PlayerId | null;
+  /** Derived values (effects applied). */
+  properties?: { [name: string]: Json };
   [field: string]: unknown;
 }
 
 export interface ZoneView {
-  /** Entities in the zone (or, for hidden zones, what the viewer may see of them). */
-  entities?: Array<EntityView | string>;
+  owner?: PlayerId | null;
+  /** Always present. */
+  count: number;
+  /** Present only where the viewer may see the entities (index 0 = top). */
+  entities?: EntityView[];
   [field: string]: unknown;
 }
 
 export interface QueueItemView {
+  id: string;
+  action: string;
+  player: PlayerId;
+  source?: string | null;
+  targets?: string[];
+  mode?: number | null;
+  x?: number | null;
+  [field: string]: unknown;
+}
+
+export interface DecisionView {
+  id: string;
+  player: PlayerId;
+  kind?: string;
+  name?: string;
+  optional?: boolean;
+  targets?: string[];
   [field: string]: unknown;
 }
 
 /** What one player (or a spectator) may see. */
 export interface GameView {
+  game?: string;
   players: PlayerView[];
   /** Ids of the players who may act now. */
   toAct: PlayerId[];
   phase: string | null;
   turn: number;
+  active?: PlayerId | null;
+  priority?: PlayerId | null;
   /** The action queue, top first. */
   queue: QueueItemView[];
-  zones: Record<string, ZoneView> | ZoneView[];
+  /** Zones by id ("Board", or "Hand:0" for player 0's Hand). */
+  zones: { [zoneId: string]: ZoneView };
+  /** Pending decisions. */
+  decisions?: DecisionView[];
   result: GameResult;
   [field: string]: unknown;
 }
@@ -90,56 +124,147 @@ export interface GameView {
 export type Snapshot = { [key: string]: unknown };
 
 // ---------------------------------------------------------------- definition language
+// See docs/language.md. Loose on purpose: every object also accepts other keys, and the
+// engine is the validator (it reports unknown keys with a suggestion).
 
-/** A mutation, trigger, requirement… written in the definition language. */
-export type DefinitionNode = { [key: string]: unknown };
+/** An expression ("$player.current.life <= 0") or a literal. */
+export type Expression = string | number | boolean | null;
+
+/** A mutation: `operation` plus the keys that operation needs. */
+export interface Mutation {
+  operation: string;
+  target?: Expression;
+  property?: string;
+  value?: Expression;
+  destination?: Expression;
+  condition?: Expression;
+  for_each?: Expression;
+  [key: string]: unknown;
+}
 
 export interface PlayersDefinition {
+  count?: number;
+  ids?: string[];
+  properties?: { [name: string]: Json };
+  per_turn?: { [name: string]: Json };
+  [key: string]: unknown;
+}
+
+export interface SettingsDefinition {
+  resolution?: 'item' | 'chain';
+  auto_pass?: boolean;
+  cancel_zone?: string;
+  discard_zone?: string;
+  max_events?: number;
+  [key: string]: unknown;
+}
+
+export interface ZoneDefinition {
+  name: string;
+  per_player?: boolean;
+  visibility?: 'everyone' | 'owner' | 'nobody';
+  ordered?: boolean;
+  active?: boolean;
+  [key: string]: unknown;
+}
+
+export interface TargetRequirement {
+  from: Expression;
+  filter?: Expression;
   count?: number;
   min?: number;
   max?: number;
   [key: string]: unknown;
 }
 
-export interface ZoneDefinition {
+export interface ReactionDefinition {
   name?: string;
-  [key: string]: unknown;
-}
-
-export interface EntityDefinition {
-  name?: string;
+  trigger: string;
+  condition?: Expression;
+  queue?: boolean;
+  optional?: boolean;
+  mutations?: Mutation[];
   [key: string]: unknown;
 }
 
 export interface ActionDefinition {
-  name?: string;
-  cost?: unknown;
-  requires_target?: unknown;
-  mutations?: unknown[];
+  name: string;
+  source?: Expression;
+  requires_target?: Expression | TargetRequirement;
+  condition?: Expression;
+  cost?: Mutation[];
+  x?: { min?: Expression; max?: Expression };
+  modes?: Array<{ name?: string; requires_target?: Expression | TargetRequirement; mutations?: Mutation[] }>;
+  play?: boolean;
   queue?: boolean;
+  properties?: { [name: string]: Expression };
+  reactions?: ReactionDefinition[];
+  mutations?: Mutation[];
   [key: string]: unknown;
 }
 
-export interface TriggeredActionDefinition extends ActionDefinition {
-  trigger?: unknown;
+export interface TriggeredActionDefinition extends Omit<ActionDefinition, 'name'> {
+  name: string;
+  trigger: string;
   optional?: boolean;
+  player?: Expression;
 }
 
-/**
- * A game written in the rulestack language (see docs/language.md).
- * Loose on purpose: the engine is the validator.
- */
+export interface EffectDefinition {
+  applies_to: Expression;
+  filter?: Expression;
+  property: string;
+  add?: Expression;
+  set?: Expression;
+  while?: Expression;
+  [key: string]: unknown;
+}
+
+export interface EntityDefinition {
+  id: string;
+  type?: string;
+  tags?: string[];
+  properties?: { [name: string]: Json };
+  actions?: ActionDefinition[];
+  reactions?: ReactionDefinition[];
+  triggered_actions?: TriggeredActionDefinition[];
+  effects?: EffectDefinition[];
+  [key: string]: unknown;
+}
+
+export interface PhaseDefinition {
+  name: string;
+  on_enter?: Mutation[];
+  valid_actions?: string[];
+  [key: string]: unknown;
+}
+
+export interface FlowDefinition {
+  turn_order?: string[];
+  first_player?: string;
+  phases: PhaseDefinition[];
+  [key: string]: unknown;
+}
+
+export interface EndCondition {
+  when: Expression;
+  winner?: Expression;
+  draw?: boolean;
+  [key: string]: unknown;
+}
+
+/** A game written in the rulestack language (docs/language.md). */
 export interface GameDefinition {
-  name?: string;
-  players?: number | PlayersDefinition | unknown[];
-  settings?: { [key: string]: unknown };
-  zones?: ZoneDefinition[] | { [name: string]: ZoneDefinition };
-  entities?: EntityDefinition[] | { [name: string]: EntityDefinition };
-  setup?: unknown;
-  flow?: unknown;
-  actions?: ActionDefinition[] | { [name: string]: ActionDefinition };
-  triggered_actions?: TriggeredActionDefinition[] | { [name: string]: TriggeredActionDefinition };
-  end_conditions?: unknown[];
+  name: string;
+  players?: PlayersDefinition;
+  settings?: SettingsDefinition;
+  zones?: ZoneDefinition[];
+  entities?: EntityDefinition[];
+  setup?: Mutation[];
+  flow?: FlowDefinition;
+  actions?: ActionDefinition[];
+  triggered_actions?: TriggeredActionDefinition[];
+  end_conditions?: EndCondition[];
   [key: string]: unknown;
 }
 

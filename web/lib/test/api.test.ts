@@ -3,7 +3,7 @@
 import { test, describe, before } from 'node:test';
 import assert from 'node:assert/strict';
 import { parse as parseYaml } from 'yaml';
-import { loadEngine, DefinitionError, IllegalMoveError, Game, type Rulestack, type Move } from '../index.js';
+import { loadEngine, DefinitionError, IllegalMoveError, Game, type Rulestack, type Move, type GameDefinition } from '../index.js';
 import { TIC_TAC_TOE_YAML, BAD_DEFINITION_YAML, SYNTAX_ERROR_YAML, WINNING_MOVES } from './fixtures.js';
 
 const TTT_OBJECT = parseYaml(TIC_TAC_TOE_YAML) as Record<string, unknown>;
@@ -56,6 +56,24 @@ describe('loading', () => {
       a.dispose();
       b.dispose();
       c.dispose();
+    }
+  });
+
+  test('a typed GameDefinition object (the minimal game of language.md)', () => {
+    const minimal: GameDefinition = {
+      name: 'Minimal',
+      players: { count: 2 },
+      zones: [{ name: 'Board' }],
+      flow: { phases: [{ name: 'Main', valid_actions: ['Noop'] }] },
+      actions: [{ name: 'Noop', mutations: [] }],
+    };
+    assert.deepEqual(rs.validate(minimal), []);
+    const game = rs.createGame(minimal);
+    try {
+      const moves = game.legalMoves('0');
+      assert.ok(moves.some((m) => 'action' in m && m.action === 'Noop'), JSON.stringify(moves));
+    } finally {
+      game.dispose();
     }
   });
 
