@@ -2,12 +2,23 @@
 //   node --test dist/test/
 import { test, describe, before } from 'node:test';
 import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
 import { parse as parseYaml } from 'yaml';
 import { loadEngine, DefinitionError, IllegalMoveError, Game, type Rulestack, type Move, type GameDefinition } from '../index.js';
 import { TIC_TAC_TOE_YAML, BAD_DEFINITION_YAML, SYNTAX_ERROR_YAML, WINNING_MOVES } from './fixtures.js';
 
 const TTT_OBJECT = parseYaml(TIC_TAC_TOE_YAML) as Record<string, unknown>;
 const TTT_JSON = JSON.stringify(TTT_OBJECT, null, 2);
+
+const MINIMAL_YAML = `name: Minimal
+players: { count: 2 }
+zones: [ { name: Board } ]
+flow:
+  phases: [ { name: Main, valid_actions: [Noop] } ]
+actions:
+  - name: Noop
+    mutations: []
+`;
 
 let rs: Rulestack;
 before(async () => {
@@ -334,6 +345,24 @@ describe('memory', () => {
     const g = rs.createGame(TIC_TAC_TOE_YAML);
     assert.ok(g instanceof Game);
     g.dispose();
+  });
+
+  test('a game that is garbage-collected without dispose() frees its session', () => {
+    const index = new URL('../index.js', import.meta.url).href;
+    const script = `
+      const { loadEngine } = await import(${JSON.stringify(index)});
+      const rs = await loadEngine();
+      const proto = rs.module.Session.prototype;
+      const del = proto.delete;
+      let deleted = 0;
+      proto.delete = function () { deleted++; return del.call(this); };
+      (() => { for (let i = 0; i < 50; i++) rs.createGame(${JSON.stringify(MINIMAL_YAML)}, { seed: i }); })();
+      for (let i = 0; i < 20 && deleted < 50; i++) { globalThis.gc(); await new Promise((r) => setTimeout(r, 10)); }
+      console.log(deleted);
+    `;
+    const r = spawnSync(process.execPath, ['--expose-gc', '--input-type=module', '-e', script], { encoding: 'utf8' });
+    assert.equal(r.status, 0, r.stderr);
+    assert.ok(Number(r.stdout.trim()) >= 40, `only ${r.stdout.trim()} of 50 sessions were freed`);
   });
 
   test('many games created and disposed', () => {
