@@ -2,7 +2,7 @@
 // The `rulestack` command: validate / play / simulate / test, on the wasm engine in node.
 // Exit codes: 0 ok, 1 the check failed (invalid definition, illegal move, failing scenario,
 // games that errored), 2 usage error or unreadable file, 3 internal error.
-import { readFileSync } from 'node:fs';
+import { readFileSync, readdirSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { loadEngine, type Rulestack } from './engine.js';
@@ -14,7 +14,7 @@ const USAGE = `usage:
   rulestack validate GAME
   rulestack play GAME [--seed N] [--moves FILE] [--view PLAYER]
   rulestack simulate GAME [--games N] [--bot random|mcts] [--seed N] [--iterations N] [--json]
-  rulestack test SCENARIO...
+  rulestack test SCENARIO|DIR...
   rulestack --version | --help
 
 GAME is a .json, .yaml or .yml file. Exit codes: 0 ok, 1 failed (invalid game, illegal move,
@@ -31,6 +31,14 @@ class Exit extends Error {
   constructor(readonly code: number) {
     super(`exit ${code}`);
   }
+}
+
+// `rulestack ... | head`: a closed pipe ends the program quietly.
+for (const stream of [process.stdout, process.stderr]) {
+  stream.on('error', (e: NodeJS.ErrnoException) => {
+    if (e.code === 'EPIPE') process.exit(process.exitCode ?? 0);
+    throw e;
+  });
 }
 
 const out = (s: string) => process.stdout.write(s + '\n');
@@ -361,12 +369,36 @@ async function runOneScenario(rs: Rulestack, file: string): Promise<{ ok: boolea
   return fail(`step ${f.step}: ${f.message}${more}`);
 }
 
+/** A directory stands for every .json/.yaml/.yml file under it (sorted). */
+function expandScenarioArgs(args: string[]): string[] {
+  const files: string[] = [];
+  const walk = (dir: string) => {
+    const entries = readdirSync(dir, { withFileTypes: true }).sort((a, b) => (a.name < b.name ? -1 : 1));
+    for (const e of entries) {
+      const p = path.join(dir, e.name);
+      if (e.isDirectory()) walk(p);
+      else if (/\.(json|ya?ml)$/i.test(e.name)) files.push(p);
+    }
+  };
+  for (const a of args) {
+    let isDir = false;
+    try {
+      isDir = statSync(a).isDirectory();
+    } catch {
+      // not there: reported as a failing scenario
+    }
+    if (isDir) walk(a);
+    else files.push(a);
+  }
+  return files;
+}
+
 async function cmdTest(args: string[]): Promise<number> {
   const { positionals } = parseArgs({ args, options: {}, allowPositionals: true, strict: true });
   if (positionals.length === 0) throw new UsageError('missing SCENARIO');
   const rs = await loadEngine();
   let failed = 0;
-  for (const file of positionals) {
+  for (const file of expandScenarioArgs(positionals)) {
     const r = await runOneScenario(rs, file);
     out(r.line);
     if (!r.ok) failed++;
