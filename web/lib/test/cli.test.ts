@@ -2,7 +2,7 @@
 import { test, describe, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, writeFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, mkdirSync, writeFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -56,6 +56,10 @@ steps:
     'badgame.scenario.yaml': 'name: broken game\ngame: bad-def.yaml\nseed: 1\nsteps: []\n',
   };
   for (const [name, text] of Object.entries(files)) writeFileSync(path.join(dir, name), text);
+  mkdirSync(path.join(dir, 'scen', 'sub'), { recursive: true });
+  writeFileSync(path.join(dir, 'scen', 'b.yaml'), files['pass.scenario.yaml']!.replace('game: ttt.yaml', 'game: ../ttt.yaml').replace('name: top row wins', 'name: b'));
+  writeFileSync(path.join(dir, 'scen', 'sub', 'a.json'), files['fail.scenario.json']!);
+  writeFileSync(path.join(dir, 'scen', 'notes.txt'), 'not a scenario');
 });
 
 after(() => {
@@ -221,6 +225,15 @@ describe('test', () => {
     assert.equal(lines.length, 2);
     assert.equal(lines[0], 'PASS top row wins');
     assert.match(lines[1]!, /^FAIL wrong expectation: step 1: .+/);
+  });
+
+  test('a directory: every .json/.yaml/.yml file under it, in name order', () => {
+    const r = run('test', 'scen');
+    assert.equal(r.code, 1, r.stderr);
+    const lines = r.stdout.trim().split('\n');
+    assert.equal(lines.length, 2, r.stdout);
+    assert.equal(lines[0], 'PASS b');
+    assert.match(lines[1]!, /^FAIL wrong expectation: step 1: /);
   });
 
   test('a missing scenario file and a scenario with an invalid game fail, exit 1', () => {
