@@ -8,6 +8,7 @@
 namespace rulestack {
 
 class Game;
+struct SessionHistory;
 
 class Session {
  public:
@@ -40,6 +41,7 @@ class Session {
 
  private:
   std::unique_ptr<Game> game_;
+  std::unique_ptr<SessionHistory> history_;
 };
 
 // {"errors":[...]} — an empty array means the definition is valid.

@@ -1,0 +1,168 @@
+// The compiled definition: everything the loader turned from JSON into indexes, symbols
+// and expression trees. Immutable once a game runs; shared by every copy of the state.
+#pragma once
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+#include "expr.h"
+#include "value.h"
+
+namespace rulestack {
+
+enum class Op : uint8_t {
+  Set, Add, Sub, Mul, Div, MoveZone, Destroy, Cancel, RequireDiscard, Promote, DrawCard,
+  Create, Shuffle, Damage, Attach, EndTurn, Win, Lose, Draw
+};
+
+enum class Ev : uint8_t {
+  ActionPlayed, ActionExecuted, ActionCancelled, OnZoneEnter, DamageTaken, PhaseExecute,
+  TurnStart, DrawFailed, GameOver, Named /* $Before/$After.@Action */, Count
+};
+
+struct Mutation {
+  Op op = Op::Set;
+  Expr target, value, destination, count, from, owner, host, condition, forEach;
+  int prop = -1;          // property index for arithmetic
+  int eventField = -1;    // target is $event.<field> (arithmetic on the pending event)
+  int tmpl = -1;          // Create / Promote
+  bool bottom = false;    // MoveZone position
+  std::string id;         // Create: explicit id
+  std::string path;       // JSON pointer, for run-time errors
+};
+
+struct TargetSpec {
+  bool present = false;
+  Expr from, filter;
+  int min = 1, max = 1;
+};
+
+struct Mode {
+  std::string name;
+  TargetSpec target;
+  std::vector<Mutation> mutations;
+};
+
+struct Reaction {
+  std::string name;
+  bool before = false;
+  Ev event = Ev::ActionPlayed;
+  int namedAction = -1;   // for Ev::Named: action name symbol
+  Expr condition;
+  bool queue = false, optional = false;
+  std::vector<Mutation> mutations;
+  int tmpl = -1;          // owner template (-1: none)
+  int action = -1;        // action it is declared in (-1: on the entity itself)
+};
+
+struct Action {
+  std::string name;
+  int nameSym = -1;
+  int tmpl = -1;          // entity action: its template; -1: global
+  Expr source, condition;
+  TargetSpec target;
+  std::vector<Mutation> cost, mutations;
+  bool hasX = false;
+  Expr xMin, xMax;
+  std::vector<Mode> modes;
+  bool play = false, queue = true;
+  std::vector<std::pair<int, Expr>> props;  // symbol -> value at take time
+};
+
+struct Triggered {
+  std::string name;
+  bool before = false;
+  Ev event = Ev::ActionPlayed;
+  int namedAction = -1;
+  Expr condition, player;
+  bool optional = true, queue = true;
+  TargetSpec target;
+  std::vector<Mutation> mutations;
+  int tmpl = -1;
+};
+
+struct Effect {
+  Expr appliesTo, filter, when, value;
+  int prop = -1;
+  bool set = false;
+  int tmpl = -1;
+};
+
+struct Template {
+  std::string id;
+  int idSym = -1;
+  int typeSym = -1;
+  std::vector<int> tags;                    // symbols
+  std::vector<std::pair<int, Slot>> props;  // property index -> default
+  std::vector<int> actions, reactions, triggered, effects;
+};
+
+enum class Vis : uint8_t { Everyone, Owner, Nobody };
+
+struct ZoneDef {
+  std::string name;
+  int nameSym = -1;
+  bool perPlayer = false, ordered = false, active = true;
+  Vis vis = Vis::Everyone;
+  int base = 0;  // first zone instance
+};
+
+struct Phase {
+  std::string name;
+  int nameSym = -1;
+  std::vector<Mutation> onEnter;
+  std::vector<int> actions;      // action indexes valid in this phase
+  bool hasActions = false;
+};
+
+struct EndCondition {
+  Expr when, winner;
+  bool draw = false;
+};
+
+// Symbols of the built-in member names, interned at load so member access compares ints.
+struct Builtins {
+  int id, type, tmpl, tags, zone, owner, controller, host, index, name, size, entities, top,
+      source, player, targets, target, mode, x, cancelled, entity, health;
+};
+
+struct Def {
+  std::string name;
+  Builtins b{};
+  Nodes nodes;                  // every compiled expression's nodes
+  Symbols syms;
+  std::vector<std::string> playerIds;
+  std::vector<std::pair<int, Slot>> playerProps, perTurn;
+  std::vector<std::string> propNames;        // property index -> name
+  std::vector<int> propOfSym;                // symbol -> property index or -1 (grown lazily)
+  std::vector<ZoneDef> zones;
+  int numZoneInstances = 0;
+  int queueZone = -1;                        // instance index of the built-in Queue
+  std::vector<Template> templates;
+  std::vector<Action> actions;
+  std::vector<Reaction> reactions;
+  std::vector<Triggered> triggered;
+  std::vector<Effect> effects;
+  std::vector<Mutation> setup;
+  std::vector<Phase> phases;
+  std::vector<int> turnOrder;
+  int firstPlayer = 0;
+  std::vector<EndCondition> ends;
+  bool chain = false, autoPass = true;
+  int cancelZone = -1, discardZone = -1;     // zone def indexes
+  int maxEvents = 10000;
+  // indexes built at load
+  std::vector<std::vector<int>> reactionsByKey;  // key(before, ev) -> reaction indexes
+  std::vector<std::vector<int>> triggeredByKey;
+  bool hasEffects = false;
+
+  int zoneInstance(int zoneDef, int player) const {
+    const ZoneDef& z = zones[zoneDef];
+    return z.base + (z.perPlayer ? (player < 0 ? 0 : player) : 0);
+  }
+  int prop(int sym) const { return sym >= 0 && sym < (int)propOfSym.size() ? propOfSym[sym] : -1; }
+  int numPlayers() const { return (int)playerIds.size(); }
+  static int key(bool before, Ev e) { return (before ? 0 : 1) * (int)Ev::Count + (int)e; }
+};
+
+}  // namespace rulestack

@@ -1,0 +1,352 @@
+// Expression evaluation over the state, and derived property values (effects).
+#include <algorithm>
+
+#include "game.h"
+
+namespace rulestack {
+
+namespace {
+constexpr int kMaxEffectDepth = 4;
+thread_local int effectDepth = 0;
+thread_local int evalDepth = 0;
+
+int32_t asInt(Value v) { return (v.k == VK::Int || v.k == VK::Bool) ? v.v : 0; }
+}  // namespace
+
+Value Game::listOf(const std::vector<Value>& v) const {
+  int32_t off = (int32_t)scratch_.size();
+  scratch_.insert(scratch_.end(), v.begin(), v.end());
+  return Value::list(off, (int32_t)v.size());
+}
+
+void Game::flatten(Value v, std::vector<Value>& out) const {
+  if (v.k == VK::List) {
+    for (int32_t i = 0; i < v.n; i++) out.push_back(scratch_[v.v + i]);
+  } else if (v.k == VK::Zone) {
+    for (int32_t e : st_.zones[v.v]) out.push_back(Value::ent(e));
+  } else if (!v.isNull()) {
+    out.push_back(v);
+  }
+}
+
+Value Game::eval(const Expr& e, const Ctx& c) const {
+  if (!e.present()) return Value::null();
+  if (evalDepth == 0) scratch_.clear();
+  evalDepth++;
+  Value r;
+  try {
+    r = evalNode(e.root, c);
+  } catch (...) {
+    evalDepth--;
+    throw;
+  }
+  evalDepth--;
+  return r;
+}
+
+void Game::evalList(const Expr& e, const Ctx& c, std::vector<Value>& out) const {
+  out.clear();
+  if (!e.present()) return;
+  if (evalDepth == 0) scratch_.clear();
+  evalDepth++;
+  try {
+    flatten(evalNode(e.root, c), out);
+  } catch (...) {
+    evalDepth--;
+    throw;
+  }
+  evalDepth--;
+}
+
+int32_t Game::prop(int32_t ent, int32_t p) const { return asInt(propValue(ent, p)); }
+
+Value Game::propValue(int32_t ent, int32_t p) const {
+  const Def& d = *def_;
+  size_t np = d.propNames.size();
+  if (ent < 0 || ent >= (int32_t)st_.ents.size() || p < 0) return Value::null();
+  Value base = st_.props[(size_t)ent * np + p].get();
+  if (!d.hasEffects || effectDepth >= kMaxEffectDepth) return base;
+  effectDepth++;
+  Value result = base;
+  std::vector<Value> hits;
+  for (int32_t s = d.numPlayers(); s < (int32_t)st_.ents.size(); s++) {
+    const Entity& src = st_.ents[s];
+    if (!src.alive || src.zone < 0 || src.tmpl < 0) continue;
+    const Template& t = d.templates[src.tmpl];
+    if (t.effects.empty() || !d.zones[zoneDefOf(src.zone)].active) continue;
+    for (int ei : t.effects) {
+      const Effect& ef = d.effects[ei];
+      if (ef.prop != p) continue;
+      Ctx c;
+      c.player = src.controller;
+      c.self = c.selected = s;
+      if (ef.when.present() && !eval(ef.when, c).truthy()) continue;
+      evalList(ef.appliesTo, c, hits);
+      bool hit = false;
+      for (Value h : hits)
+        if (h.k == VK::Ent && h.v == ent) { hit = true; break; }
+      if (!hit) continue;
+      if (ef.filter.present()) {
+        c.candidate = Value::ent(ent);
+        if (!eval(ef.filter, c).truthy()) continue;
+      }
+      Value v = eval(ef.value, c);
+      if (ef.set) result = v;
+      else result = Value::num(asInt(result) + asInt(v));
+    }
+  }
+  effectDepth--;
+  return result;
+}
+
+Value Game::member(Value obj, int sym, const Ctx& c) const {
+  const Def& d = *def_;
+  const Builtins& b = d.b;
+  switch (obj.k) {
+    case VK::Ent: {
+      const Entity& e = st_.ents[obj.v];
+      if (sym == b.id) return obj;
+      if (sym == b.owner) return e.tmpl < 0 ? obj : (e.owner < 0 ? Value::null() : Value::ent(e.owner));
+      if (sym == b.controller) return e.tmpl < 0 ? obj : (e.controller < 0 ? Value::null() : Value::ent(e.controller));
+      if (sym == b.zone) return e.zone < 0 ? Value::null() : Value::zone(e.zone);
+      int p = d.prop(sym);
+      if (p >= 0) return propValue(obj.v, p);
+      if (sym == b.type) return e.tmpl < 0 ? Value::str(d.syms.find("player")) : Value::str(d.templates[e.tmpl].typeSym);
+      if (sym == b.tmpl) return e.tmpl < 0 ? Value::null() : Value::str(d.templates[e.tmpl].idSym);
+      if (sym == b.tags) {
+        std::vector<Value> v;
+        if (e.tmpl >= 0)
+          for (int t : d.templates[e.tmpl].tags) v.push_back(Value::str(t));
+        return listOf(v);
+      }
+      if (sym == b.host) return e.host < 0 ? Value::null() : Value::ent(e.host);
+      if (sym == b.index) {
+        if (e.zone < 0) return Value::null();
+        auto& z = st_.zones[e.zone];
+        return Value::num((int32_t)(std::find(z.begin(), z.end(), obj.v) - z.begin()));
+      }
+      if (sym == b.entity) return obj;
+      return Value::null();
+    }
+    case VK::Zone: {
+      if (sym == b.size) return Value::num((int32_t)st_.zones[obj.v].size());
+      if (sym == b.entities) {
+        std::vector<Value> v;
+        for (int32_t e : st_.zones[obj.v]) v.push_back(Value::ent(e));
+        return listOf(v);
+      }
+      if (sym == b.top) return st_.zones[obj.v].empty() ? Value::null() : Value::ent(st_.zones[obj.v].front());
+      if (sym == b.owner) {
+        int32_t o = zoneOwner(obj.v);
+        return o < 0 ? Value::null() : Value::ent(o);
+      }
+      if (sym == b.name) return Value::str(d.zones[zoneDefOf(obj.v)].nameSym);
+      if (sym == b.zone) return obj;
+      return Value::null();
+    }
+    case VK::Item: {
+      const Item* it = findItem(obj.v);
+      if (!it) return Value::null();
+      if (sym == b.name) {
+        if (it->kind == ItemKind::Action) return Value::str(d.actions[it->def].nameSym);
+        return Value::null();
+      }
+      if (sym == b.source || sym == b.entity) return it->source < 0 ? Value::null() : Value::ent(it->source);
+      if (sym == b.player) return Value::ent(it->player);
+      if (sym == b.targets) {
+        std::vector<Value> v;
+        for (const Slot& s : it->targets) v.push_back(s.get());
+        return listOf(v);
+      }
+      if (sym == b.target) return it->targets.empty() ? Value::null() : it->targets[0].get();
+      if (sym == b.mode) return it->mode < 0 ? Value::null() : Value::num(it->mode);
+      if (sym == b.x) return it->hasX ? Value::num(it->x) : Value::null();
+      if (sym == b.cancelled) return Value::boolean(it->cancelled);
+      for (auto& kv : it->props)
+        if (kv.first == sym) return kv.second.get();
+      if (it->source >= 0) return member(Value::ent(it->source), sym, c);
+      return Value::null();
+    }
+    case VK::Str:
+      if (sym == b.size) return Value::num((int32_t)d.syms.names[obj.v].size());
+      return Value::null();
+    default:
+      return Value::null();
+  }
+}
+
+Value Game::evalNode(int n, const Ctx& c) const {
+  const Def& d = *def_;
+  const Node& nd = d.nodes.nodes[n];
+  auto player = [&](int32_t p) { return p < 0 ? Value::null() : Value::ent(p); };
+  switch (nd.op) {
+    case N::Const: {
+      const ConstVal& cv = d.nodes.consts[nd.imm];
+      switch (cv.kind) {
+        case 1: return Value::num(cv.v);
+        case 2: return Value::boolean(cv.v != 0);
+        case 3: return Value::str(cv.v);
+        default: return Value::null();
+      }
+    }
+    case N::PCurrent: return player(c.player);
+    case N::PActive: return player(st_.active);
+    case N::POpponent: {
+      if (c.player < 0) return Value::null();
+      const auto& to = d.turnOrder;
+      auto it = std::find(to.begin(), to.end(), c.player);
+      if (it == to.end()) return Value::null();
+      ++it;
+      return Value::ent(it == to.end() ? to.front() : *it);
+    }
+    case N::PPriority: return player(st_.priority);
+    case N::PAll: {
+      std::vector<Value> v;
+      for (int p : d.turnOrder) v.push_back(Value::ent(p));
+      return listOf(v);
+    }
+    case N::PIndex: return Value::null();
+    case N::ESelf: return c.self < 0 ? Value::null() : Value::ent(c.self);
+    case N::ESelected: return c.selected < 0 ? Value::null() : Value::ent(c.selected);
+    case N::EOfType:
+    case N::EAll: {
+      std::vector<Value> v;
+      for (int32_t e = d.numPlayers(); e < (int32_t)st_.ents.size(); e++) {
+        const Entity& en = st_.ents[e];
+        if (!en.alive) continue;
+        if (nd.op == N::EOfType && d.templates[en.tmpl].typeSym != nd.imm) continue;
+        v.push_back(Value::ent(e));
+      }
+      return listOf(v);
+    }
+    case N::Target: return (c.targets && !c.targets->empty()) ? (*c.targets)[0].get() : Value::null();
+    case N::Targets: {
+      std::vector<Value> v;
+      if (c.targets)
+        for (const Slot& s : *c.targets) v.push_back(s.get());
+      return listOf(v);
+    }
+    case N::Candidate: return c.candidate;
+    case N::Item: return c.item;
+    case N::X: return Value::num(c.x);
+    case N::Mode: return c.mode < 0 ? Value::null() : Value::num(c.mode);
+    case N::Turn: return Value::num(st_.turn);
+    case N::PhaseName:
+      return st_.phase < 0 || st_.phase >= (int)d.phases.size() ? Value::null() : Value::str(d.phases[st_.phase].nameSym);
+    case N::ZoneNamed: {
+      int32_t p = c.player >= 0 ? c.player : st_.active;
+      return Value::zone(d.zoneInstance(nd.imm, p));
+    }
+    case N::ZoneOf: {
+      Value p = evalNode(nd.a, c);
+      if (p.k != VK::Ent) return Value::null();
+      int32_t pl = p.v < d.numPlayers() ? p.v : st_.ents[p.v].owner;
+      return Value::zone(d.zoneInstance(nd.imm, pl));
+    }
+    case N::Event: return Value::null();
+    case N::EventField: {
+      if (!c.event) return Value::null();
+      const Event& ev = *c.event;
+      switch ((EvField)nd.imm) {
+        case EvField::Action: return ev.item < 0 ? Value::null() : Value::item(ev.item);
+        case EvField::Player: return player(ev.player);
+        case EvField::Entity: return ev.entity.get();
+        case EvField::Zone: return ev.zone.get();
+        case EvField::From: return ev.from.get();
+        case EvField::DamageValue: return Value::num(ev.damage);
+        case EvField::Source: return ev.source.get();
+        case EvField::Phase:
+          return ev.phase < 0 ? Value::null() : Value::str(d.phases[ev.phase].nameSym);
+        case EvField::Winner: return player(ev.winner);
+        case EvField::Turn: return Value::num(st_.turn);
+        default: return Value::null();
+      }
+    }
+    case N::QueueSize: return Value::num((int32_t)st_.queue.size());
+    case N::QueueTop: return st_.queue.empty() ? Value::null() : Value::item(st_.queue.back().id);
+    case N::QueueItems: {
+      std::vector<Value> v;
+      for (auto it = st_.queue.rbegin(); it != st_.queue.rend(); ++it) v.push_back(Value::item(it->id));
+      return listOf(v);
+    }
+    case N::Member: return member(evalNode(nd.a, c), nd.imm, c);
+    case N::Index: {
+      Value l = evalNode(nd.a, c);
+      Value i = evalNode(nd.b, c);
+      if (i.k != VK::Int) return Value::null();
+      if (l.k == VK::List) return (i.v >= 0 && i.v < l.n) ? scratch_[l.v + i.v] : Value::null();
+      if (l.k == VK::Zone) {
+        auto& z = st_.zones[l.v];
+        return (i.v >= 0 && i.v < (int32_t)z.size()) ? Value::ent(z[i.v]) : Value::null();
+      }
+      return Value::null();
+    }
+    case N::Contains: {
+      Value l = evalNode(nd.a, c);
+      Value x = evalNode(nd.b, c);
+      if (l.k == VK::List) {
+        for (int32_t i = 0; i < l.n; i++)
+          if (scratch_[l.v + i] == x) return Value::boolean(true);
+        return Value::boolean(false);
+      }
+      if (l.k == VK::Zone) return Value::boolean(x.k == VK::Ent && st_.ents[x.v].zone == l.v);
+      return Value::boolean(!l.isNull() && l == x);
+    }
+    case N::Where: {
+      std::vector<Value> items, kept;
+      flatten(evalNode(nd.a, c), items);
+      Ctx c2 = c;
+      for (Value v : items) {
+        c2.candidate = v;
+        if (evalNode(nd.b, c2).truthy()) kept.push_back(v);
+      }
+      return listOf(kept);
+    }
+    case N::Size:
+    case N::Count: {
+      Value l = evalNode(nd.a, c);
+      if (l.k == VK::List) return Value::num(l.n);
+      if (l.k == VK::Zone) return Value::num((int32_t)st_.zones[l.v].size());
+      return Value::num(l.isNull() ? 0 : 1);
+    }
+    case N::Sum: {
+      std::vector<Value> items;
+      flatten(evalNode(nd.a, c), items);
+      int p = d.prop(nd.imm);
+      int32_t s = 0;
+      for (Value v : items)
+        if (v.k == VK::Ent && p >= 0) s += prop(v.v, p);
+      return Value::num(s);
+    }
+    case N::Add: return Value::num((int32_t)((uint32_t)asInt(evalNode(nd.a, c)) + (uint32_t)asInt(evalNode(nd.b, c))));
+    case N::Sub: return Value::num((int32_t)((uint32_t)asInt(evalNode(nd.a, c)) - (uint32_t)asInt(evalNode(nd.b, c))));
+    case N::Mul: return Value::num((int32_t)((uint32_t)asInt(evalNode(nd.a, c)) * (uint32_t)asInt(evalNode(nd.b, c))));
+    case N::Div: {
+      int32_t a = asInt(evalNode(nd.a, c)), b = asInt(evalNode(nd.b, c));
+      return Value::num(b == 0 || (a == INT32_MIN && b == -1) ? 0 : a / b);
+    }
+    case N::Mod: {
+      int32_t a = asInt(evalNode(nd.a, c)), b = asInt(evalNode(nd.b, c));
+      return Value::num(b == 0 || b == -1 ? 0 : a % b);
+    }
+    case N::Neg: return Value::num((int32_t)(0u - (uint32_t)asInt(evalNode(nd.a, c))));
+    case N::Eq: return Value::boolean(evalNode(nd.a, c) == evalNode(nd.b, c));
+    case N::Ne: return Value::boolean(evalNode(nd.a, c) != evalNode(nd.b, c));
+    case N::Lt: return Value::boolean(asInt(evalNode(nd.a, c)) < asInt(evalNode(nd.b, c)));
+    case N::Le: return Value::boolean(asInt(evalNode(nd.a, c)) <= asInt(evalNode(nd.b, c)));
+    case N::Gt: return Value::boolean(asInt(evalNode(nd.a, c)) > asInt(evalNode(nd.b, c)));
+    case N::Ge: return Value::boolean(asInt(evalNode(nd.a, c)) >= asInt(evalNode(nd.b, c)));
+    case N::And: return Value::boolean(evalNode(nd.a, c).truthy() && evalNode(nd.b, c).truthy());
+    case N::Or: return Value::boolean(evalNode(nd.a, c).truthy() || evalNode(nd.b, c).truthy());
+    case N::Not: return Value::boolean(!evalNode(nd.a, c).truthy());
+    case N::Min: return Value::num(std::min(asInt(evalNode(nd.a, c)), asInt(evalNode(nd.b, c))));
+    case N::Max: return Value::num(std::max(asInt(evalNode(nd.a, c)), asInt(evalNode(nd.b, c))));
+    case N::Abs: {
+      int32_t a = asInt(evalNode(nd.a, c));
+      return Value::num(a == INT32_MIN ? INT32_MAX : (a < 0 ? -a : a));
+    }
+  }
+  return Value::null();
+}
+
+}  // namespace rulestack

@@ -1,0 +1,404 @@
+// The expression parser: a recursive-descent parser that emits nodes directly.
+#include "expr.h"
+
+#include <algorithm>
+#include "names.h"
+
+#include <cctype>
+#include <cstdlib>
+
+namespace rulestack {
+namespace {
+
+constexpr int kMaxDepth = 64;
+constexpr size_t kMaxLength = 4096;
+
+struct Tok {
+  enum K { End, Num, Str, Ident, Ref, Op } k = End;
+  std::string s;
+  long long num = 0;
+  int col = 1;
+};
+
+struct Parser {
+  const std::string& src;
+  Nodes& out;
+  const CompileEnv& env;
+  size_t pos = 0;
+  Tok tok;
+  int depth = 0;
+  bool failed = false;
+  CompileError err;
+
+  Parser(const std::string& s, Nodes& o, const CompileEnv& e) : src(s), out(o), env(e) {}
+
+  void fail(int col, const std::string& msg) {
+    if (!failed) { failed = true; err = {col, msg}; }
+  }
+
+  void next() {
+    while (pos < src.size() && std::isspace((unsigned char)src[pos])) pos++;
+    tok = Tok{};
+    tok.col = (int)pos + 1;
+    if (pos >= src.size()) return;
+    char c = src[pos];
+    if (std::isdigit((unsigned char)c)) {
+      size_t st = pos;
+      while (pos < src.size() && std::isdigit((unsigned char)src[pos])) pos++;
+      tok.k = Tok::Num;
+      tok.s = src.substr(st, pos - st);
+      if (tok.s.size() > 9) { fail(tok.col, "number too large (at most 9 digits)"); tok.num = 0; }
+      else tok.num = std::atoll(tok.s.c_str());
+      return;
+    }
+    if (c == '\'' || c == '"') {
+      size_t st = ++pos;
+      while (pos < src.size() && src[pos] != c) pos++;
+      if (pos >= src.size()) { fail(tok.col, "unterminated string"); tok.k = Tok::End; return; }
+      tok.k = Tok::Str;
+      tok.s = src.substr(st, pos - st);
+      pos++;
+      return;
+    }
+    if (c == '$' || c == '@' || std::isalpha((unsigned char)c) || c == '_') {
+      size_t st = pos;
+      pos++;
+      while (pos < src.size() && (std::isalnum((unsigned char)src[pos]) || src[pos] == '_')) pos++;
+      tok.k = c == '$' ? Tok::Ref : Tok::Ident;
+      tok.s = src.substr(st, pos - st);
+      return;
+    }
+    static const char* two[] = {"==", "!=", "<=", ">=", "&&", "||"};
+    for (const char* t : two) {
+      if (src.compare(pos, 2, t) == 0) { tok.k = Tok::Op; tok.s = t; pos += 2; return; }
+    }
+    if (std::string("+-*/%<>().,[]!").find(c) != std::string::npos) {
+      tok.k = Tok::Op; tok.s = std::string(1, c); pos++; return;
+    }
+    fail(tok.col, std::string("unexpected character '") + c + "'");
+    tok.k = Tok::End;
+  }
+
+  bool isOp(const char* s) const { return tok.k == Tok::Op && tok.s == s; }
+  bool isWord(const char* s) const { return tok.k == Tok::Ident && tok.s == s; }
+
+  int emit(N op, int a = -1, int b = -1, int imm = 0) {
+    out.nodes.push_back(Node{op, a, b, imm});
+    return (int)out.nodes.size() - 1;
+  }
+  int constant(uint8_t kind, int v) {
+    out.consts.push_back(ConstVal{kind, v});
+    return emit(N::Const, -1, -1, (int)out.consts.size() - 1);
+  }
+
+  void expect(const char* s) {
+    if (!isOp(s)) fail(tok.col, std::string("expected '") + s + "'" + found());
+    else next();
+  }
+  std::string found() const {
+    if (tok.k == Tok::End) return " but the expression ended";
+    return " but found '" + tok.s + "'";
+  }
+
+  int parseExpr() {
+    if (++depth > kMaxDepth) { fail(tok.col, "expression nested too deeply"); return constant(0, 0); }
+    int r = parseOr();
+    depth--;
+    return r;
+  }
+  int parseOr() {
+    int l = parseAnd();
+    while (isWord("or") || isOp("||")) { next(); l = emit(N::Or, l, parseAnd()); }
+    return l;
+  }
+  int parseAnd() {
+    int l = parseNot();
+    while (isWord("and") || isOp("&&")) { next(); l = emit(N::And, l, parseNot()); }
+    return l;
+  }
+  int parseNot() {
+    if (isWord("not") || isOp("!")) {
+      next();
+      if (++depth > kMaxDepth) { fail(tok.col, "expression nested too deeply"); return constant(0, 0); }
+      int r = emit(N::Not, parseNot());
+      depth--;
+      return r;
+    }
+    return parseCmp();
+  }
+  int parseCmp() {
+    int l = parseSum();
+    static const std::pair<const char*, N> ops[] = {
+        {"==", N::Eq}, {"!=", N::Ne}, {"<=", N::Le}, {">=", N::Ge}, {"<", N::Lt}, {">", N::Gt}};
+    for (auto& o : ops)
+      if (isOp(o.first)) { next(); return emit(o.second, l, parseSum()); }
+    return l;
+  }
+  int parseSum() {
+    int l = parseProduct();
+    while (isOp("+") || isOp("-")) {
+      N op = tok.s == "+" ? N::Add : N::Sub;
+      next();
+      l = emit(op, l, parseProduct());
+    }
+    return l;
+  }
+  int parseProduct() {
+    int l = parseUnary();
+    while (isOp("*") || isOp("/") || isOp("%")) {
+      N op = tok.s == "*" ? N::Mul : tok.s == "/" ? N::Div : N::Mod;
+      next();
+      l = emit(op, l, parseUnary());
+    }
+    return l;
+  }
+  int parseUnary() {
+    if (isOp("-")) {
+      next();
+      if (++depth > kMaxDepth) { fail(tok.col, "expression nested too deeply"); return constant(0, 0); }
+      int r = emit(N::Neg, parseUnary());
+      depth--;
+      return r;
+    }
+    return parsePostfix(parsePrimary());
+  }
+
+  int zoneDef(const std::string& name, int col) {
+    auto it = env.zoneByName->find(name);
+    if (it == env.zoneByName->end()) {
+      fail(col, "unknown zone '" + name + "'" + nearestZone(name));
+      return 0;
+    }
+    return it->second;
+  }
+  std::string nearestZone(const std::string& name) const;
+
+  int parsePostfix(int l) {
+    for (;;) {
+      if (failed) return l;
+      if (isOp(".")) {
+        next();
+        int col = tok.col;
+        if (tok.k != Tok::Ident) { fail(col, "expected a member name after '.'" + found()); return l; }
+        std::string m = tok.s;
+        next();
+        if (m[0] == '@') { fail(col, "'" + m + "' names a zone: write .zone." + m); return l; }
+        if (m == "zone" && isOp(".")) {
+          // player.zone.@Name
+          size_t save = pos; Tok saveTok = tok;
+          next();
+          if (tok.k == Tok::Ident && tok.s[0] == '@') {
+            int zcol = tok.col;
+            std::string zn = tok.s.substr(1);
+            next();
+            l = emit(N::ZoneOf, l, -1, zoneDef(zn, zcol));
+            continue;
+          }
+          pos = save; tok = saveTok;
+        }
+        if (isOp("(")) {
+          next();
+          if (m == "contains") {
+            int arg = parseExpr(); expect(")");
+            l = emit(N::Contains, l, arg);
+          } else if (m == "where") {
+            int arg = parseExpr(); expect(")");
+            l = emit(N::Where, l, arg);
+          } else {
+            fail(col, "unknown method '" + m + "' (methods: contains, where)");
+            return l;
+          }
+          continue;
+        }
+        if (m == "size" || m == "count") { l = emit(N::Size, l); continue; }
+        l = emit(N::Member, l, -1, env.syms->intern(m));
+      } else if (isOp("[")) {
+        next();
+        int idx = parseExpr();
+        expect("]");
+        l = emit(N::Index, l, idx);
+      } else {
+        return l;
+      }
+    }
+  }
+
+  int parseRef() {
+    int col = tok.col;
+    std::string r = tok.s;
+    next();
+    auto member = [&](std::string& m, int& mcol) -> bool {
+      if (!isOp(".")) return false;
+      next();
+      mcol = tok.col;
+      if (tok.k != Tok::Ident) { fail(mcol, "expected a name after '" + r + ".'" + found()); return false; }
+      m = tok.s;
+      next();
+      return true;
+    };
+    std::string m;
+    int mcol = col;
+    if (r == "$player") {
+      if (!member(m, mcol)) { if (!failed) fail(col, "$player needs a member: current, active, opponent, priority or all"); return constant(0, 0); }
+      if (m == "current") return emit(N::PCurrent);
+      if (m == "active") return emit(N::PActive);
+      if (m == "opponent") return emit(N::POpponent);
+      if (m == "priority") return emit(N::PPriority);
+      if (m == "all") return emit(N::PAll);
+      fail(mcol, "unknown $player member '" + m + "' (current, active, opponent, priority, all)");
+      return constant(0, 0);
+    }
+    if (r == "$players") return emit(N::PAll);
+    if (r == "$entity") {
+      if (!member(m, mcol)) { if (!failed) fail(col, "$entity needs a member: self, selected, all or a type"); return constant(0, 0); }
+      if (m == "self") return emit(N::ESelf);
+      if (m == "selected") return emit(N::ESelected);
+      if (m == "all") return emit(N::EAll);
+      return emit(N::EOfType, -1, -1, env.syms->intern(m));
+    }
+    if (r == "$target") return emit(N::Target);
+    if (r == "$targets") return emit(N::Targets);
+    if (r == "$candidate") return emit(N::Candidate);
+    if (r == "$item") return emit(N::Item);
+    if (r == "$x") return emit(N::X);
+    if (r == "$mode") return emit(N::Mode);
+    if (r == "$turn") return emit(N::Turn);
+    if (r == "$phase") return emit(N::PhaseName);
+    if (r == "$zone") {
+      if (!isOp(".")) { fail(col, "$zone needs a zone name: $zone.@Name"); return constant(0, 0); }
+      next();
+      if (tok.k != Tok::Ident || tok.s[0] != '@') { fail(tok.col, "expected @ZoneName after '$zone.'" + found()); return constant(0, 0); }
+      int zcol = tok.col;
+      std::string zn = tok.s.substr(1);
+      next();
+      return emit(N::ZoneNamed, -1, -1, zoneDef(zn, zcol));
+    }
+    if (r == "$queue") {
+      if (!member(m, mcol)) { if (!failed) fail(col, "$queue needs a member: size, top or items"); return constant(0, 0); }
+      if (m == "size") return emit(N::QueueSize);
+      if (m == "top") return emit(N::QueueTop);
+      if (m == "items") return emit(N::QueueItems);
+      fail(mcol, "unknown $queue member '" + m + "' (size, top, items)");
+      return constant(0, 0);
+    }
+    if (r == "$event") {
+      if (!isOp(".")) return emit(N::Event);
+      size_t save = pos; Tok saveTok = tok;
+      member(m, mcol);
+      if (m.size() > 1 && m[0] == '$') m = m.substr(1);
+      static const std::pair<const char*, EvField> fields[] = {
+          {"action", EvField::Action}, {"player", EvField::Player}, {"entity", EvField::Entity},
+          {"zone", EvField::Zone}, {"from", EvField::From}, {"damage_value", EvField::DamageValue},
+          {"source", EvField::Source}, {"phase", EvField::Phase}, {"winner", EvField::Winner},
+          {"turn", EvField::Turn}};
+      for (auto& f : fields)
+        if (m == f.first) return emit(N::EventField, -1, -1, (int)f.second);
+      (void)save; (void)saveTok;
+      fail(mcol, "unknown event field '" + m +
+                     "' (action, player, entity, zone, from, damage_value, source, phase, winner, turn)");
+      return constant(0, 0);
+    }
+    fail(col, "unknown reference '" + r +
+                  "' (known: $player, $players, $entity, $target, $targets, $candidate, $zone, $event, "
+                  "$queue, $x, $mode, $turn, $phase, $item)");
+    return constant(0, 0);
+  }
+
+  int parsePrimary() {
+    if (failed) return constant(0, 0);
+    switch (tok.k) {
+      case Tok::Num: { int v = (int)tok.num; next(); return constant(1, v); }
+      case Tok::Str: { int s = env.syms->intern(tok.s); next(); return constant(3, s); }
+      case Tok::Ref: return parseRef();
+      case Tok::Ident: {
+        int col = tok.col;
+        std::string w = tok.s;
+        next();
+        if (w == "true") return constant(2, 1);
+        if (w == "false") return constant(2, 0);
+        if (w == "null") return constant(0, 0);
+        if (isOp("(")) {
+          next();
+          std::vector<int> args;
+          if (!isOp(")")) {
+            args.push_back(parseExpr());
+            while (isOp(",")) { next(); args.push_back(parseExpr()); }
+          }
+          expect(")");
+          auto arity = [&](size_t n) {
+            if (args.size() != n) fail(col, w + "() takes " + std::to_string(n) + " argument" + (n == 1 ? "" : "s") + ", got " + std::to_string(args.size()));
+            while (args.size() < n) args.push_back(constant(0, 0));
+          };
+          if (w == "min") { arity(2); return emit(N::Min, args[0], args[1]); }
+          if (w == "max") { arity(2); return emit(N::Max, args[0], args[1]); }
+          if (w == "abs") { arity(1); return emit(N::Abs, args[0]); }
+          if (w == "count") { arity(1); return emit(N::Count, args[0]); }
+          if (w == "sum") {
+            arity(2);
+            const Node& p = out.nodes[args[1]];
+            if (p.op != N::Const || out.consts[p.imm].kind != 3) {
+              fail(col, "sum() takes a property name as a string: sum(list, 'attack')");
+              return constant(0, 0);
+            }
+            return emit(N::Sum, args[0], -1, out.consts[p.imm].v);
+          }
+          fail(col, "unknown function '" + w + "' (min, max, abs, count, sum)");
+          return constant(0, 0);
+        }
+        fail(col, "unexpected name '" + w + "': references start with '$', strings are quoted");
+        return constant(0, 0);
+      }
+      case Tok::Op:
+        if (isOp("(")) {
+          next();
+          int e = parseExpr();
+          expect(")");
+          return e;
+        }
+        fail(tok.col, "unexpected '" + tok.s + "'");
+        return constant(0, 0);
+      case Tok::End:
+        fail(tok.col, "the expression ended where a value was expected");
+        return constant(0, 0);
+    }
+    return constant(0, 0);
+  }
+};
+
+std::string Parser::nearestZone(const std::string& name) const {
+  std::vector<std::string> names;
+  for (auto& kv : *env.zoneByName) names.push_back(kv.first);
+  std::sort(names.begin(), names.end());
+  return didYouMean(name, names);
+}
+
+}  // namespace
+
+bool compileExpr(const std::string& text, Nodes& out, const CompileEnv& env, Expr& result,
+                 CompileError& err) {
+  if (text.size() > kMaxLength) {
+    err = {1, "expression longer than " + std::to_string(kMaxLength) + " characters"};
+    return false;
+  }
+  size_t mark = out.nodes.size(), cmark = out.consts.size();
+  Parser p(text, out, env);
+  p.next();
+  int root = p.parseExpr();
+  if (!p.failed && p.tok.k != Tok::End) p.fail(p.tok.col, "unexpected '" + p.tok.s + "' after the end of the expression");
+  if (p.failed) {
+    out.nodes.resize(mark);
+    out.consts.resize(cmark);
+    err = p.err;
+    return false;
+  }
+  result.root = root;
+  return true;
+}
+
+Expr constExpr(Nodes& out, uint8_t kind, int32_t v) {
+  out.consts.push_back(ConstVal{kind, v});
+  out.nodes.push_back(Node{N::Const, -1, -1, (int)out.consts.size() - 1});
+  return Expr{(int)out.nodes.size() - 1};
+}
+
+}  // namespace rulestack

@@ -1,0 +1,88 @@
+// Expressions: parsed and compiled once at load into a flat node array; evaluated by a
+// switch over node codes (no virtual calls, no strings, no allocation at run time).
+#pragma once
+#include <cstdint>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+namespace rulestack {
+
+// Interned names: every identifier and string literal becomes an int once, at load.
+struct Symbols {
+  std::unordered_map<std::string, int> ids;
+  std::vector<std::string> names;
+  int intern(const std::string& s) {
+    auto it = ids.find(s);
+    if (it != ids.end()) return it->second;
+    int id = (int)names.size();
+    ids.emplace(s, id);
+    names.push_back(s);
+    return id;
+  }
+  int find(const std::string& s) const {
+    auto it = ids.find(s);
+    return it == ids.end() ? -1 : it->second;
+  }
+};
+
+enum class N : uint8_t {
+  Const,                   // imm: index into Nodes::consts
+  PCurrent, PActive, POpponent, PPriority, PAll, PIndex,  // PIndex: a = index expr
+  ESelf, ESelected, EOfType /*imm type sym*/, EAll,
+  Target, Targets, Candidate, Item, X, Mode, Turn, PhaseName,
+  ZoneNamed,               // imm: zone def; the context player's instance
+  ZoneOf,                  // a: player expr, imm: zone def
+  Event,                   // the event as a whole (for Cancel)
+  EventField,              // imm: field code (EvField)
+  QueueSize, QueueTop, QueueItems,
+  Member,                  // a: object, imm: member symbol
+  Index,                   // a[b]
+  Contains, Where, Size,   // a.contains(b), a.where(b), a.size
+  Add, Sub, Mul, Div, Mod, Neg,
+  Eq, Ne, Lt, Le, Gt, Ge, And, Or, Not,
+  Min, Max, Abs, Count, Sum /* a list, imm prop symbol */
+};
+
+enum class EvField : uint8_t { Action, Player, Entity, Zone, From, DamageValue, Source, Phase, Winner, Turn, Count };
+
+struct Node {
+  N op;
+  int32_t a = -1, b = -1;
+  int32_t imm = 0;
+};
+
+struct Value;
+
+struct Nodes {
+  std::vector<Node> nodes;
+  std::vector<struct ConstVal> consts;
+};
+
+struct ConstVal { uint8_t kind; int32_t v; };  // kind: 0 null, 1 int, 2 bool, 3 str
+
+// A compiled expression: the index of its root node (-1: absent).
+struct Expr {
+  int root = -1;
+  bool present() const { return root >= 0; }
+};
+
+// What the compiler needs to know about the game being loaded.
+struct CompileEnv {
+  Symbols* syms;
+  // zone name -> zone def index, or -1
+  const std::unordered_map<std::string, int>* zoneByName;
+};
+
+struct CompileError {
+  int column;  // 1-based
+  std::string message;
+};
+
+// Compiles expression text. On error returns false and fills err.
+bool compileExpr(const std::string& text, Nodes& out, const CompileEnv& env, Expr& result,
+                 CompileError& err);
+// A literal (number/bool/string) as an expression.
+Expr constExpr(Nodes& out, uint8_t kind, int32_t v);
+
+}  // namespace rulestack

@@ -1,0 +1,165 @@
+// The game: one loaded definition plus one state, and the whole contract on it —
+// legal moves, apply, clone (copy), view, hash. Rules never depend on search or I/O.
+#pragma once
+#include <memory>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "def.h"
+#include "state.h"
+
+namespace rulestack {
+
+struct Move {
+  enum Kind : uint8_t { Pass, Take, Answer } kind = Pass;
+  int32_t action = -1;     // action index (Take)
+  int32_t source = -1;     // entity (Take, when the action has a source)
+  std::vector<Slot> targets;
+  int32_t mode = -1;
+  int32_t x = 0;
+  bool hasX = false;
+  int32_t decision = -1;   // decision id (Answer)
+  bool accept = true;
+  bool operator==(const Move& o) const;
+};
+
+// A definition error found while the game runs (a bad value, a loop): the move fails.
+struct RuntimeError : std::runtime_error {
+  std::string reason;
+  RuntimeError(std::string r, const std::string& msg) : std::runtime_error(msg), reason(std::move(r)) {}
+};
+
+struct LogEntry {
+  Event ev;
+  bool before = false;
+  int32_t cause = -1;      // item id that was executing, or -1
+};
+
+// What an expression sees besides the state.
+struct Ctx {
+  int32_t player = -1;     // $player.current
+  int32_t self = -1, selected = -1;
+  const std::vector<Slot>* targets = nullptr;
+  Value candidate, item;
+  int32_t x = 0, mode = -1;
+  Event* event = nullptr;   // mutable: $Before reactions change or cancel it
+  const std::vector<std::pair<int32_t, Slot>>* props = nullptr;  // action properties being built
+};
+
+class Game {
+ public:
+  Game(std::shared_ptr<const Def> def, uint64_t seed);
+  // An empty game to restore a snapshot into.
+  explicit Game(std::shared_ptr<const Def> def);
+
+  // A copy for search: same state, no log.
+  Game clone() const {
+    Game g(def_);
+    g.st_ = st_;
+    g.logging = false;
+    return g;
+  }
+  const Def& def() const { return *def_; }
+  std::shared_ptr<const Def> defPtr() const { return def_; }
+  const State& state() const { return st_; }
+  State& mutableState() { return st_; }
+
+  // Players who may move now (decision holders, or the priority player).
+  std::vector<int> toAct() const;
+  void legalMoves(int player, std::vector<Move>& out) const;
+  // "" when legal, else the reason code (and a message).
+  std::string check(int player, const Move& m, std::string* message) const;
+  // Applies a move after checking it; on any failure the state is unchanged.
+  std::string apply(int player, const Move& m, std::string* message);
+  // Applies a move known to be legal (bots): no backup, no legality check.
+  void applyUnchecked(int player, const Move& m);
+  // Engine-side mutations (scenarios' `do`): runs them as the active player.
+  std::string runMutations(const std::vector<Mutation>& ms, std::string* message);
+
+  uint64_t hash() const { return hashState(st_); }
+
+  // Expressions (used by views, scenarios and the engine itself).
+  Value eval(const Expr& e, const Ctx& c) const;
+  void evalList(const Expr& e, const Ctx& c, std::vector<Value>& out) const;
+  int32_t prop(int32_t ent, int32_t p) const;  // derived (effects applied), as int
+  Value propValue(int32_t ent, int32_t p) const;
+
+  // Names
+  std::string entityId(int32_t e) const;
+  std::string zoneId(int32_t z) const;
+  int32_t findEntity(const std::string& id) const;
+  int32_t findZone(const std::string& id) const;
+  int32_t findPlayer(const std::string& id) const;
+  std::string slotId(Slot s) const;   // an entity / zone / player id
+  Slot parseTarget(const std::string& id) const;
+  int32_t zoneOwner(int32_t z) const;
+  int32_t zoneDefOf(int32_t z) const;
+
+  bool logging = true;
+  std::vector<LogEntry> log;
+
+ private:
+  friend struct Runner;
+  std::shared_ptr<const Def> def_;
+  State st_;
+  mutable std::vector<Value> scratch_;
+  int eventsThisMove_ = 0;
+  int depth_ = 0;
+  int32_t cause_ = -1;
+  Item* pending_ = nullptr;               // the action being taken (before it is queued)
+  std::vector<Item*> executing_;          // items being executed (innermost last)
+  std::vector<const std::string*> chain_; // names of the reactions running, for loop errors
+
+  void init(uint64_t seed);
+  Value evalNode(int n, const Ctx& c) const;
+  Value member(Value obj, int sym, const Ctx& c) const;
+  Value listOf(const std::vector<Value>& v) const;
+  void flatten(Value v, std::vector<Value>& out) const;
+
+  // flow
+  void advance();
+  void startTurn();
+  void startPhase();
+  void endPhase();
+  void giveFirstPriority();
+  bool checkEnd();
+  void doPass(int player);
+  void resolveTop();
+  void takeAction(int player, const Move& m);
+  void answer(int player, const Move& m);
+  void pushItem(Item&& it);
+  void executeItem(Item& it);
+  void cancelItem(Item& it, const char* why);
+  bool targetsStillValid(Item& it);
+  bool onlyPass(int player) const;
+  bool hasRealMove(int player) const;
+
+  // actions and legality
+  void enumerateAction(int player, int actionIdx, int source, std::vector<Move>& out, size_t cap) const;
+  bool actionAvailable(int player, int actionIdx, int source, bool ignorePhase) const;
+  void targetCandidates(const TargetSpec& t, const Ctx& c, std::vector<Slot>& out) const;
+  bool canPay(const std::vector<Mutation>& cost, const Ctx& c) const;
+  Ctx actionCtx(int player, int actionIdx, int source, const Move& m) const;
+  int decisionTurnPlayer() const;
+
+  // mutations and events
+  void run(const std::vector<Mutation>& ms, Ctx& c);
+  void runOne(const Mutation& m, Ctx& c);
+  void applyOp(const Mutation& m, Ctx& c, Value target);
+  void moveEntity(int32_t e, int32_t zone, bool bottom, Ctx& c);
+  void setProp(int32_t e, int32_t p, Value v);
+  void emit(Event& ev);             // Before reactions, (caller acts), After via emitAfter
+  void fire(Event& ev, bool before);
+  void logEvent(const Event& ev, bool before);
+  void countEvent();
+  void drawCards(int32_t player, int count, int32_t fromZone, int32_t toZone, Ctx& c);
+  void createEntities(const Mutation& m, Ctx& c);
+  void endGame(int32_t winner);
+  const Item* findItem(int32_t id) const;
+  Item* findQueued(int32_t id);
+  int32_t playerZone(int zoneDef, int32_t player) const;
+  int32_t ownerOf(int32_t e) const;
+};
+
+}  // namespace rulestack

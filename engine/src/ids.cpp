@@ -1,0 +1,102 @@
+// Ids as the outside world sees them: "Bolt#3" for entities, "Hand:0" for a player's zone,
+// "0" for a player. Only the JSON boundary uses these; the engine works on indexes.
+#include <algorithm>
+
+#include "game.h"
+
+namespace rulestack {
+
+int32_t Game::zoneDefOf(int32_t z) const {
+  const Def& d = *def_;
+  for (int i = (int)d.zones.size() - 1; i >= 0; i--)
+    if (z >= d.zones[i].base) return i;
+  return 0;
+}
+
+int32_t Game::zoneOwner(int32_t z) const {
+  const ZoneDef& zd = def_->zones[zoneDefOf(z)];
+  return zd.perPlayer ? z - zd.base : -1;
+}
+
+std::string Game::entityId(int32_t e) const {
+  const Def& d = *def_;
+  if (e < 0 || e >= (int32_t)st_.ents.size()) return "";
+  if (e < d.numPlayers()) return d.playerIds[e];
+  const Entity& en = st_.ents[e];
+  if (en.serial < 0) return st_.customIds[-1 - en.serial].second;
+  return d.templates[en.idTmpl].id + "#" + std::to_string(en.serial);
+}
+
+std::string Game::zoneId(int32_t z) const {
+  const Def& d = *def_;
+  const ZoneDef& zd = d.zones[zoneDefOf(z)];
+  if (!zd.perPlayer) return zd.name;
+  return zd.name + ":" + d.playerIds[z - zd.base];
+}
+
+int32_t Game::findPlayer(const std::string& id) const {
+  const auto& ids = def_->playerIds;
+  auto it = std::find(ids.begin(), ids.end(), id);
+  return it == ids.end() ? -1 : (int32_t)(it - ids.begin());
+}
+
+int32_t Game::findEntity(const std::string& id) const {
+  const Def& d = *def_;
+  for (auto& kv : st_.customIds)
+    if (kv.second == id) return kv.first;
+  auto hash = id.rfind('#');
+  if (hash == std::string::npos) return findPlayer(id);
+  std::string name = id.substr(0, hash);
+  long serial = 0;
+  for (size_t i = hash + 1; i < id.size(); i++) {
+    if (id[i] < '0' || id[i] > '9' || serial > 100000000) return -1;
+    serial = serial * 10 + (id[i] - '0');
+  }
+  for (int32_t e = d.numPlayers(); e < (int32_t)st_.ents.size(); e++) {
+    const Entity& en = st_.ents[e];
+    if (en.serial == serial && d.templates[en.idTmpl].id == name) return e;
+  }
+  return -1;
+}
+
+int32_t Game::findZone(const std::string& id) const {
+  const Def& d = *def_;
+  auto colon = id.find(':');
+  std::string name = colon == std::string::npos ? id : id.substr(0, colon);
+  for (size_t i = 0; i < d.zones.size(); i++) {
+    const ZoneDef& z = d.zones[i];
+    if (z.name != name) continue;
+    if (!z.perPlayer) return colon == std::string::npos ? z.base : -1;
+    if (colon == std::string::npos) return -1;
+    int32_t p = findPlayer(id.substr(colon + 1));
+    return p < 0 ? -1 : z.base + p;
+  }
+  return -1;
+}
+
+std::string Game::slotId(Slot s) const {
+  switch (s.k) {
+    case VK::Ent: return entityId(s.v);
+    case VK::Zone: return zoneId(s.v);
+    case VK::Item: return "q" + std::to_string(s.v);
+    default: return "";
+  }
+}
+
+Slot Game::parseTarget(const std::string& id) const {
+  int32_t e = findEntity(id);
+  if (e >= 0) return Slot{e, VK::Ent};
+  int32_t z = findZone(id);
+  if (z >= 0) return Slot{z, VK::Zone};
+  if (id.size() > 1 && id[0] == 'q') {
+    int32_t n = 0;
+    for (size_t i = 1; i < id.size(); i++) {
+      if (id[i] < '0' || id[i] > '9' || n > 100000000) return Slot{};
+      n = n * 10 + (id[i] - '0');
+    }
+    return Slot{n, VK::Item};
+  }
+  return Slot{};
+}
+
+}  // namespace rulestack

@@ -1,0 +1,414 @@
+#include "json_io.h"
+
+#include <algorithm>
+
+namespace rulestack {
+
+using nlohmann::json;
+
+namespace {
+
+json valueJson(const Game& g, Value v) {
+  const Def& d = g.def();
+  switch (v.k) {
+    case VK::Null: return nullptr;
+    case VK::Int: return v.v;
+    case VK::Bool: return v.v != 0;
+    case VK::Str: return d.syms.names[v.v];
+    case VK::Ent: return g.entityId(v.v);
+    case VK::Zone: return g.zoneId(v.v);
+    case VK::Item: return "q" + std::to_string(v.v);
+    default: return nullptr;
+  }
+}
+
+json entityJson(const Game& g, int32_t e, bool withProps) {
+  const Def& d = g.def();
+  const State& s = g.state();
+  const Entity& en = s.ents[e];
+  const Template& t = d.templates[en.tmpl];
+  json j = {{"id", g.entityId(e)}, {"template", t.id}, {"type", d.syms.names[t.typeSym]},
+            {"owner", d.playerIds[en.owner]}, {"controller", d.playerIds[en.controller]}};
+  if (!t.tags.empty()) {
+    json tags = json::array();
+    for (int tg : t.tags) tags.push_back(d.syms.names[tg]);
+    j["tags"] = tags;
+  }
+  if (en.host >= 0) j["host"] = g.entityId(en.host);
+  if (withProps) {
+    json props = json::object();
+    for (auto& kv : t.props) props[d.propNames[kv.first]] = valueJson(g, g.propValue(e, kv.first));
+    j["properties"] = props;
+  }
+  return j;
+}
+
+json itemJson(const Game& g, const Item& it) {
+  const Def& d = g.def();
+  std::string name;
+  std::string kind = "action";
+  switch (it.kind) {
+    case ItemKind::Action: name = d.actions[it.def].name; break;
+    case ItemKind::Reaction: name = d.reactions[it.def].name; kind = "reaction"; break;
+    case ItemKind::Triggered: name = d.triggered[it.def].name; kind = "triggered"; break;
+  }
+  json targets = json::array();
+  for (auto& t : it.targets) targets.push_back(g.slotId(t));
+  json j = {{"id", "q" + std::to_string(it.id)}, {"kind", kind}, {"action", name}, {"player", d.playerIds[it.player]},
+            {"source", it.source >= 0 ? json(g.entityId(it.source)) : json(nullptr)}, {"targets", targets},
+            {"mode", it.mode >= 0 ? json(it.mode) : json(nullptr)}, {"x", it.hasX ? json(it.x) : json(nullptr)}};
+  return j;
+}
+
+const char* evName(Ev e) {
+  switch (e) {
+    case Ev::ActionPlayed: return "ActionPlayed";
+    case Ev::ActionExecuted: return "ActionExecuted";
+    case Ev::ActionCancelled: return "ActionCancelled";
+    case Ev::OnZoneEnter: return "OnZoneEnter";
+    case Ev::DamageTaken: return "DamageTaken";
+    case Ev::PhaseExecute: return "PhaseExecute";
+    case Ev::TurnStart: return "TurnStart";
+    case Ev::DrawFailed: return "DrawFailed";
+    case Ev::GameOver: return "GameOver";
+    case Ev::Named: return "Action";
+    default: return "Pass";
+  }
+}
+
+json slotJson(const Game& g, const Slot& s) { return s.k == VK::Null ? json(nullptr) : json(g.slotId(s)); }
+
+}  // namespace
+
+json viewJson(const Game& g, int viewer) {
+  const Def& d = g.def();
+  const State& s = g.state();
+  json v;
+  v["game"] = d.name;
+  v["turn"] = s.turn;
+  v["phase"] = (s.phase >= 0 && s.phase < (int)d.phases.size()) ? json(d.phases[s.phase].name) : json(nullptr);
+  v["active"] = d.playerIds[s.active];
+  v["priority"] = s.priority >= 0 ? json(d.playerIds[s.priority]) : json(nullptr);
+  json toAct = json::array();
+  for (int p : g.toAct()) toAct.push_back(d.playerIds[p]);
+  v["toAct"] = toAct;
+  json players = json::array();
+  for (int p = 0; p < d.numPlayers(); p++) {
+    json props = json::object();
+    for (auto& kv : d.playerProps) props[d.propNames[kv.first]] = valueJson(g, g.propValue(p, kv.first));
+    for (auto& kv : d.perTurn) props[d.propNames[kv.first]] = valueJson(g, g.propValue(p, kv.first));
+    players.push_back({{"id", d.playerIds[p]}, {"properties", props}});
+  }
+  v["players"] = players;
+  json zones = json::object();
+  for (int32_t z = 0; z < (int32_t)s.zones.size(); z++) {
+    const ZoneDef& zd = d.zones[g.zoneDefOf(z)];
+    int32_t owner = g.zoneOwner(z);
+    json zj;
+    zj["owner"] = owner >= 0 ? json(d.playerIds[owner]) : json(nullptr);
+    zj["count"] = s.zones[z].size();
+    bool visible = viewer == -2 || zd.vis == Vis::Everyone || (zd.vis == Vis::Owner && viewer >= 0 && viewer == owner);
+    if (visible) {
+      json ents = json::array();
+      for (int32_t e : s.zones[z]) ents.push_back(entityJson(g, e, true));
+      zj["entities"] = ents;
+    }
+    zones[g.zoneId(z)] = zj;
+  }
+  v["zones"] = zones;
+  json queue = json::array();
+  for (auto it = s.queue.rbegin(); it != s.queue.rend(); ++it) queue.push_back(itemJson(g, *it));
+  v["queue"] = queue;
+  json decisions = json::array();
+  for (auto& dec : s.decisions) {
+    json dj = {{"id", "d" + std::to_string(dec.id)}, {"player", d.playerIds[dec.player]}, {"optional", dec.optional}};
+    switch (dec.kind) {
+      case DecisionKind::Trigger: dj["kind"] = "trigger"; dj["name"] = d.triggered[dec.def].name; break;
+      case DecisionKind::Reaction: dj["kind"] = "reaction"; dj["name"] = d.reactions[dec.def].name; break;
+      case DecisionKind::Discard: dj["kind"] = "discard"; dj["count"] = dec.count; break;
+    }
+    // what the decider may choose is their business only
+    if (viewer == -2 || viewer == dec.player) {
+      std::vector<Move> moves;
+      g.legalMoves(dec.player, moves);
+      json opts = json::array();
+      for (auto& m : moves)
+        if (m.kind == Move::Answer && m.decision == dec.id && m.accept) {
+          json t = json::array();
+          for (auto& s2 : m.targets) t.push_back(g.slotId(s2));
+          opts.push_back(t);
+        }
+      dj["choices"] = opts;
+    }
+    decisions.push_back(dj);
+  }
+  v["decisions"] = decisions;
+  if (!s.over()) v["result"] = nullptr;
+  else if (s.result < 0) v["result"] = {{"draw", true}};
+  else v["result"] = {{"winner", d.playerIds[s.result]}};
+  return v;
+}
+
+json moveJson(const Game& g, const Move& m) {
+  const Def& d = g.def();
+  json j;
+  switch (m.kind) {
+    case Move::Pass: j["action"] = "pass"; break;
+    case Move::Answer: {
+      j["decision"] = "d" + std::to_string(m.decision);
+      j["accept"] = m.accept;
+      if (!m.targets.empty()) {
+        json t = json::array();
+        for (auto& s : m.targets) t.push_back(g.slotId(s));
+        j["targets"] = t;
+      }
+      break;
+    }
+    case Move::Take: {
+      const Action& a = d.actions[m.action];
+      j["action"] = a.name;
+      if (m.source >= 0) j["source"] = g.entityId(m.source);
+      if (a.target.present || (m.mode >= 0 && a.modes[m.mode].target.present)) {
+        json t = json::array();
+        for (auto& s : m.targets) t.push_back(g.slotId(s));
+        j["targets"] = t;
+      }
+      if (m.mode >= 0) j["mode"] = m.mode;
+      if (m.hasX) j["x"] = m.x;
+      break;
+    }
+  }
+  return j;
+}
+
+bool parseMove(const Game& g, const json& j, Move& out, std::string& error) {
+  const Def& d = g.def();
+  out = Move{};
+  if (!j.is_object()) { error = "a move is a JSON object"; return false; }
+  for (auto it = j.begin(); it != j.end(); ++it) {
+    static const char* keys[] = {"action", "source", "targets", "mode", "x", "decision", "accept"};
+    if (std::find_if(std::begin(keys), std::end(keys), [&](const char* k) { return it.key() == k; }) == std::end(keys)) {
+      error = "unknown key '" + it.key() + "' in the move";
+      return false;
+    }
+  }
+  auto targets = [&]() -> bool {
+    if (!j.contains("targets")) return true;
+    if (!j["targets"].is_array()) { error = "targets must be a list of ids"; return false; }
+    for (auto& t : j["targets"]) {
+      if (!t.is_string() && !t.is_number_integer()) { error = "a target is an id (a string)"; return false; }
+      std::string id = t.is_string() ? t.get<std::string>() : std::to_string(t.get<long long>());
+      Slot s = g.parseTarget(id);
+      if (s.k == VK::Null) { error = "unknown target '" + id + "'"; return false; }
+      out.targets.push_back(s);
+    }
+    return true;
+  };
+  if (j.contains("decision")) {
+    out.kind = Move::Answer;
+    const json& dj = j["decision"];
+    std::string id = dj.is_string() ? dj.get<std::string>() : (dj.is_number_integer() ? "d" + std::to_string(dj.get<long long>()) : "");
+    if (id.size() < 2 || id[0] != 'd') { error = "decision must be an id like \"d1\""; return false; }
+    try { out.decision = std::stoi(id.substr(1)); } catch (...) { error = "decision must be an id like \"d1\""; return false; }
+    if (j.contains("accept")) {
+      if (!j["accept"].is_boolean()) { error = "accept must be true or false"; return false; }
+      out.accept = j["accept"].get<bool>();
+    }
+    return targets();
+  }
+  if (!j.contains("action") || !j["action"].is_string()) { error = "a move needs \"action\" (a name, or \"pass\") or \"decision\""; return false; }
+  std::string name = j["action"].get<std::string>();
+  if (name == "pass") {
+    out.kind = Move::Pass;
+    return true;
+  }
+  out.kind = Move::Take;
+  if (j.contains("source")) {
+    if (!j["source"].is_string()) { error = "source must be an entity id"; return false; }
+    out.source = g.findEntity(j["source"].get<std::string>());
+    if (out.source < 0) { error = "unknown source '" + j["source"].get<std::string>() + "'"; return false; }
+  }
+  // the action: a global one by name, or the entity action of that name on the source
+  out.action = -1;
+  for (size_t i = 0; i < d.actions.size(); i++) {
+    const Action& a = d.actions[i];
+    if (a.name != name) continue;
+    if (a.tmpl >= 0) {
+      if (out.source >= 0 && g.state().ents[out.source].tmpl == a.tmpl) { out.action = (int)i; break; }
+      if (out.action < 0) out.action = (int)i;
+    } else {
+      out.action = (int)i;
+      if (out.source < 0 || a.source.present()) break;
+    }
+  }
+  if (out.action < 0) { error = "unknown action '" + name + "'"; return false; }
+  if (j.contains("mode")) {
+    if (!j["mode"].is_number_integer()) { error = "mode must be a whole number"; return false; }
+    out.mode = (int32_t)std::max<long long>(-1, std::min<long long>(1000, j["mode"].get<long long>()));
+  }
+  if (j.contains("x")) {
+    if (!j["x"].is_number_integer()) { error = "x must be a whole number"; return false; }
+    out.x = (int32_t)std::max<long long>(-1000000, std::min<long long>(1000000, j["x"].get<long long>()));
+    out.hasX = true;
+  }
+  return targets();
+}
+
+json eventJson(const Game& g, const LogEntry& le) {
+  const Def& d = g.def();
+  const Event& e = le.ev;
+  json j;
+  j["type"] = evName(e.type);
+  if (e.type == Ev::Named) j["type"] = le.before ? "BeforeAction" : "AfterAction";
+  else if (le.before) j["when"] = "before";
+  if (e.named >= 0) j["action"] = d.syms.names[e.named];
+  if (e.player >= 0) j["player"] = d.playerIds[e.player];
+  if (e.entity.k != VK::Null) j["entity"] = slotJson(g, e.entity);
+  if (e.zone.k != VK::Null) j["zone"] = slotJson(g, e.zone);
+  if (e.from.k != VK::Null) j["from"] = slotJson(g, e.from);
+  if (e.source.k != VK::Null) j["source"] = slotJson(g, e.source);
+  if (e.type == Ev::DamageTaken) j["damage_value"] = e.damage;
+  if (e.phase >= 0) j["phase"] = d.phases[e.phase].name;
+  if (e.item >= 0) j["item"] = "q" + std::to_string(e.item);
+  if (e.type == Ev::GameOver) {
+    if (e.winner >= 0) j["winner"] = d.playerIds[e.winner];
+    else j["draw"] = true;
+  }
+  if (e.type == Ev::TurnStart) j["turn"] = g.state().turn;
+  if (e.cancelled) j["cancelled"] = true;
+  if (le.cause >= 0) j["cause"] = "q" + std::to_string(le.cause);
+  return j;
+}
+
+// ---- snapshots: the state field by field ----
+
+namespace {
+json slotRaw(const Slot& s) { return json::array({(int)s.k, s.v}); }
+Slot slotFrom(const json& j) { return Slot{j.at(1).get<int32_t>(), (VK)j.at(0).get<int>()}; }
+json eventRaw(const Event& e) {
+  return json::array({(int)e.type, e.named, e.player, slotRaw(e.entity), slotRaw(e.zone), slotRaw(e.from), slotRaw(e.source),
+                      e.damage, e.phase, e.item, e.winner, e.cancelled});
+}
+Event eventFrom(const json& j) {
+  Event e;
+  e.type = (Ev)j.at(0).get<int>();
+  e.named = j.at(1); e.player = j.at(2);
+  e.entity = slotFrom(j.at(3)); e.zone = slotFrom(j.at(4)); e.from = slotFrom(j.at(5)); e.source = slotFrom(j.at(6));
+  e.damage = j.at(7); e.phase = j.at(8); e.item = j.at(9); e.winner = j.at(10); e.cancelled = j.at(11);
+  return e;
+}
+json itemRaw(const Item& it) {
+  json t = json::array();
+  for (auto& s : it.targets) t.push_back(slotRaw(s));
+  json p = json::array();
+  for (auto& kv : it.props) p.push_back(json::array({kv.first, slotRaw(kv.second)}));
+  return json::array({it.id, (int)it.kind, it.def, it.player, it.source, it.self, it.mode, it.x, it.hasX, it.cancelled, t, p,
+                      eventRaw(it.event)});
+}
+Item itemFrom(const json& j) {
+  Item it;
+  it.id = j.at(0); it.kind = (ItemKind)j.at(1).get<int>(); it.def = j.at(2); it.player = j.at(3); it.source = j.at(4);
+  it.self = j.at(5); it.mode = j.at(6); it.x = j.at(7); it.hasX = j.at(8); it.cancelled = j.at(9);
+  for (auto& s : j.at(10)) it.targets.push_back(slotFrom(s));
+  for (auto& kv : j.at(11)) it.props.push_back({kv.at(0).get<int32_t>(), slotFrom(kv.at(1))});
+  it.event = eventFrom(j.at(12));
+  return it;
+}
+}  // namespace
+
+json snapshotJson(const Game& g) {
+  const State& s = g.state();
+  json ents = json::array();
+  for (auto& e : s.ents) ents.push_back(json::array({e.tmpl, e.idTmpl, e.serial, e.owner, e.controller, e.zone, e.host, e.alive}));
+  json props = json::array();
+  for (auto& p : s.props) props.push_back(slotRaw(p));
+  json queue = json::array();
+  for (auto& it : s.queue) queue.push_back(itemRaw(it));
+  json decs = json::array();
+  for (auto& d : s.decisions)
+    decs.push_back(json::array({d.id, (int)d.kind, d.player, d.def, d.self, d.optional, eventRaw(d.event), d.options, d.count, d.dest}));
+  json custom = json::array();
+  for (auto& c : s.customIds) custom.push_back(json::array({c.first, c.second}));
+  char rng[17];
+  std::snprintf(rng, sizeof rng, "%016llx", (unsigned long long)s.rng.s);
+  return {{"format", "rulestack-snapshot-1"}, {"game", g.def().name}, {"entities", ents}, {"props", props},
+          {"zones", s.zones}, {"serials", s.serials}, {"queue", queue}, {"decisions", decs}, {"customIds", custom},
+          {"flow", json::array({s.turn, s.phase, s.active, s.priority, s.passes, s.nextItemId, s.nextDecisionId, s.result,
+                                s.phaseStarted, s.endTurn, s.started})},
+          {"rng", rng}};
+}
+
+bool restoreSnapshot(Game& g, const json& j, std::string& error) {
+  const Def& d = g.def();
+  try {
+    if (!j.is_object() || j.value("format", "") != "rulestack-snapshot-1") {
+      error = "not a rulestack snapshot (format rulestack-snapshot-1)";
+      return false;
+    }
+    if (j.value("game", "") != d.name) {
+      error = "the snapshot is of game '" + j.value("game", "") + "', not '" + d.name + "'";
+      return false;
+    }
+    State s;
+    for (auto& e : j.at("entities")) {
+      Entity en;
+      en.tmpl = e.at(0); en.idTmpl = e.at(1); en.serial = e.at(2); en.owner = e.at(3); en.controller = e.at(4);
+      en.zone = e.at(5); en.host = e.at(6); en.alive = e.at(7);
+      s.ents.push_back(en);
+    }
+    for (auto& p : j.at("props")) s.props.push_back(slotFrom(p));
+    s.zones = j.at("zones").get<std::vector<std::vector<int32_t>>>();
+    s.serials = j.at("serials").get<std::vector<int32_t>>();
+    for (auto& it : j.at("queue")) s.queue.push_back(itemFrom(it));
+    for (auto& dj : j.at("decisions")) {
+      Decision dc;
+      dc.id = dj.at(0); dc.kind = (DecisionKind)dj.at(1).get<int>(); dc.player = dj.at(2); dc.def = dj.at(3);
+      dc.self = dj.at(4); dc.optional = dj.at(5); dc.event = eventFrom(dj.at(6));
+      dc.options = dj.at(7).get<std::vector<int32_t>>(); dc.count = dj.at(8); dc.dest = dj.at(9);
+      s.decisions.push_back(dc);
+    }
+    for (auto& c : j.at("customIds")) s.customIds.push_back({c.at(0).get<int32_t>(), c.at(1).get<std::string>()});
+    const json& f = j.at("flow");
+    s.turn = f.at(0); s.phase = f.at(1); s.active = f.at(2); s.priority = f.at(3); s.passes = f.at(4);
+    s.nextItemId = f.at(5); s.nextDecisionId = f.at(6); s.result = f.at(7); s.phaseStarted = f.at(8);
+    s.endTurn = f.at(9); s.started = f.at(10);
+    s.rng.s = std::stoull(j.at("rng").get<std::string>(), nullptr, 16);
+    // consistency: sizes and index ranges, so a tampered snapshot cannot crash the engine
+    size_t np = d.propNames.size();
+    auto bad = [&](const std::string& m) { error = "inconsistent snapshot: " + m; return false; };
+    if (s.ents.size() < (size_t)d.numPlayers() || s.ents.size() > 20000) return bad("entity count");
+    if (s.props.size() != s.ents.size() * np) return bad("property count");
+    if (s.zones.size() != (size_t)d.numZoneInstances) return bad("zone count");
+    if (s.serials.size() != d.templates.size()) return bad("template count");
+    for (size_t i = 0; i < s.ents.size(); i++) {
+      const Entity& e = s.ents[i];
+      bool player = i < (size_t)d.numPlayers();
+      if (!player && (e.tmpl < 0 || e.tmpl >= (int)d.templates.size() || e.idTmpl < 0 || e.idTmpl >= (int)d.templates.size()))
+        return bad("template of entity " + std::to_string(i));
+      if (e.owner < 0 || e.owner >= d.numPlayers() || e.controller < 0 || e.controller >= d.numPlayers()) return bad("owner");
+      if (e.zone < -1 || e.zone >= d.numZoneInstances || e.host < -1 || e.host >= (int)s.ents.size()) return bad("zone or host");
+      if (e.serial < 0 && (size_t)(-1 - e.serial) >= s.customIds.size()) return bad("custom id");
+    }
+    for (auto& z : s.zones)
+      for (int32_t e : z)
+        if (e < d.numPlayers() || e >= (int32_t)s.ents.size()) return bad("zone content");
+    if (s.active < 0 || s.active >= d.numPlayers() || s.priority < -1 || s.priority >= d.numPlayers()) return bad("players");
+    if (s.phase < -1 || s.phase > (int)d.phases.size()) return bad("phase");
+    for (auto& it : s.queue) {
+      int n = it.kind == ItemKind::Action ? (int)d.actions.size() : it.kind == ItemKind::Reaction ? (int)d.reactions.size() : (int)d.triggered.size();
+      if (it.def < 0 || it.def >= n || it.player < 0 || it.player >= d.numPlayers()) return bad("queue item");
+    }
+    for (auto& dc : s.decisions) {
+      if (dc.player < 0 || dc.player >= d.numPlayers()) return bad("decision");
+      if (dc.kind == DecisionKind::Trigger && (dc.def < 0 || dc.def >= (int)d.triggered.size())) return bad("decision");
+      if (dc.kind == DecisionKind::Reaction && (dc.def < 0 || dc.def >= (int)d.reactions.size())) return bad("decision");
+    }
+    g.mutableState() = std::move(s);
+    return true;
+  } catch (const std::exception& e) {
+    error = std::string("malformed snapshot: ") + e.what();
+    return false;
+  }
+}
+
+}  // namespace rulestack

@@ -1,0 +1,22 @@
+// The JSON boundary of a game: views (with hidden information removed), moves, events,
+// snapshots. Nothing on the hot path goes through here.
+#pragma once
+#include <string>
+
+#include <nlohmann/json.hpp>
+
+#include "game.h"
+
+namespace rulestack {
+
+// viewer: a player index, -1 for the spectator, -2 for the omniscient view (tests).
+nlohmann::json viewJson(const Game& g, int viewer);
+nlohmann::json moveJson(const Game& g, const Move& m);
+// Parses a move; on failure returns false with a message.
+bool parseMove(const Game& g, const nlohmann::json& j, Move& out, std::string& error);
+nlohmann::json eventJson(const Game& g, const LogEntry& e);
+nlohmann::json snapshotJson(const Game& g);
+// Restores a snapshot into g (whose definition is loaded). false + message on a bad snapshot.
+bool restoreSnapshot(Game& g, const nlohmann::json& j, std::string& error);
+
+}  // namespace rulestack

@@ -1,0 +1,316 @@
+// Legal-move enumeration and the reason a move is rejected. A move is legal exactly when
+// the enumeration lists it, so the two can never disagree.
+#include <algorithm>
+
+#include "game.h"
+
+namespace rulestack {
+
+namespace {
+constexpr size_t kMaxMovesPerAction = 512;
+constexpr int kMaxX = 20;
+
+bool slotLess(const Slot& a, const Slot& b) { return a.k != b.k ? a.k < b.k : a.v < b.v; }
+
+// Every combination of `k` out of `n`, in lexicographic order, until `emit` returns false.
+template <class F>
+void combinations(int n, int k, F emit) {
+  if (k > n || k < 0) return;
+  std::vector<int> idx(k);
+  for (int i = 0; i < k; i++) idx[i] = i;
+  for (;;) {
+    if (!emit(idx)) return;
+    int i = k - 1;
+    while (i >= 0 && idx[i] == n - k + i) i--;
+    if (i < 0) return;
+    idx[i]++;
+    for (int j = i + 1; j < k; j++) idx[j] = idx[j - 1] + 1;
+  }
+}
+}  // namespace
+
+void Game::targetCandidates(const TargetSpec& t, const Ctx& c, std::vector<Slot>& out) const {
+  out.clear();
+  std::vector<Value> raw;
+  Value v = eval(t.from, c);
+  if (v.k == VK::List) {
+    for (int32_t i = 0; i < v.n; i++) raw.push_back(scratch_[v.v + i]);
+  } else if (!v.isNull()) {
+    raw.push_back(v);
+  }
+  for (Value x : raw) {
+    if (x.k != VK::Ent && x.k != VK::Zone && x.k != VK::Item) continue;
+    if (x.k == VK::Ent && !st_.ents[x.v].alive) continue;
+    if (t.filter.present()) {
+      Ctx c2 = c;
+      c2.candidate = x;
+      if (!eval(t.filter, c2).truthy()) continue;
+    }
+    Slot s = Slot::of(x);
+    if (std::find(out.begin(), out.end(), s) == out.end()) out.push_back(s);
+  }
+}
+
+bool Game::canPay(const std::vector<Mutation>& cost, const Ctx& c) const {
+  const Def& d = *def_;
+  struct Spend { int32_t ent, prop, amount; };
+  std::vector<Spend> spent;
+  std::vector<Value> targets;
+  for (const Mutation& m : cost) {
+    if (m.op != Op::Sub || m.prop < 0 || m.forEach.present()) continue;
+    if (m.condition.present() && !eval(m.condition, c).truthy()) continue;
+    Value amount = eval(m.value, c);
+    int32_t a = (amount.k == VK::Int || amount.k == VK::Bool) ? amount.v : 0;
+    evalList(m.target, c, targets);
+    for (Value t : targets) {
+      if (t.k != VK::Ent) continue;
+      int32_t total = a;
+      for (auto& s : spent)
+        if (s.ent == t.v && s.prop == m.prop) total += s.amount;
+      spent.push_back({t.v, m.prop, a});
+      if (prop(t.v, m.prop) - total < 0) return false;
+    }
+  }
+  (void)d;
+  return true;
+}
+
+bool Game::actionAvailable(int player, int actionIdx, int source, bool ignorePhase) const {
+  std::vector<Move> tmp;
+  (void)ignorePhase;
+  enumerateAction(player, actionIdx, source, tmp, 1);
+  return !tmp.empty();
+}
+
+void Game::enumerateAction(int player, int actionIdx, int source, std::vector<Move>& out, size_t cap) const {
+  const Def& d = *def_;
+  const Action& a = d.actions[actionIdx];
+  Move m;
+  m.kind = Move::Take;
+  m.action = actionIdx;
+  m.source = source;
+  m.hasX = a.hasX;
+  Ctx c = actionCtx(player, actionIdx, source, m);
+  int nModes = a.modes.empty() ? 1 : (int)a.modes.size();
+  int xLo = 0, xHi = 0;
+  if (a.hasX) {
+    xLo = std::max(0, [&] { Value v = eval(a.xMin, c); return v.k == VK::Int ? v.v : 0; }());
+    Value hi = eval(a.xMax, c);
+    xHi = std::min(xLo + kMaxX, hi.k == VK::Int ? hi.v : 0);
+  }
+  size_t start = out.size();
+  std::vector<Slot> cands;
+  for (int mode = 0; mode < nModes; mode++) {
+    m.mode = a.modes.empty() ? -1 : mode;
+    c.mode = m.mode;
+    for (int x = xLo; x <= xHi; x++) {
+      m.x = a.hasX ? x : 0;
+      c.x = m.x;
+      m.targets.clear();
+      c.targets = &m.targets;
+      if (a.condition.present() && !eval(a.condition, c).truthy()) continue;
+      if (!canPay(a.cost, c)) continue;
+      const TargetSpec* spec = a.target.present ? &a.target : (m.mode >= 0 && a.modes[m.mode].target.present ? &a.modes[m.mode].target : nullptr);
+      if (!spec) {
+        out.push_back(m);
+        if (out.size() - start >= cap) return;
+        continue;
+      }
+      targetCandidates(*spec, c, cands);
+      std::sort(cands.begin(), cands.end(), slotLess);
+      for (int k = spec->min; k <= spec->max && k <= (int)cands.size(); k++) {
+        if (k == 0) {
+          m.targets.clear();
+          out.push_back(m);
+          continue;
+        }
+        bool full = false;
+        combinations((int)cands.size(), k, [&](const std::vector<int>& idx) {
+          m.targets.clear();
+          for (int i : idx) m.targets.push_back(cands[i]);
+          out.push_back(m);
+          if (out.size() - start >= std::min(cap, kMaxMovesPerAction)) { full = true; return false; }
+          return true;
+        });
+        if (full) return;
+      }
+    }
+  }
+}
+
+void Game::legalMoves(int player, std::vector<Move>& out) const {
+  const Def& d = *def_;
+  out.clear();
+  if (st_.over() || player < 0 || player >= d.numPlayers()) return;
+  if (!st_.decisions.empty()) {
+    if (player != decisionTurnPlayer()) return;
+    std::vector<Slot> cands;
+    for (const Decision& dec : st_.decisions) {
+      if (dec.player != player) continue;
+      Move m;
+      m.kind = Move::Answer;
+      m.decision = dec.id;
+      if (dec.kind == DecisionKind::Discard) {
+        std::vector<int32_t> opts;
+        for (int32_t e : dec.options)
+          if (st_.ents[e].alive && st_.ents[e].zone >= 0 &&
+              std::find(st_.zones[st_.ents[e].zone].begin(), st_.zones[st_.ents[e].zone].end(), e) != st_.zones[st_.ents[e].zone].end())
+            opts.push_back(e);
+        int k = std::min<int>(dec.count, (int)opts.size());
+        size_t start = out.size();
+        combinations((int)opts.size(), k, [&](const std::vector<int>& idx) {
+          m.targets.clear();
+          for (int i : idx) m.targets.push_back(Slot{opts[i], VK::Ent});
+          std::sort(m.targets.begin(), m.targets.end(), slotLess);
+          out.push_back(m);
+          return out.size() - start < kMaxMovesPerAction;
+        });
+        continue;
+      }
+      Ctx c;
+      c.player = player;
+      c.self = c.selected = dec.self;
+      Event ev = dec.event;
+      c.event = &ev;
+      bool canAccept = true;
+      const TargetSpec* spec = nullptr;
+      if (dec.kind == DecisionKind::Reaction) {
+        const Reaction& r = d.reactions[dec.def];
+        if (r.action >= 0) canAccept = canPay(d.actions[r.action].cost, c);
+      } else {
+        const Triggered& t = d.triggered[dec.def];
+        if (t.target.present) spec = &t.target;
+      }
+      if (canAccept) {
+        if (spec) {
+          targetCandidates(*spec, c, cands);
+          std::sort(cands.begin(), cands.end(), slotLess);
+          size_t start = out.size();
+          for (int k = spec->min; k <= spec->max && k <= (int)cands.size(); k++) {
+            combinations((int)cands.size(), k, [&](const std::vector<int>& idx) {
+              m.targets.clear();
+              for (int i : idx) m.targets.push_back(cands[i]);
+              m.accept = true;
+              out.push_back(m);
+              return out.size() - start < kMaxMovesPerAction;
+            });
+          }
+        } else {
+          m.accept = true;
+          m.targets.clear();
+          out.push_back(m);
+        }
+      }
+      bool acceptListed = !out.empty() && out.back().decision == dec.id && out.back().accept;
+      if (dec.optional || !acceptListed) {
+        m.accept = false;
+        m.targets.clear();
+        out.push_back(m);
+      }
+    }
+    return;
+  }
+  if (player != st_.priority || st_.phase < 0 || st_.phase >= (int)d.phases.size()) return;
+  std::vector<Value> sources;
+  for (int ai : d.phases[st_.phase].actions) {
+    const Action& a = d.actions[ai];
+    if (a.tmpl < 0) {
+      if (!a.source.present()) {
+        enumerateAction(player, ai, -1, out, kMaxMovesPerAction);
+        continue;
+      }
+      Ctx c;
+      c.player = player;
+      evalList(a.source, c, sources);
+      std::vector<Value> srcs = sources;
+      for (Value s : srcs)
+        if (s.k == VK::Ent && s.v >= d.numPlayers() && st_.ents[s.v].alive && st_.ents[s.v].zone != d.queueZone)
+          enumerateAction(player, ai, s.v, out, kMaxMovesPerAction);
+    } else {
+      for (int32_t e = d.numPlayers(); e < (int32_t)st_.ents.size(); e++) {
+        const Entity& en = st_.ents[e];
+        if (!en.alive || en.tmpl != a.tmpl || en.controller != player || en.zone < 0 || en.zone == d.queueZone) continue;
+        enumerateAction(player, ai, e, out, kMaxMovesPerAction);
+      }
+    }
+  }
+  Move pass;
+  out.push_back(pass);
+}
+
+bool Game::hasRealMove(int player) const {
+  std::vector<Move> moves;
+  legalMoves(player, moves);
+  for (auto& m : moves)
+    if (m.kind != Move::Pass) return true;
+  return false;
+}
+
+bool Game::onlyPass(int player) const { return !hasRealMove(player); }
+
+std::string Game::check(int player, const Move& given, std::string* message) const {
+  const Def& d = *def_;
+  auto fail = [&](const char* reason, const std::string& msg) {
+    if (message) *message = msg;
+    return std::string(reason);
+  };
+  Move m = given;
+  std::sort(m.targets.begin(), m.targets.end(), slotLess);
+  if (st_.over()) return fail("game_over", "the game is over");
+  if (player < 0 || player >= d.numPlayers()) return fail("malformed_move", "unknown player");
+  std::vector<Move> legal;
+  legalMoves(player, legal);
+  for (const Move& l : legal)
+    if (l == m) return "";
+  // why not?
+  if (!st_.decisions.empty()) {
+    if (m.kind != Move::Answer) return fail("decision_pending", "a decision must be answered first");
+    auto di = std::find_if(st_.decisions.begin(), st_.decisions.end(), [&](const Decision& x) { return x.id == m.decision; });
+    if (di == st_.decisions.end()) return fail("unknown_decision", "no pending decision has that id");
+    if (di->player != player) return fail("not_your_decision", "that decision belongs to player " + d.playerIds[di->player]);
+    if (player != decisionTurnPlayer()) return fail("not_your_decision", "another player's decisions are answered first");
+    if (!m.accept && !di->optional) return fail("must_accept", "this triggered action is not optional");
+    return fail("bad_target", "those targets are not a legal choice for this decision");
+  }
+  if (m.kind == Move::Answer) return fail("unknown_decision", "no decision is pending");
+  if (player != st_.priority) return fail("not_your_priority", "player " + d.playerIds[player] + " does not have priority");
+  if (m.kind == Move::Pass) return fail("malformed_move", "pass is not possible now");
+  if (m.action < 0 || m.action >= (int)d.actions.size()) return fail("unknown_action", "no such action");
+  const Action& a = d.actions[m.action];
+  const auto& va = d.phases[st_.phase].actions;
+  if (std::find(va.begin(), va.end(), m.action) == va.end())
+    return fail("not_in_phase", "'" + a.name + "' is not a valid action in phase " + d.phases[st_.phase].name);
+  if (a.tmpl >= 0 || a.source.present()) {
+    if (m.source < 0 || m.source >= (int)st_.ents.size() || !st_.ents[m.source].alive)
+      return fail("bad_source", "'" + a.name + "' needs a source entity");
+    if (a.tmpl >= 0 && (st_.ents[m.source].tmpl != a.tmpl || st_.ents[m.source].controller != player))
+      return fail("bad_source", "that entity cannot take '" + a.name + "' for this player");
+    if (a.tmpl < 0) {
+      Ctx c;
+      c.player = player;
+      std::vector<Value> sources;
+      evalList(a.source, c, sources);
+      if (std::find(sources.begin(), sources.end(), Value::ent(m.source)) == sources.end())
+        return fail("bad_source", "that entity is not a possible source of '" + a.name + "'");
+    }
+  } else if (m.source >= 0) {
+    return fail("bad_source", "'" + a.name + "' takes no source");
+  }
+  if (!a.modes.empty() && (m.mode < 0 || m.mode >= (int)a.modes.size()))
+    return fail("bad_mode", "'" + a.name + "' needs a mode from 0 to " + std::to_string(a.modes.size() - 1));
+  if (a.modes.empty() && m.mode >= 0) return fail("bad_mode", "'" + a.name + "' has no modes");
+  Ctx c = actionCtx(player, m.action, m.source, m);
+  if (a.hasX) {
+    if (!m.hasX) return fail("bad_x", "'" + a.name + "' needs x");
+    Value lo = eval(a.xMin, c), hi = eval(a.xMax, c);
+    if (m.x < lo.v || m.x > hi.v) return fail("bad_x", "x must be from " + std::to_string(lo.v) + " to " + std::to_string(hi.v));
+  } else if (m.hasX) {
+    return fail("bad_x", "'" + a.name + "' has no x");
+  }
+  if (a.condition.present() && !eval(a.condition, c).truthy())
+    return fail("condition_false", "the condition of '" + a.name + "' does not hold now");
+  if (!canPay(a.cost, c)) return fail("cannot_pay", "the cost of '" + a.name + "' cannot be paid");
+  return fail("bad_target", "those targets are not a legal choice for '" + a.name + "'");
+}
+
+}  // namespace rulestack

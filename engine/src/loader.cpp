@@ -1,0 +1,817 @@
+// The definition loader: validates every key and compiles every expression, collecting
+// all errors (with JSON pointers) instead of stopping at the first.
+#include "loader.h"
+
+#include <algorithm>
+#include <set>
+#include <unordered_map>
+
+#include "names.h"
+
+namespace rulestack {
+
+using nlohmann::json;
+
+namespace {
+
+constexpr size_t kMaxText = 8u << 20;
+constexpr int kMaxDepth = 200;
+constexpr size_t kMaxList = 10000;
+
+std::string typeName(const json& j) {
+  switch (j.type()) {
+    case json::value_t::null: return "null";
+    case json::value_t::object: return "an object";
+    case json::value_t::array: return "a list";
+    case json::value_t::string: return "a string";
+    case json::value_t::boolean: return "a boolean";
+    case json::value_t::number_float: return "a decimal number";
+    default: return "a number";
+  }
+}
+
+const std::vector<std::string> kOps = {"=", "+", "-", "*", "/", "SetProperty", "MoveZone", "Destroy", "Cancel",
+                                       "RequireDiscard", "Promote", "DrawCard", "Create", "Shuffle", "Damage",
+                                       "Attach", "EndTurn", "Win", "Lose", "Draw"};
+const Op kOpCodes[] = {Op::Set, Op::Add, Op::Sub, Op::Mul, Op::Div, Op::Set, Op::MoveZone, Op::Destroy, Op::Cancel,
+                       Op::RequireDiscard, Op::Promote, Op::DrawCard, Op::Create, Op::Shuffle, Op::Damage,
+                       Op::Attach, Op::EndTurn, Op::Win, Op::Lose, Op::Draw};
+const std::vector<std::string> kEvents = {"ActionPlayed", "ActionExecuted", "ActionCancelled", "OnZoneEnter",
+                                          "DamageTaken", "PhaseExecute", "TurnStart", "DrawFailed", "GameOver"};
+
+struct Loader {
+  Def& d;
+  std::vector<DefError>& errs;
+  std::unordered_map<std::string, int> zoneByName;
+  std::unordered_map<std::string, int> tmplByName;
+  std::set<std::string> actionNames;
+  std::vector<std::string> propList;  // for suggestions
+
+  Loader(Def& def, std::vector<DefError>& e) : d(def), errs(e) {}
+
+  void error(const std::string& path, const std::string& msg) { errs.push_back({path, msg}); }
+
+  CompileEnv env() { return CompileEnv{&d.syms, &zoneByName}; }
+
+  // Checks that j is an object with only the allowed keys (and the required ones).
+  bool object(const json& j, const std::string& path, const std::vector<std::string>& allowed,
+              const std::vector<std::string>& required = {}) {
+    if (!j.is_object()) {
+      error(path, "expected an object, found " + typeName(j));
+      return false;
+    }
+    for (auto it = j.begin(); it != j.end(); ++it) {
+      if (std::find(allowed.begin(), allowed.end(), it.key()) == allowed.end())
+        error(path + "/" + jsonPointerEscape(it.key()),
+              "unknown key '" + it.key() + "'" + didYouMean(it.key(), allowed));
+    }
+    for (auto& r : required)
+      if (!j.contains(r)) error(path, "missing required key '" + r + "'");
+    return true;
+  }
+
+  bool list(const json& j, const std::string& path) {
+    if (!j.is_array()) {
+      error(path, "expected a list, found " + typeName(j));
+      return false;
+    }
+    if (j.size() > kMaxList) {
+      error(path, "list longer than " + std::to_string(kMaxList) + " items");
+      return false;
+    }
+    return true;
+  }
+
+  bool str(const json& j, const std::string& path, std::string& out) {
+    if (!j.is_string()) {
+      error(path, "expected a string, found " + typeName(j));
+      return false;
+    }
+    out = j.get<std::string>();
+    return true;
+  }
+
+  bool boolean(const json& j, const std::string& path, bool& out) {
+    if (!j.is_boolean()) {
+      error(path, "expected true or false, found " + typeName(j));
+      return false;
+    }
+    out = j.get<bool>();
+    return true;
+  }
+
+  bool integer(const json& j, const std::string& path, int& out, long long lo, long long hi) {
+    if (!j.is_number_integer()) {
+      error(path, "expected a whole number, found " + typeName(j));
+      return false;
+    }
+    long long v = j.get<long long>();
+    if (v < lo || v > hi) {
+      error(path, "expected a number from " + std::to_string(lo) + " to " + std::to_string(hi) + ", found " + std::to_string(v));
+      return false;
+    }
+    out = (int)v;
+    return true;
+  }
+
+  // A value: literal or expression (a string starting with '$'); `cond` = always an expression.
+  Expr value(const json& j, const std::string& path, bool cond = false) {
+    if (j.is_number_integer()) {
+      long long v = j.get<long long>();
+      if (v < INT32_MIN || v > INT32_MAX) { error(path, "number out of the 32-bit range"); return {}; }
+      return constExpr(d.nodes, 1, (int32_t)v);
+    }
+    if (j.is_boolean()) return constExpr(d.nodes, 2, j.get<bool>() ? 1 : 0);
+    if (j.is_null()) return constExpr(d.nodes, 0, 0);
+    if (j.is_string()) {
+      std::string s = j.get<std::string>();
+      if (!cond && (s.empty() || s[0] != '$')) return constExpr(d.nodes, 3, d.syms.intern(s));
+      Expr e;
+      CompileError ce;
+      if (!compileExpr(s, d.nodes, env(), e, ce)) {
+        error(path, "expression error at column " + std::to_string(ce.column) + ": " + ce.message);
+        return {};
+      }
+      return e;
+    }
+    error(path, "expected a value or an expression, found " + typeName(j));
+    return {};
+  }
+
+  int propIndex(const std::string& name) {
+    int sym = d.syms.intern(name);
+    if ((int)d.propOfSym.size() <= sym) d.propOfSym.resize(sym + 1, -1);
+    if (d.propOfSym[sym] < 0) {
+      d.propOfSym[sym] = (int)d.propNames.size();
+      d.propNames.push_back(name);
+    }
+    return d.propOfSym[sym];
+  }
+
+  bool slotLiteral(const json& j, const std::string& path, Slot& out) {
+    if (j.is_number_integer()) { out = Slot{(int32_t)j.get<long long>(), VK::Int}; return true; }
+    if (j.is_boolean()) { out = Slot{j.get<bool>() ? 1 : 0, VK::Bool}; return true; }
+    if (j.is_null()) { out = Slot{}; return true; }
+    if (j.is_string()) { out = Slot{d.syms.intern(j.get<std::string>()), VK::Str}; return true; }
+    error(path, "a property default must be a number, a boolean, a string or null, found " + typeName(j));
+    return false;
+  }
+
+  void properties(const json& j, const std::string& path, std::vector<std::pair<int, Slot>>& out) {
+    if (!j.is_object()) { error(path, "expected an object of property: default value, found " + typeName(j)); return; }
+    for (auto it = j.begin(); it != j.end(); ++it) {
+      Slot s;
+      if (slotLiteral(it.value(), path + "/" + jsonPointerEscape(it.key()), s)) out.push_back({propIndex(it.key()), s});
+    }
+  }
+
+  int knownProp(const json& j, const std::string& path) {
+    std::string name;
+    if (!str(j, path, name)) return -1;
+    int sym = d.syms.find(name);
+    int p = d.prop(sym);
+    if (p < 0) error(path, "unknown property '" + name + "'" + didYouMean(name, d.propNames) +
+                               ": declare it in players.properties or an entity's properties");
+    return p;
+  }
+
+  int zoneName(const json& j, const std::string& path, bool perPlayerOnly) {
+    std::string name;
+    if (!str(j, path, name)) return -1;
+    auto it = zoneByName.find(name);
+    if (it == zoneByName.end()) {
+      std::vector<std::string> names;
+      for (auto& z : d.zones) names.push_back(z.name);
+      error(path, "unknown zone '" + name + "'" + didYouMean(name, names));
+      return -1;
+    }
+    if (perPlayerOnly && !d.zones[it->second].perPlayer) {
+      error(path, "zone '" + name + "' must be per_player (each card goes to its owner's)");
+      return -1;
+    }
+    return it->second;
+  }
+
+  int templateName(const json& j, const std::string& path) {
+    std::string name;
+    if (!str(j, path, name)) return -1;
+    auto it = tmplByName.find(name);
+    if (it == tmplByName.end()) {
+      std::vector<std::string> names;
+      for (auto& t : d.templates) names.push_back(t.id);
+      error(path, "unknown entity template '" + name + "'" + didYouMean(name, names));
+      return -1;
+    }
+    return it->second;
+  }
+
+  // ---- mutations ----
+  void mutation(const json& j, const std::string& path, Mutation& m) {
+    m.path = path;
+    if (!j.is_object()) { error(path, "expected a mutation object, found " + typeName(j)); return; }
+    if (!j.contains("operation")) {
+      error(path, "missing required key 'operation' (one of: = + - * / SetProperty MoveZone Destroy Cancel "
+                  "RequireDiscard Promote DrawCard Create Shuffle Damage Attach EndTurn Win Lose Draw)");
+      return;
+    }
+    std::string opName;
+    if (!str(j["operation"], path + "/operation", opName)) return;
+    auto oi = std::find(kOps.begin(), kOps.end(), opName);
+    if (oi == kOps.end()) {
+      error(path + "/operation", "unknown operation '" + opName + "'" + didYouMean(opName, kOps) +
+                                     " (one of: = + - * / SetProperty MoveZone Destroy Cancel RequireDiscard "
+                                     "Promote DrawCard Create Shuffle Damage Attach EndTurn Win Lose Draw)");
+      return;
+    }
+    m.op = kOpCodes[oi - kOps.begin()];
+    std::vector<std::string> allowed = {"operation", "condition", "for_each", "description"};
+    std::vector<std::string> required;
+    switch (m.op) {
+      case Op::Set: case Op::Add: case Op::Sub: case Op::Mul: case Op::Div:
+        allowed.insert(allowed.end(), {"target", "property", "value"}); required = {"target", "value"}; break;
+      case Op::MoveZone: allowed.insert(allowed.end(), {"target", "destination", "position"}); required = {"target", "destination"}; break;
+      case Op::Destroy: case Op::Cancel: case Op::Shuffle: case Op::Win: case Op::Lose:
+        allowed.push_back("target"); required = {"target"}; break;
+      case Op::RequireDiscard: allowed.insert(allowed.end(), {"target", "count", "from", "destination"}); required = {"target"}; break;
+      case Op::Promote: allowed.insert(allowed.end(), {"target", "template"}); required = {"target", "template"}; break;
+      case Op::DrawCard: allowed.insert(allowed.end(), {"target", "count", "from", "destination"}); required = {"target"}; break;
+      case Op::Create: allowed.insert(allowed.end(), {"template", "destination", "count", "owner", "id"}); required = {"template", "destination"}; break;
+      case Op::Damage: allowed.insert(allowed.end(), {"target", "value", "property"}); required = {"target", "value"}; break;
+      case Op::Attach: allowed.insert(allowed.end(), {"target", "host"}); required = {"target", "host"}; break;
+      case Op::EndTurn: case Op::Draw: break;
+    }
+    if (!object(j, path, allowed, required)) return;
+    auto get = [&](const char* k, Expr& e, bool cond = false) {
+      if (j.contains(k)) e = value(j[k], path + "/" + k, cond);
+    };
+    get("target", m.target);
+    get("value", m.value);
+    get("destination", m.destination);
+    get("count", m.count);
+    get("from", m.from);
+    get("owner", m.owner);
+    get("host", m.host);
+    get("condition", m.condition, true);
+    get("for_each", m.forEach);
+    if (j.contains("id")) str(j["id"], path + "/id", m.id);
+    if (j.contains("template")) m.tmpl = templateName(j["template"], path + "/template");
+    if (j.contains("position")) {
+      std::string p;
+      if (str(j["position"], path + "/position", p)) {
+        if (p == "bottom") m.bottom = true;
+        else if (p != "top") error(path + "/position", "expected 'top' or 'bottom', found '" + p + "'");
+      }
+    }
+    bool arith = m.op == Op::Set || m.op == Op::Add || m.op == Op::Sub || m.op == Op::Mul || m.op == Op::Div;
+    if (arith || m.op == Op::Damage) {
+      if (j.contains("property")) m.prop = knownProp(j["property"], path + "/property");
+      else if (arith && m.target.present() && d.nodes.nodes[m.target.root].op == N::EventField)
+        m.eventField = d.nodes.nodes[m.target.root].imm;
+      else if (arith && j.contains("target"))
+        error(path, "missing required key 'property' (which property of the target to change)");
+      else if (m.op == Op::Damage) {
+        int sym = d.syms.find("health");
+        m.prop = d.prop(sym);
+        if (m.prop < 0) error(path, "Damage without 'property' changes 'health', which no entity declares");
+      }
+      if (m.eventField >= 0 && m.eventField != (int)EvField::DamageValue)
+        error(path + "/target", "only $event.damage_value can be changed by arithmetic");
+    }
+  }
+
+  void mutations(const json& j, const std::string& path, std::vector<Mutation>& out) {
+    if (!list(j, path)) return;
+    out.resize(j.size());
+    for (size_t i = 0; i < j.size(); i++) mutation(j[i], path + "/" + std::to_string(i), out[i]);
+  }
+
+  void targetSpec(const json& j, const std::string& path, TargetSpec& t) {
+    t.present = true;
+    if (j.is_object()) {
+      if (!object(j, path, {"from", "filter", "count", "min", "max"}, {"from"})) return;
+      t.from = value(j["from"], path + "/from");
+      if (j.contains("filter")) t.filter = value(j["filter"], path + "/filter", true);
+      if (j.contains("count")) {
+        if (integer(j["count"], path + "/count", t.min, 1, 16)) t.max = t.min;
+      }
+      if (j.contains("min")) integer(j["min"], path + "/min", t.min, 0, 16);
+      if (j.contains("max")) integer(j["max"], path + "/max", t.max, 1, 16);
+      if (t.min > t.max) error(path, "min is greater than max");
+      return;
+    }
+    if (!j.is_string()) { error(path, "expected a selector expression or {from, filter, count}, found " + typeName(j)); return; }
+    t.from = value(j, path, true);
+  }
+
+  bool trigger(const json& j, const std::string& path, bool& before, Ev& ev, int& named) {
+    std::string s;
+    if (!str(j, path, s)) return false;
+    std::string t = s;
+    if (!t.empty() && t[0] == '$') t = t.substr(1);
+    bool b;
+    if (t.rfind("Before.", 0) == 0) { b = true; t = t.substr(7); }
+    else if (t.rfind("After.", 0) == 0) { b = false; t = t.substr(6); }
+    else {
+      error(path, "a trigger starts with $Before. or $After. (e.g. $Before.$DamageTaken, $After.@MovePiece), found '" + s + "'");
+      return false;
+    }
+    before = b;
+    if (!t.empty() && t[0] == '@') {
+      std::string name = t.substr(1);
+      if (!actionNames.count(name)) {
+        std::vector<std::string> names(actionNames.begin(), actionNames.end());
+        error(path, "unknown action '" + name + "' in trigger" + didYouMean(name, names));
+        return false;
+      }
+      ev = Ev::Named;
+      named = d.syms.intern(name);
+      return true;
+    }
+    if (!t.empty() && t[0] == '$') t = t.substr(1);
+    auto it = std::find(kEvents.begin(), kEvents.end(), t);
+    if (it == kEvents.end()) {
+      error(path, "unknown event '" + t + "'" + didYouMean(t, kEvents) + " (events: ActionPlayed, ActionExecuted, "
+                  "ActionCancelled, OnZoneEnter, DamageTaken, PhaseExecute, TurnStart, DrawFailed, GameOver, or @ActionName)");
+      return false;
+    }
+    ev = (Ev)(it - kEvents.begin());
+    return true;
+  }
+
+  void reaction(const json& j, const std::string& path, int tmpl, int action) {
+    if (!object(j, path, {"name", "trigger", "condition", "mutations", "queue", "optional", "description"}, {"trigger"})) return;
+    Reaction r;
+    r.tmpl = tmpl;
+    r.action = action;
+    if (j.contains("name")) str(j["name"], path + "/name", r.name);
+    trigger(j["trigger"], path + "/trigger", r.before, r.event, r.namedAction);
+    if (j.contains("condition")) r.condition = value(j["condition"], path + "/condition", true);
+    if (j.contains("mutations")) mutations(j["mutations"], path + "/mutations", r.mutations);
+    if (j.contains("queue")) boolean(j["queue"], path + "/queue", r.queue);
+    r.optional = action >= 0;  // a reaction inside an action is its controller's choice
+    if (j.contains("optional")) boolean(j["optional"], path + "/optional", r.optional);
+    if (r.queue && r.before) error(path + "/queue", "a $Before reaction cannot go on the queue: it must act before the event");
+    int idx = (int)d.reactions.size();
+    d.reactions.push_back(std::move(r));
+    if (tmpl >= 0) d.templates[tmpl].reactions.push_back(idx);
+  }
+
+  void action(const json& j, const std::string& path, int tmpl) {
+    if (!object(j, path, {"name", "source", "requires_target", "condition", "cost", "x", "modes", "play", "queue",
+                          "properties", "reactions", "mutations", "description", "text"}, {"name"}))
+      return;
+    Action a;
+    a.tmpl = tmpl;
+    str(j["name"], path + "/name", a.name);
+    a.nameSym = d.syms.intern(a.name);
+    if (j.contains("source")) {
+      if (tmpl >= 0) error(path + "/source", "an entity action's source is the entity itself: remove 'source'");
+      else a.source = value(j["source"], path + "/source", true);
+    }
+    if (j.contains("requires_target")) targetSpec(j["requires_target"], path + "/requires_target", a.target);
+    if (j.contains("condition")) a.condition = value(j["condition"], path + "/condition", true);
+    if (j.contains("cost")) mutations(j["cost"], path + "/cost", a.cost);
+    if (j.contains("x")) {
+      const json& x = j["x"];
+      if (object(x, path + "/x", {"min", "max"}, {"max"})) {
+        a.hasX = true;
+        a.xMin = x.contains("min") ? value(x["min"], path + "/x/min") : constExpr(d.nodes, 1, 0);
+        a.xMax = value(x["max"], path + "/x/max");
+      }
+    }
+    if (j.contains("modes")) {
+      const json& ms = j["modes"];
+      if (list(ms, path + "/modes")) {
+        if (ms.empty()) error(path + "/modes", "a 'pick one' list needs at least one mode");
+        for (size_t i = 0; i < ms.size(); i++) {
+          std::string mp = path + "/modes/" + std::to_string(i);
+          Mode mo;
+          if (!object(ms[i], mp, {"name", "requires_target", "mutations", "description"}, {"mutations"})) continue;
+          if (ms[i].contains("name")) str(ms[i]["name"], mp + "/name", mo.name);
+          if (ms[i].contains("requires_target")) {
+            if (a.target.present) error(mp + "/requires_target", "the action already has requires_target; give targets either to the action or to its modes");
+            else targetSpec(ms[i]["requires_target"], mp + "/requires_target", mo.target);
+          }
+          mutations(ms[i]["mutations"], mp + "/mutations", mo.mutations);
+          a.modes.push_back(std::move(mo));
+        }
+      }
+    }
+    if (j.contains("play")) boolean(j["play"], path + "/play", a.play);
+    if (j.contains("queue")) boolean(j["queue"], path + "/queue", a.queue);
+    if (j.contains("properties")) {
+      const json& p = j["properties"];
+      if (!p.is_object()) error(path + "/properties", "expected an object of name: expression, found " + typeName(p));
+      else
+        for (auto it = p.begin(); it != p.end(); ++it)
+          a.props.push_back({d.syms.intern(it.key()), value(it.value(), path + "/properties/" + jsonPointerEscape(it.key()))});
+    }
+    if (j.contains("mutations")) mutations(j["mutations"], path + "/mutations", a.mutations);
+    if (a.play && tmpl < 0 && !a.source.present())
+      error(path + "/play", "a played action needs a card: give it a 'source' (or make it an entity action)");
+    int idx = (int)d.actions.size();
+    d.actions.push_back(std::move(a));
+    if (tmpl >= 0) d.templates[tmpl].actions.push_back(idx);
+    if (j.contains("reactions")) {
+      const json& rs = j["reactions"];
+      if (list(rs, path + "/reactions"))
+        for (size_t i = 0; i < rs.size(); i++) reaction(rs[i], path + "/reactions/" + std::to_string(i), tmpl, idx);
+    }
+  }
+
+  void triggered(const json& j, const std::string& path, int tmpl) {
+    if (!object(j, path, {"name", "trigger", "condition", "optional", "player", "requires_target", "queue", "mutations", "description"},
+                {"name", "trigger"}))
+      return;
+    Triggered t;
+    t.tmpl = tmpl;
+    str(j["name"], path + "/name", t.name);
+    trigger(j["trigger"], path + "/trigger", t.before, t.event, t.namedAction);
+    if (j.contains("condition")) t.condition = value(j["condition"], path + "/condition", true);
+    if (j.contains("optional")) boolean(j["optional"], path + "/optional", t.optional);
+    if (j.contains("queue")) boolean(j["queue"], path + "/queue", t.queue);
+    if (j.contains("player")) t.player = value(j["player"], path + "/player", true);
+    if (j.contains("requires_target")) targetSpec(j["requires_target"], path + "/requires_target", t.target);
+    if (j.contains("mutations")) mutations(j["mutations"], path + "/mutations", t.mutations);
+    int idx = (int)d.triggered.size();
+    d.triggered.push_back(std::move(t));
+    if (tmpl >= 0) d.templates[tmpl].triggered.push_back(idx);
+  }
+
+  void effect(const json& j, const std::string& path, int tmpl) {
+    if (!object(j, path, {"applies_to", "filter", "property", "add", "set", "while", "description"}, {"applies_to", "property"})) return;
+    Effect e;
+    e.tmpl = tmpl;
+    e.appliesTo = value(j["applies_to"], path + "/applies_to", true);
+    if (j.contains("filter")) e.filter = value(j["filter"], path + "/filter", true);
+    if (j.contains("while")) e.when = value(j["while"], path + "/while", true);
+    e.prop = knownProp(j["property"], path + "/property");
+    if (j.contains("add") == j.contains("set")) error(path, "an effect needs exactly one of 'add' or 'set'");
+    else if (j.contains("add")) e.value = value(j["add"], path + "/add");
+    else { e.set = true; e.value = value(j["set"], path + "/set"); }
+    int idx = (int)d.effects.size();
+    d.effects.push_back(std::move(e));
+    d.templates[tmpl].effects.push_back(idx);
+    d.hasEffects = true;
+  }
+
+  // ---- the whole definition ----
+  void load(const json& j) {
+    if (!object(j, "", {"name", "players", "settings", "zones", "entities", "setup", "flow", "actions",
+                        "triggered_actions", "end_conditions", "description", "$schema"},
+                {"name", "players", "flow"}))
+      return;
+    str(j.value("name", json("")), "/name", d.name);
+    d.syms.intern("");  // symbol 0: the empty string
+    auto& b = d.b;
+    b = Builtins{d.syms.intern("id"), d.syms.intern("type"), d.syms.intern("template"), d.syms.intern("tags"),
+                 d.syms.intern("zone"), d.syms.intern("owner"), d.syms.intern("controller"), d.syms.intern("host"),
+                 d.syms.intern("index"), d.syms.intern("name"), d.syms.intern("size"), d.syms.intern("entities"),
+                 d.syms.intern("top"), d.syms.intern("source"), d.syms.intern("player"), d.syms.intern("targets"),
+                 d.syms.intern("target"), d.syms.intern("mode"), d.syms.intern("x"), d.syms.intern("cancelled"),
+                 d.syms.intern("entity"), d.syms.intern("health")};
+
+    // players
+    if (j.contains("players")) {
+      const json& p = j["players"];
+      if (object(p, "/players", {"count", "ids", "properties", "per_turn"})) {
+        if (p.contains("ids")) {
+          if (list(p["ids"], "/players/ids")) {
+            for (size_t i = 0; i < p["ids"].size(); i++) {
+              std::string id;
+              if (str(p["ids"][i], "/players/ids/" + std::to_string(i), id)) {
+                if (std::find(d.playerIds.begin(), d.playerIds.end(), id) != d.playerIds.end())
+                  error("/players/ids/" + std::to_string(i), "duplicate player id '" + id + "'");
+                d.playerIds.push_back(id);
+              }
+            }
+          }
+          if (p.contains("count") && p["count"].is_number_integer() && (size_t)p["count"].get<long long>() != d.playerIds.size())
+            error("/players/count", "count does not match the number of ids");
+        } else if (p.contains("count")) {
+          int n = 0;
+          if (integer(p["count"], "/players/count", n, 1, 8))
+            for (int i = 0; i < n; i++) d.playerIds.push_back(std::to_string(i));
+        } else {
+          error("/players", "missing required key 'count' (or 'ids')");
+        }
+        if (d.playerIds.size() > 8) error("/players/ids", "at most 8 players");
+        if (d.playerIds.empty() && p.contains("ids")) error("/players/ids", "at least one player");
+        if (p.contains("properties")) properties(p["properties"], "/players/properties", d.playerProps);
+        if (p.contains("per_turn")) properties(p["per_turn"], "/players/per_turn", d.perTurn);
+      }
+    }
+
+    // zones
+    if (j.contains("zones") && list(j["zones"], "/zones")) {
+      const json& zs = j["zones"];
+      for (size_t i = 0; i < zs.size(); i++) {
+        std::string zp = "/zones/" + std::to_string(i);
+        if (!object(zs[i], zp, {"name", "per_player", "visibility", "ordered", "active", "description"}, {"name"})) continue;
+        ZoneDef z;
+        if (!str(zs[i]["name"], zp + "/name", z.name)) continue;
+        if (z.name == "Queue") { error(zp + "/name", "'Queue' is the engine's own zone; choose another name"); continue; }
+        if (z.name.empty() || z.name.find(':') != std::string::npos) { error(zp + "/name", "a zone name must be non-empty and contain no ':'"); continue; }
+        if (zoneByName.count(z.name)) { error(zp + "/name", "duplicate zone '" + z.name + "'"); continue; }
+        if (zs[i].contains("per_player")) boolean(zs[i]["per_player"], zp + "/per_player", z.perPlayer);
+        if (zs[i].contains("ordered")) boolean(zs[i]["ordered"], zp + "/ordered", z.ordered);
+        if (zs[i].contains("visibility")) {
+          std::string v;
+          if (str(zs[i]["visibility"], zp + "/visibility", v)) {
+            if (v == "everyone") z.vis = Vis::Everyone;
+            else if (v == "owner") z.vis = Vis::Owner;
+            else if (v == "nobody") z.vis = Vis::Nobody;
+            else error(zp + "/visibility", "expected everyone, owner or nobody, found '" + v + "'" + didYouMean(v, {"everyone", "owner", "nobody"}));
+          }
+        }
+        if (z.vis == Vis::Owner && !z.perPlayer) error(zp + "/visibility", "visibility 'owner' needs per_player: true (a shared zone has no owner)");
+        z.active = z.vis != Vis::Nobody;
+        if (zs[i].contains("active")) boolean(zs[i]["active"], zp + "/active", z.active);
+        z.nameSym = d.syms.intern(z.name);
+        zoneByName[z.name] = (int)d.zones.size();
+        d.zones.push_back(std::move(z));
+      }
+    }
+    {
+      ZoneDef q;
+      q.name = "Queue";
+      q.nameSym = d.syms.intern("Queue");
+      q.active = false;
+      zoneByName["Queue"] = (int)d.zones.size();
+      d.zones.push_back(q);
+    }
+    int np = std::max<int>(1, (int)d.playerIds.size());
+    int inst = 0;
+    for (auto& z : d.zones) { z.base = inst; inst += z.perPlayer ? np : 1; }
+    d.numZoneInstances = inst;
+    d.queueZone = d.zones.back().base;
+
+    // templates: names and properties first, so every later reference resolves
+    const json* ents = nullptr;
+    if (j.contains("entities") && list(j["entities"], "/entities")) ents = &j["entities"];
+    if (ents) {
+      for (size_t i = 0; i < ents->size(); i++) {
+        const json& e = (*ents)[i];
+        std::string ep = "/entities/" + std::to_string(i);
+        if (!object(e, ep, {"id", "type", "tags", "properties", "actions", "reactions", "triggered_actions", "effects",
+                            "text", "description", "name"}, {"id"}))
+          continue;
+        Template t;
+        if (!str(e["id"], ep + "/id", t.id)) continue;
+        t.idSym = d.syms.intern(t.id);
+        if (t.id.empty() || t.id.find('#') != std::string::npos || t.id.find(':') != std::string::npos) {
+          error(ep + "/id", "an entity id must be non-empty and contain no '#' or ':'");
+          continue;
+        }
+        if (tmplByName.count(t.id)) { error(ep + "/id", "duplicate entity id '" + t.id + "'"); continue; }
+        std::string type = "entity";
+        if (e.contains("type")) str(e["type"], ep + "/type", type);
+        t.typeSym = d.syms.intern(type);
+        if (e.contains("tags") && list(e["tags"], ep + "/tags"))
+          for (size_t k = 0; k < e["tags"].size(); k++) {
+            std::string tag;
+            if (str(e["tags"][k], ep + "/tags/" + std::to_string(k), tag)) t.tags.push_back(d.syms.intern(tag));
+          }
+        if (e.contains("properties")) properties(e["properties"], ep + "/properties", t.props);
+        tmplByName[t.id] = (int)d.templates.size();
+        d.templates.push_back(std::move(t));
+      }
+    }
+    // action names (for valid_actions and @Name triggers)
+    auto collectNames = [&](const json& as, const std::string& path) {
+      if (!as.is_array()) return;
+      for (size_t i = 0; i < as.size(); i++)
+        if (as[i].is_object() && as[i].contains("name") && as[i]["name"].is_string()) {
+          std::string n = as[i]["name"].get<std::string>();
+          if (n == "pass") error(path + "/" + std::to_string(i) + "/name", "'pass' is the engine's own move; choose another name");
+          actionNames.insert(n);
+        }
+    };
+    if (j.contains("actions")) collectNames(j["actions"], "/actions");
+    if (ents)
+      for (size_t i = 0; i < ents->size(); i++)
+        if ((*ents)[i].is_object() && (*ents)[i].contains("actions"))
+          collectNames((*ents)[i]["actions"], "/entities/" + std::to_string(i) + "/actions");
+
+    // settings
+    if (j.contains("settings")) {
+      const json& s = j["settings"];
+      if (object(s, "/settings", {"resolution", "auto_pass", "cancel_zone", "discard_zone", "max_events"})) {
+        if (s.contains("resolution")) {
+          std::string r;
+          if (str(s["resolution"], "/settings/resolution", r)) {
+            if (r == "chain") d.chain = true;
+            else if (r != "item") error("/settings/resolution", "expected 'item' or 'chain', found '" + r + "'");
+          }
+        }
+        if (s.contains("auto_pass")) boolean(s["auto_pass"], "/settings/auto_pass", d.autoPass);
+        if (s.contains("cancel_zone")) d.cancelZone = zoneName(s["cancel_zone"], "/settings/cancel_zone", true);
+        if (s.contains("discard_zone")) d.discardZone = zoneName(s["discard_zone"], "/settings/discard_zone", true);
+        if (s.contains("max_events")) integer(s["max_events"], "/settings/max_events", d.maxEvents, 10, 1000000);
+      }
+    }
+    if (d.discardZone < 0) d.discardZone = d.cancelZone;
+    d.syms.intern("player");
+
+    // global actions, then entity parts
+    if (j.contains("actions") && list(j["actions"], "/actions"))
+      for (size_t i = 0; i < j["actions"].size(); i++) action(j["actions"][i], "/actions/" + std::to_string(i), -1);
+    if (ents) {
+      for (size_t i = 0; i < ents->size(); i++) {
+        const json& e = (*ents)[i];
+        if (!e.is_object() || !e.contains("id") || !e["id"].is_string()) continue;
+        auto ti = tmplByName.find(e["id"].get<std::string>());
+        if (ti == tmplByName.end()) continue;
+        int t = ti->second;
+        std::string ep = "/entities/" + std::to_string(i);
+        if (e.contains("actions") && list(e["actions"], ep + "/actions"))
+          for (size_t k = 0; k < e["actions"].size(); k++) action(e["actions"][k], ep + "/actions/" + std::to_string(k), t);
+        if (e.contains("reactions") && list(e["reactions"], ep + "/reactions"))
+          for (size_t k = 0; k < e["reactions"].size(); k++) reaction(e["reactions"][k], ep + "/reactions/" + std::to_string(k), t, -1);
+        if (e.contains("triggered_actions") && list(e["triggered_actions"], ep + "/triggered_actions"))
+          for (size_t k = 0; k < e["triggered_actions"].size(); k++)
+            triggered(e["triggered_actions"][k], ep + "/triggered_actions/" + std::to_string(k), t);
+        if (e.contains("effects") && list(e["effects"], ep + "/effects"))
+          for (size_t k = 0; k < e["effects"].size(); k++) effect(e["effects"][k], ep + "/effects/" + std::to_string(k), t);
+      }
+    }
+    if (j.contains("triggered_actions") && list(j["triggered_actions"], "/triggered_actions"))
+      for (size_t i = 0; i < j["triggered_actions"].size(); i++)
+        triggered(j["triggered_actions"][i], "/triggered_actions/" + std::to_string(i), -1);
+
+    if (j.contains("setup")) mutations(j["setup"], "/setup", d.setup);
+
+    // flow
+    if (j.contains("flow")) flow(j["flow"]);
+
+    // end conditions
+    if (j.contains("end_conditions") && list(j["end_conditions"], "/end_conditions")) {
+      for (size_t i = 0; i < j["end_conditions"].size(); i++) {
+        const json& e = j["end_conditions"][i];
+        std::string ep = "/end_conditions/" + std::to_string(i);
+        if (!object(e, ep, {"when", "winner", "draw", "description"}, {"when"})) continue;
+        EndCondition c;
+        c.when = value(e["when"], ep + "/when", true);
+        if (e.contains("winner") == e.contains("draw")) error(ep, "an end condition needs exactly one of 'winner' or 'draw'");
+        if (e.contains("winner")) c.winner = value(e["winner"], ep + "/winner", true);
+        if (e.contains("draw")) boolean(e["draw"], ep + "/draw", c.draw);
+        d.ends.push_back(c);
+      }
+    }
+
+    // trigger indexes
+    d.reactionsByKey.assign(2 * (int)Ev::Count, {});
+    d.triggeredByKey.assign(2 * (int)Ev::Count, {});
+    for (size_t i = 0; i < d.reactions.size(); i++)
+      d.reactionsByKey[Def::key(d.reactions[i].before, d.reactions[i].event)].push_back((int)i);
+    for (size_t i = 0; i < d.triggered.size(); i++)
+      d.triggeredByKey[Def::key(d.triggered[i].before, d.triggered[i].event)].push_back((int)i);
+  }
+
+  void flow(const json& f) {
+    if (!object(f, "/flow", {"turn_order", "first_player", "phases"}, {"phases"})) return;
+    auto playerIndex = [&](const json& v, const std::string& path) -> int {
+      std::string id;
+      if (v.is_number_integer()) id = std::to_string(v.get<long long>());
+      else if (!str(v, path, id)) return -1;
+      auto it = std::find(d.playerIds.begin(), d.playerIds.end(), id);
+      if (it == d.playerIds.end()) { error(path, "unknown player '" + id + "'" + didYouMean(id, d.playerIds)); return -1; }
+      return (int)(it - d.playerIds.begin());
+    };
+    if (f.contains("turn_order") && list(f["turn_order"], "/flow/turn_order")) {
+      for (size_t i = 0; i < f["turn_order"].size(); i++) {
+        int p = playerIndex(f["turn_order"][i], "/flow/turn_order/" + std::to_string(i));
+        if (p >= 0) d.turnOrder.push_back(p);
+      }
+      std::vector<int> sorted = d.turnOrder;
+      std::sort(sorted.begin(), sorted.end());
+      if (std::unique(sorted.begin(), sorted.end()) != sorted.end() || sorted.size() != d.playerIds.size())
+        error("/flow/turn_order", "turn_order must list every player exactly once");
+    } else {
+      for (int i = 0; i < d.numPlayers(); i++) d.turnOrder.push_back(i);
+    }
+    if (f.contains("first_player")) {
+      int p = playerIndex(f["first_player"], "/flow/first_player");
+      if (p >= 0) d.firstPlayer = p;
+    } else if (!d.turnOrder.empty()) {
+      d.firstPlayer = d.turnOrder[0];
+    }
+    if (!list(f["phases"], "/flow/phases")) return;
+    const json& ps = f["phases"];
+    if (ps.empty()) error("/flow/phases", "the flow needs at least one phase");
+    bool anyActions = false;
+    std::set<std::string> names;
+    for (size_t i = 0; i < ps.size(); i++) {
+      std::string pp = "/flow/phases/" + std::to_string(i);
+      if (!object(ps[i], pp, {"name", "on_enter", "mutations", "valid_actions", "description"}, {"name"})) continue;
+      Phase ph;
+      str(ps[i]["name"], pp + "/name", ph.name);
+      if (!names.insert(ph.name).second) error(pp + "/name", "duplicate phase '" + ph.name + "'");
+      ph.nameSym = d.syms.intern(ph.name);
+      if (ps[i].contains("on_enter")) mutations(ps[i]["on_enter"], pp + "/on_enter", ph.onEnter);
+      if (ps[i].contains("mutations")) mutations(ps[i]["mutations"], pp + "/mutations", ph.onEnter);
+      if (ps[i].contains("valid_actions") && list(ps[i]["valid_actions"], pp + "/valid_actions")) {
+        const json& va = ps[i]["valid_actions"];
+        for (size_t k = 0; k < va.size(); k++) {
+          std::string n;
+          std::string vp = pp + "/valid_actions/" + std::to_string(k);
+          if (!str(va[k], vp, n)) continue;
+          bool found = false;
+          for (size_t a = 0; a < d.actions.size(); a++)
+            if (d.actions[a].name == n) { ph.actions.push_back((int)a); found = true; }
+          if (!found) {
+            std::vector<std::string> all(actionNames.begin(), actionNames.end());
+            error(vp, "unknown action '" + n + "'" + didYouMean(n, all));
+          }
+        }
+        ph.hasActions = true;
+        anyActions = true;
+      }
+      d.phases.push_back(std::move(ph));
+    }
+    if (!anyActions && !ps.empty())
+      error("/flow/phases", "no phase has valid_actions: the game would never ask a player for a move");
+  }
+};
+
+}  // namespace
+
+std::string jsonPointerEscape(const std::string& key) {
+  std::string out;
+  for (char c : key) {
+    if (c == '~') out += "~0";
+    else if (c == '/') out += "~1";
+    else out += c;
+  }
+  return out;
+}
+
+bool parseJsonText(const std::string& text, json& out, DefError& err) {
+  if (text.size() > kMaxText) {
+    err = {"", "the definition is larger than 8 MB"};
+    return false;
+  }
+  // nesting guard before parsing: a hostile text must not exhaust the stack
+  int depth = 0;
+  bool inStr = false, esc = false;
+  for (char c : text) {
+    if (inStr) {
+      if (esc) esc = false;
+      else if (c == '\\') esc = true;
+      else if (c == '"') inStr = false;
+      continue;
+    }
+    if (c == '"') inStr = true;
+    else if (c == '{' || c == '[') {
+      if (++depth > kMaxDepth) {
+        err = {"", "the definition is nested more than " + std::to_string(kMaxDepth) + " levels deep"};
+        return false;
+      }
+    } else if (c == '}' || c == ']') depth--;
+  }
+  try {
+    out = json::parse(text);
+  } catch (const json::parse_error& e) {
+    std::string msg = e.what();
+    auto p = msg.find("parse error");
+    err = {"", "invalid JSON: " + (p == std::string::npos ? msg : msg.substr(p))};
+    return false;
+  }
+  return true;
+}
+
+std::shared_ptr<Def> loadDefinition(const json& j, std::vector<DefError>& errors) {
+  auto d = std::make_shared<Def>();
+  Loader l(*d, errors);
+  l.load(j);
+  if (!errors.empty()) return nullptr;
+  return d;
+}
+
+namespace {
+// A loader over an already-loaded definition (names known), for scenario steps.
+struct Reloader : Loader {
+  Reloader(Def& d, std::vector<DefError>& e) : Loader(d, e) {
+    for (size_t i = 0; i < d.zones.size(); i++) zoneByName[d.zones[i].name] = (int)i;
+    for (size_t i = 0; i < d.templates.size(); i++) tmplByName[d.templates[i].id] = (int)i;
+    for (auto& a : d.actions) actionNames.insert(a.name);
+  }
+};
+}  // namespace
+
+bool compileMutations(Def& def, const json& j, const std::string& path, std::vector<Mutation>& out,
+                      std::vector<DefError>& errors) {
+  size_t before = errors.size();
+  Reloader l(def, errors);
+  l.mutations(j, path, out);
+  return errors.size() == before;
+}
+
+bool compileCondition(Def& def, const json& j, const std::string& path, Expr& out, std::vector<DefError>& errors) {
+  size_t before = errors.size();
+  Reloader l(def, errors);
+  out = l.value(j, path, true);
+  return errors.size() == before && out.present();
+}
+
+}  // namespace rulestack

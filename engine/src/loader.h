@@ -1,0 +1,33 @@
+// Loading a definition: JSON in, a compiled Def out, or every error with its location.
+#pragma once
+#include <memory>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "def.h"
+
+namespace rulestack {
+
+struct DefError {
+  std::string path;     // JSON pointer
+  std::string message;
+};
+
+// Parses JSON text with size and nesting limits; on failure returns false and one error.
+bool parseJsonText(const std::string& text, nlohmann::json& out, DefError& err);
+
+// Compiles a definition. Returns null and fills errors when it is not valid.
+std::shared_ptr<Def> loadDefinition(const nlohmann::json& j, std::vector<DefError>& errors);
+
+// Compiles mutations / expressions against a loaded definition (scenarios' `do` and
+// `expect` steps). Errors get paths under `path`.
+bool compileMutations(Def& def, const nlohmann::json& j, const std::string& path,
+                      std::vector<Mutation>& out, std::vector<DefError>& errors);
+bool compileCondition(Def& def, const nlohmann::json& j, const std::string& path, Expr& out,
+                      std::vector<DefError>& errors);
+
+std::string jsonPointerEscape(const std::string& key);
+
+}  // namespace rulestack

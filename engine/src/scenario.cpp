@@ -1,0 +1,175 @@
+// Scenario files: a game, a seed, and steps (moves, expected illegal moves, expectations on
+// the state, expected events). Game authors and the test suites use the same runner.
+#include <algorithm>
+
+#include "game.h"
+#include "json_io.h"
+#include "loader.h"
+#include "rulestack/session.h"
+#include "session_impl.h"
+
+namespace rulestack {
+
+using nlohmann::json;
+
+namespace {
+
+// Whether every field of `want` is in `got` with the same value.
+bool subset(const json& want, const json& got) {
+  if (!want.is_object()) return want == got;
+  if (!got.is_object()) return false;
+  for (auto it = want.begin(); it != want.end(); ++it) {
+    if (!got.contains(it.key())) return false;
+    if (!subset(it.value(), got[it.key()])) return false;
+  }
+  return true;
+}
+
+std::string playerOf(const json& step) {
+  const json& p = step["player"];
+  return p.is_number_integer() ? std::to_string(p.get<long long>()) : p.is_string() ? p.get<std::string>() : "";
+}
+
+}  // namespace
+
+std::string runScenario(const std::string& scenarioText) {
+  json out = {{"ok", true}, {"steps", 0}, {"failures", json::array()}};
+  auto failure = [&](int step, const std::string& msg) {
+    out["ok"] = false;
+    out["failures"].push_back({{"step", step}, {"message", msg}});
+  };
+  json sc = json::parse(scenarioText, nullptr, false);
+  if (sc.is_discarded() || !sc.is_object()) {
+    failure(-1, "the scenario is not a JSON object");
+    return out.dump();
+  }
+  if (!sc.contains("game") || !sc["game"].is_object()) {
+    failure(-1, "the scenario needs 'game' (an inline definition)");
+    return out.dump();
+  }
+  std::vector<DefError> errs;
+  auto def = compileDefinition(sc["game"].dump(), errs);
+  if (!def) {
+    for (auto& e : errs) failure(-1, "game definition: " + e.path + ": " + e.message);
+    return out.dump();
+  }
+  if (!sc.contains("steps") || !sc["steps"].is_array()) {
+    failure(-1, "the scenario needs 'steps' (a list)");
+    return out.dump();
+  }
+  // compile every expectation and `do` up front: the definition is immutable once a game runs
+  const json& steps = sc["steps"];
+  std::vector<Expr> exprs(steps.size());
+  std::vector<std::vector<Mutation>> dos(steps.size());
+  for (size_t i = 0; i < steps.size(); i++) {
+    const json& s = steps[i];
+    std::string path = "/steps/" + std::to_string(i);
+    if (!s.is_object()) { failure((int)i, "a step is an object"); continue; }
+    std::vector<DefError> e2;
+    if (s.contains("expect") && s["expect"].is_string()) compileCondition(*def, s["expect"], path + "/expect", exprs[i], e2);
+    if (s.contains("do")) compileMutations(*def, s["do"], path + "/do", dos[i], e2);
+    for (auto& e : e2) failure((int)i, e.path + ": " + e.message);
+  }
+  if (!out["ok"].get<bool>()) return out.dump();
+  double seed = sc.contains("seed") && sc["seed"].is_number() ? sc["seed"].get<double>() : 0;
+  auto game = startGame(def, (uint64_t)std::max(0.0, seed), errs);
+  if (!game) {
+    for (auto& e : errs) failure(-1, e.path + ": " + e.message);
+    return out.dump();
+  }
+  Game& g = *game;
+  size_t lastEvents = 0;
+  int ran = 0;
+  for (size_t i = 0; i < steps.size(); i++) {
+    const json& s = steps[i];
+    int si = (int)i;
+    ran++;
+    if (s.contains("move")) {
+      std::string pid = playerOf(s);
+      int p = g.findPlayer(pid);
+      if (p < 0) { failure(si, "unknown player '" + pid + "'"); break; }
+      Move m;
+      std::string err;
+      bool parsed = parseMove(g, s["move"], m, err);
+      std::string reason = parsed ? "" : "malformed_move";
+      std::string msg = err;
+      uint64_t before = g.hash();
+      size_t logStart = g.log.size();
+      if (parsed) reason = g.apply(p, m, &msg);
+      if (s.contains("illegal")) {
+        std::string want = s["illegal"].is_string() ? s["illegal"].get<std::string>() : "";
+        if (reason.empty()) { failure(si, "the move was legal, expected it rejected with '" + want + "'"); break; }
+        if (!want.empty() && reason != want) { failure(si, "rejected with '" + reason + "' (" + msg + "), expected '" + want + "'"); break; }
+        if (g.hash() != before) { failure(si, "a rejected move changed the state"); break; }
+        continue;
+      }
+      if (!reason.empty()) {
+        failure(si, "move " + s["move"].dump() + " by " + pid + " rejected: " + reason + ": " + msg);
+        break;
+      }
+      lastEvents = logStart;
+      continue;
+    }
+    if (s.contains("expect")) {
+      const json& e = s["expect"];
+      if (e.is_string()) {
+        Ctx c;
+        c.player = g.state().active;
+        if (!g.eval(exprs[i], c).truthy()) failure(si, "expected " + e.get<std::string>());
+      } else if (e.is_object() && e.contains("path")) {
+        json view = viewJson(g, -2);
+        try {
+          json got = view.at(json::json_pointer(e["path"].get<std::string>()));
+          if (got != e["value"]) failure(si, e["path"].get<std::string>() + " is " + got.dump() + ", expected " + e["value"].dump());
+        } catch (const std::exception&) {
+          failure(si, e["path"].dump() + " is not in the view");
+        }
+      } else {
+        failure(si, "expect is an expression or {path, value}");
+      }
+      continue;
+    }
+    if (s.contains("event")) {
+      const json& want = s["event"];
+      bool found = false;
+      for (size_t k = lastEvents; k < g.log.size() && !found; k++) found = subset(want, eventJson(g, g.log[k]));
+      if (!found) failure(si, "no event " + want.dump() + " since the last move");
+      continue;
+    }
+    if (s.contains("do")) {
+      size_t logStart = g.log.size();
+      std::string msg;
+      std::string reason = g.runMutations(dos[i], &msg);
+      if (!reason.empty()) { failure(si, "do failed: " + reason + ": " + msg); break; }
+      lastEvents = logStart;
+      continue;
+    }
+    if (s.contains("legal")) {
+      const json& l = s["legal"];
+      std::string pid = l.contains("player") ? (l["player"].is_string() ? l["player"].get<std::string>() : l["player"].dump()) : "";
+      int p = g.findPlayer(pid);
+      if (p < 0) { failure(si, "unknown player '" + pid + "'"); continue; }
+      std::vector<Move> moves;
+      g.legalMoves(p, moves);
+      json mj = json::array();
+      for (auto& m : moves) mj.push_back(moveJson(g, m));
+      if (l.contains("count") && l["count"] != json(moves.size()))
+        failure(si, "player " + pid + " has " + std::to_string(moves.size()) + " legal moves, expected " + l["count"].dump() + ": " + mj.dump());
+      if (l.contains("includes")) {
+        bool found = false;
+        for (auto& m : mj) found = found || subset(l["includes"], m);
+        if (!found) failure(si, "no legal move of " + pid + " matches " + l["includes"].dump() + "; legal: " + mj.dump());
+      }
+      if (l.contains("excludes")) {
+        for (auto& m : mj)
+          if (subset(l["excludes"], m)) failure(si, "legal moves of " + pid + " include " + m.dump());
+      }
+      continue;
+    }
+    failure(si, "unknown step (expected move, expect, event, do or legal): " + s.dump());
+  }
+  out["steps"] = ran;
+  return out.dump();
+}
+
+}  // namespace rulestack

@@ -1,0 +1,255 @@
+// The JSON-text facade: parsing at the edge, a Game inside, undo history beside it.
+#include "rulestack/session.h"
+
+#include <chrono>
+#include <cmath>
+#include <cstdio>
+
+#include "bot.h"
+#include "game.h"
+#include "json_io.h"
+#include "loader.h"
+#include "session_impl.h"
+
+namespace rulestack {
+
+using nlohmann::json;
+
+namespace {
+
+std::string errorsJson(const std::vector<DefError>& errs) {
+  json a = json::array();
+  for (auto& e : errs) a.push_back({{"path", e.path}, {"message", e.message}});
+  return json{{"errors", a}}.dump();
+}
+
+std::string hex16(uint64_t h) {
+  char buf[17];
+  std::snprintf(buf, sizeof buf, "%016llx", (unsigned long long)h);
+  return buf;
+}
+
+uint64_t seedOf(double seed) {
+  if (!std::isfinite(seed)) return 0;
+  double s = std::fabs(std::floor(seed));
+  if (s > 9007199254740991.0) s = 9007199254740991.0;
+  return (uint64_t)s;
+}
+
+std::string fail(const char* reason, const std::string& msg) {
+  return json{{"ok", false}, {"reason", reason}, {"message", msg}}.dump();
+}
+
+}  // namespace
+
+std::shared_ptr<Def> compileDefinition(const std::string& text, std::vector<DefError>& errs) {
+  json j;
+  DefError pe;
+  if (!parseJsonText(text, j, pe)) {
+    errs.push_back(pe);
+    return nullptr;
+  }
+  try {
+    return loadDefinition(j, errs);
+  } catch (const std::exception& e) {
+    errs.push_back({"", std::string("the definition could not be read: ") + e.what()});
+    return nullptr;
+  }
+}
+
+std::unique_ptr<Game> startGame(std::shared_ptr<const Def> def, uint64_t seed, std::vector<DefError>& errs) {
+  try {
+    return std::make_unique<Game>(std::move(def), seed);
+  } catch (const RuntimeError& e) {
+    errs.push_back({"/setup", std::string("the game could not start: ") + e.what()});
+  } catch (const std::exception& e) {
+    errs.push_back({"/setup", std::string("the game could not start: ") + e.what()});
+  }
+  return nullptr;
+}
+
+struct SessionHistory {
+  std::vector<State> states;
+  std::vector<size_t> logSizes;
+};
+
+Session::Session() = default;
+Session::~Session() = default;
+
+std::string Session::load(const std::string& definitionJson, double seed) {
+  std::vector<DefError> errs;
+  auto def = compileDefinition(definitionJson, errs);
+  if (!def) return errorsJson(errs);
+  auto g = startGame(def, seedOf(seed), errs);
+  if (!g) return errorsJson(errs);
+  game_ = std::move(g);
+  history_ = std::make_unique<SessionHistory>();
+  return "";
+}
+
+bool Session::loaded() const { return game_ != nullptr; }
+
+static int playerIndex(const Game& g, const std::string& id) { return g.findPlayer(id); }
+
+std::string Session::view(const std::string& player) const {
+  if (!game_) return "null";
+  int p = -1;
+  if (!player.empty()) {
+    p = playerIndex(*game_, player);
+    if (p < 0) return json{{"error", "unknown player '" + player + "'"}}.dump();
+  }
+  return viewJson(*game_, p).dump();
+}
+
+std::string Session::legalMoves(const std::string& player) const {
+  if (!game_) return "[]";
+  int p = playerIndex(*game_, player);
+  if (p < 0) return "[]";
+  std::vector<Move> moves;
+  game_->legalMoves(p, moves);
+  json a = json::array();
+  for (auto& m : moves) a.push_back(moveJson(*game_, m));
+  return a.dump();
+}
+
+std::string Session::apply(const std::string& player, const std::string& moveText) {
+  if (!game_) return fail("no_game", "no game is loaded");
+  int p = playerIndex(*game_, player);
+  if (p < 0) return fail("unknown_player", "unknown player '" + player + "'");
+  json mj = json::parse(moveText, nullptr, false);
+  if (mj.is_discarded()) return fail("malformed_move", "the move is not valid JSON");
+  Move m;
+  std::string err;
+  if (!parseMove(*game_, mj, m, err)) return fail("malformed_move", err);
+  size_t logStart = game_->log.size();
+  State before = game_->state();
+  std::string msg;
+  std::string reason = game_->apply(p, m, &msg);
+  if (!reason.empty()) return fail(reason.c_str(), msg);
+  history_->states.push_back(std::move(before));
+  history_->logSizes.push_back(logStart);
+  json events = json::array();
+  for (size_t i = logStart; i < game_->log.size(); i++) events.push_back(eventJson(*game_, game_->log[i]));
+  return json{{"ok", true}, {"events", events}}.dump();
+}
+
+bool Session::undo() {
+  if (!game_ || history_->states.empty()) return false;
+  game_->mutableState() = std::move(history_->states.back());
+  game_->log.resize(history_->logSizes.back());
+  history_->states.pop_back();
+  history_->logSizes.pop_back();
+  return true;
+}
+
+std::string Session::log() const {
+  if (!game_) return "[]";
+  json a = json::array();
+  for (auto& e : game_->log) a.push_back(eventJson(*game_, e));
+  return a.dump();
+}
+
+std::string Session::stateHash() const { return game_ ? hex16(game_->hash()) : "0000000000000000"; }
+
+std::string Session::snapshot() const { return game_ ? snapshotJson(*game_).dump() : "null"; }
+
+std::string Session::restore(const std::string& definitionJson, const std::string& snapshotText) {
+  std::vector<DefError> errs;
+  auto def = compileDefinition(definitionJson, errs);
+  if (!def) return errorsJson(errs);
+  json sj = json::parse(snapshotText, nullptr, false);
+  if (sj.is_discarded()) return errorsJson({{"", "the snapshot is not valid JSON"}});
+  auto g = std::make_unique<Game>(def);
+  std::string err;
+  if (!restoreSnapshot(*g, sj, err)) return errorsJson({{"", err}});
+  game_ = std::move(g);
+  history_ = std::make_unique<SessionHistory>();
+  return "";
+}
+
+std::string Session::botChoose(const std::string& player, const std::string& optionsJson) {
+  if (!game_) return "null";
+  int p = playerIndex(*game_, player);
+  if (p < 0) return "null";
+  json o = json::parse(optionsJson, nullptr, false);
+  BotOptions bo;
+  if (o.is_object()) {
+    bo.mcts = o.value("kind", "random") == "mcts";
+    if (o.contains("seed") && o["seed"].is_number()) bo.seed = seedOf(o["seed"].get<double>());
+    if (o.contains("iterations") && o["iterations"].is_number_integer())
+      bo.iterations = std::max(1, std::min(100000, o["iterations"].get<int>()));
+  }
+  std::vector<Move> moves;
+  game_->legalMoves(p, moves);
+  if (moves.empty()) return "null";
+  return moveJson(*game_, rulestack::botChoose(*game_, p, bo)).dump();
+}
+
+std::string validateDefinition(const std::string& definitionJson) {
+  std::vector<DefError> errs;
+  auto def = compileDefinition(definitionJson, errs);
+  if (def) startGame(def, 0, errs);
+  return errorsJson(errs);
+}
+
+std::string simulate(const std::string& definitionJson, const std::string& optionsJson) {
+  std::vector<DefError> errs;
+  auto def = compileDefinition(definitionJson, errs);
+  if (!def) return errorsJson(errs);
+  json o = json::parse(optionsJson, nullptr, false);
+  int games = 1, iterations = 200;
+  uint64_t seed = 1;
+  bool mcts = false;
+  if (o.is_object()) {
+    if (o.contains("games") && o["games"].is_number_integer()) games = std::max(1, std::min(1000000, o["games"].get<int>()));
+    if (o.contains("seed") && o["seed"].is_number()) seed = seedOf(o["seed"].get<double>());
+    if (o.contains("iterations") && o["iterations"].is_number_integer()) iterations = std::max(1, o["iterations"].get<int>());
+    mcts = o.value("bot", "random") == "mcts";
+  }
+  long long moves = 0;
+  int draws = 0, errors = 0, unfinished = 0;
+  std::vector<int> wins(def->numPlayers(), 0);
+  std::vector<Move> scratch;
+  for (int i = 0; i < games; i++) {
+    std::vector<DefError> e2;
+    auto g = startGame(def, seed + (uint64_t)i, e2);
+    if (!g) { errors++; continue; }
+    g->logging = false;
+    Rng rng;
+    rng.seed(seed * 7919 + (uint64_t)i);
+    try {
+      if (!mcts) {
+        moves += randomPlayout(*g, rng, 100000, scratch);
+      } else {
+        BotOptions bo;
+        bo.mcts = true;
+        bo.iterations = iterations;
+        int n = 0;
+        while (!g->state().over() && n < 100000) {
+          auto who = g->toAct();
+          if (who.empty()) break;
+          bo.seed = rng.next();
+          g->applyUnchecked(who[0], rulestack::botChoose(*g, who[0], bo));
+          n++;
+        }
+        moves += n;
+      }
+    } catch (const std::exception&) {
+      errors++;
+      continue;
+    }
+    const State& s = g->state();
+    if (!s.over()) unfinished++;
+    else if (s.result < 0) draws++;
+    else wins[s.result]++;
+  }
+  json w = json::object();
+  for (int p = 0; p < def->numPlayers(); p++) w[def->playerIds[p]] = wins[p];
+  return json{{"games", games}, {"moves", moves}, {"wins", w}, {"draws", draws}, {"unfinished", unfinished},
+              {"errors", errors}, {"meanLength", games ? (double)moves / games : 0.0}}
+      .dump();
+}
+
+const char* version() { return "0.1.0"; }
+
+}  // namespace rulestack

@@ -1,0 +1,13 @@
+// Shared by the facade and the scenario runner: compiling text and starting a game.
+#pragma once
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "game.h"
+#include "loader.h"
+
+namespace rulestack {
+std::shared_ptr<Def> compileDefinition(const std::string& text, std::vector<DefError>& errs);
+std::unique_ptr<Game> startGame(std::shared_ptr<const Def> def, uint64_t seed, std::vector<DefError>& errs);
+}  // namespace rulestack
