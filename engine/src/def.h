@@ -33,6 +33,7 @@ struct Mutation {
 
 struct TargetSpec {
   bool present = false;
+  bool expandZones = false;  // object form: a zone in `from` means its entities
   Expr from, filter;
   int min = 1, max = 1;
 };
@@ -66,6 +67,7 @@ struct Action {
   Expr xMin, xMax;
   std::vector<Mode> modes;
   bool play = false, queue = true;
+  bool anySource = false;  // global, no `source`, reads $entity.selected: any entity the player controls
   std::vector<std::pair<int, Expr>> props;  // symbol -> value at take time
 };
 

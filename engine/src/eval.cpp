@@ -13,6 +13,14 @@ thread_local int evalDepth = 0;
 int32_t asInt(Value v) { return (v.k == VK::Int || v.k == VK::Bool) ? v.v : 0; }
 }  // namespace
 
+// Equality, where an entity or zone also equals a string that is its id ($e.id == 'NW').
+bool Game::same(Value a, Value b) const {
+  if (a.k == VK::Str && (b.k == VK::Ent || b.k == VK::Zone)) std::swap(a, b);
+  if (b.k == VK::Str && a.k == VK::Ent) return entityId(a.v) == def_->syms.names[b.v];
+  if (b.k == VK::Str && a.k == VK::Zone) return zoneId(a.v) == def_->syms.names[b.v];
+  return a == b;
+}
+
 Value Game::listOf(const std::vector<Value>& v) const {
   int32_t off = (int32_t)scratch_.size();
   scratch_.insert(scratch_.end(), v.begin(), v.end());
@@ -330,8 +338,8 @@ Value Game::evalNode(int n, const Ctx& c) const {
       return Value::num(b == 0 || b == -1 ? 0 : a % b);
     }
     case N::Neg: return Value::num((int32_t)(0u - (uint32_t)asInt(evalNode(nd.a, c))));
-    case N::Eq: return Value::boolean(evalNode(nd.a, c) == evalNode(nd.b, c));
-    case N::Ne: return Value::boolean(evalNode(nd.a, c) != evalNode(nd.b, c));
+    case N::Eq: return Value::boolean(same(evalNode(nd.a, c), evalNode(nd.b, c)));
+    case N::Ne: return Value::boolean(!same(evalNode(nd.a, c), evalNode(nd.b, c)));
     case N::Lt: return Value::boolean(asInt(evalNode(nd.a, c)) < asInt(evalNode(nd.b, c)));
     case N::Le: return Value::boolean(asInt(evalNode(nd.a, c)) <= asInt(evalNode(nd.b, c)));
     case N::Gt: return Value::boolean(asInt(evalNode(nd.a, c)) > asInt(evalNode(nd.b, c)));

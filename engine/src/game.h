@@ -115,6 +115,7 @@ class Game {
   Value evalNode(int n, const Ctx& c) const;
   Value member(Value obj, int sym, const Ctx& c) const;
   Value listOf(const std::vector<Value>& v) const;
+  bool same(Value a, Value b) const;
   void flatten(Value v, std::vector<Value>& out) const;
 
   // flow

@@ -254,6 +254,14 @@ bool parseMove(const Game& g, const json& j, Move& out, std::string& error) {
   return targets();
 }
 
+const char* parseMoveReason(const std::string& error) {
+  if (error.rfind("unknown action", 0) == 0) return "unknown_action";
+  if (error.rfind("unknown source", 0) == 0) return "bad_source";
+  if (error.rfind("unknown target", 0) == 0) return "bad_target";
+  if (error.rfind("unknown decision", 0) == 0) return "unknown_decision";
+  return "malformed_move";
+}
+
 json eventJson(const Game& g, const LogEntry& le) {
   const Def& d = g.def();
   const Event& e = le.ev;

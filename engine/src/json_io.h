@@ -14,6 +14,8 @@ nlohmann::json viewJson(const Game& g, int viewer);
 nlohmann::json moveJson(const Game& g, const Move& m);
 // Parses a move; on failure returns false with a message.
 bool parseMove(const Game& g, const nlohmann::json& j, Move& out, std::string& error);
+// The reason code for a parseMove error (unknown_action, bad_source, bad_target, malformed_move).
+const char* parseMoveReason(const std::string& error);
 nlohmann::json eventJson(const Game& g, const LogEntry& e);
 nlohmann::json snapshotJson(const Game& g);
 // Restores a snapshot into g (whose definition is loaded). false + message on a bad snapshot.

@@ -32,11 +32,15 @@ void combinations(int n, int k, F emit) {
 void Game::targetCandidates(const TargetSpec& t, const Ctx& c, std::vector<Slot>& out) const {
   out.clear();
   std::vector<Value> raw;
-  Value v = eval(t.from, c);
-  if (v.k == VK::List) {
-    for (int32_t i = 0; i < v.n; i++) raw.push_back(scratch_[v.v + i]);
-  } else if (!v.isNull()) {
-    raw.push_back(v);
+  if (t.expandZones) {
+    evalList(t.from, c, raw);
+  } else {
+    Value v = eval(t.from, c);
+    if (v.k == VK::List) {
+      for (int32_t i = 0; i < v.n; i++) raw.push_back(scratch_[v.v + i]);
+    } else if (!v.isNull()) {
+      raw.push_back(v);
+    }
   }
   for (Value x : raw) {
     if (x.k != VK::Ent && x.k != VK::Zone && x.k != VK::Item) continue;
@@ -215,6 +219,14 @@ void Game::legalMoves(int player, std::vector<Move>& out) const {
   for (int ai : d.phases[st_.phase].actions) {
     const Action& a = d.actions[ai];
     if (a.tmpl < 0) {
+      if (a.anySource) {
+        for (int32_t e = d.numPlayers(); e < (int32_t)st_.ents.size(); e++) {
+          const Entity& en = st_.ents[e];
+          if (en.alive && en.controller == player && en.zone >= 0 && en.zone != d.queueZone)
+            enumerateAction(player, ai, e, out, kMaxMovesPerAction);
+        }
+        continue;
+      }
       if (!a.source.present()) {
         enumerateAction(player, ai, -1, out, kMaxMovesPerAction);
         continue;
@@ -280,12 +292,14 @@ std::string Game::check(int player, const Move& given, std::string* message) con
   const auto& va = d.phases[st_.phase].actions;
   if (std::find(va.begin(), va.end(), m.action) == va.end())
     return fail("not_in_phase", "'" + a.name + "' is not a valid action in phase " + d.phases[st_.phase].name);
-  if (a.tmpl >= 0 || a.source.present()) {
+  if (a.tmpl >= 0 || a.source.present() || a.anySource) {
     if (m.source < 0 || m.source >= (int)st_.ents.size() || !st_.ents[m.source].alive)
       return fail("bad_source", "'" + a.name + "' needs a source entity");
     if (a.tmpl >= 0 && (st_.ents[m.source].tmpl != a.tmpl || st_.ents[m.source].controller != player))
       return fail("bad_source", "that entity cannot take '" + a.name + "' for this player");
-    if (a.tmpl < 0) {
+    if (a.anySource && st_.ents[m.source].controller != player)
+      return fail("bad_source", "player " + d.playerIds[player] + " does not control that entity");
+    if (a.tmpl < 0 && !a.anySource) {
       Ctx c;
       c.player = player;
       std::vector<Value> sources;

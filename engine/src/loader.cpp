@@ -165,6 +165,15 @@ struct Loader {
     }
   }
 
+  // A property a mutation sets: declared by a template or the players, or else declared
+  // here (default null), as spec 002's IronArmor reads an `is_equipped` nobody declares.
+  int mutationProp(const json& j, const std::string& path) {
+    std::string name;
+    if (!str(j, path, name)) return -1;
+    if (name.empty()) { error(path, "a property name cannot be empty"); return -1; }
+    return propIndex(name);
+  }
+
   int knownProp(const json& j, const std::string& path) {
     std::string name;
     if (!str(j, path, name)) return -1;
@@ -264,7 +273,7 @@ struct Loader {
     }
     bool arith = m.op == Op::Set || m.op == Op::Add || m.op == Op::Sub || m.op == Op::Mul || m.op == Op::Div;
     if (arith || m.op == Op::Damage) {
-      if (j.contains("property")) m.prop = knownProp(j["property"], path + "/property");
+      if (j.contains("property")) m.prop = mutationProp(j["property"], path + "/property");
       else if (arith && m.target.present() && d.nodes.nodes[m.target.root].op == N::EventField)
         m.eventField = d.nodes.nodes[m.target.root].imm;
       else if (arith && j.contains("target"))
@@ -289,6 +298,7 @@ struct Loader {
     t.present = true;
     if (j.is_object()) {
       if (!object(j, path, {"from", "filter", "count", "min", "max"}, {"from"})) return;
+      t.expandZones = true;
       t.from = value(j["from"], path + "/from");
       if (j.contains("filter")) t.filter = value(j["filter"], path + "/filter", true);
       if (j.contains("count")) {
@@ -344,6 +354,7 @@ struct Loader {
     r.tmpl = tmpl;
     r.action = action;
     if (j.contains("name")) str(j["name"], path + "/name", r.name);
+    else if (action >= 0) r.name = d.actions[action].name;
     trigger(j["trigger"], path + "/trigger", r.before, r.event, r.namedAction);
     if (j.contains("condition")) r.condition = value(j["condition"], path + "/condition", true);
     if (j.contains("mutations")) mutations(j["mutations"], path + "/mutations", r.mutations);
@@ -362,6 +373,7 @@ struct Loader {
       return;
     Action a;
     a.tmpl = tmpl;
+    size_t firstNode = d.nodes.nodes.size();
     str(j["name"], path + "/name", a.name);
     a.nameSym = d.syms.intern(a.name);
     if (j.contains("source")) {
@@ -407,7 +419,13 @@ struct Loader {
           a.props.push_back({d.syms.intern(it.key()), value(it.value(), path + "/properties/" + jsonPointerEscape(it.key()))});
     }
     if (j.contains("mutations")) mutations(j["mutations"], path + "/mutations", a.mutations);
-    if (a.play && tmpl < 0 && !a.source.present())
+    if (tmpl < 0 && !a.source.present()) {
+      // no `source`, but the action reads $entity.selected (spec 002's PlayCard): any
+      // entity the player controls may be the source
+      for (size_t n = firstNode; n < d.nodes.nodes.size(); n++)
+        if (d.nodes.nodes[n].op == N::ESelected) { a.anySource = true; break; }
+    }
+    if (a.play && tmpl < 0 && !a.source.present() && !a.anySource)
       error(path + "/play", "a played action needs a card: give it a 'source' (or make it an entity action)");
     int idx = (int)d.actions.size();
     d.actions.push_back(std::move(a));

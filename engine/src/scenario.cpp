@@ -91,7 +91,7 @@ std::string runScenario(const std::string& scenarioText) {
       Move m;
       std::string err;
       bool parsed = parseMove(g, s["move"], m, err);
-      std::string reason = parsed ? "" : "malformed_move";
+      std::string reason = parsed ? "" : parseMoveReason(err);
       std::string msg = err;
       uint64_t before = g.hash();
       size_t logStart = g.log.size();

@@ -120,7 +120,7 @@ std::string Session::apply(const std::string& player, const std::string& moveTex
   if (mj.is_discarded()) return fail("malformed_move", "the move is not valid JSON");
   Move m;
   std::string err;
-  if (!parseMove(*game_, mj, m, err)) return fail("malformed_move", err);
+  if (!parseMove(*game_, mj, m, err)) return fail(parseMoveReason(err), err);
   size_t logStart = game_->log.size();
   State before = game_->state();
   std::string msg;

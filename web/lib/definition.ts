@@ -212,7 +212,17 @@ function isPlainObject(v: unknown): v is Record<string, unknown> {
   return typeof v === 'object' && v !== null && !Array.isArray(v);
 }
 
-function parseYaml(text: string): ParsedDefinition {
+/**
+ * Spec 002 writes `operation: -` (and `+`, `*`, `/`, `=`) unquoted. Strict YAML reads a
+ * lone `-` as a list item and `*` as an alias, so such a bare operator value is quoted
+ * first. Only whole-value operators change; columns after them on that line shift by 2.
+ */
+export function quoteBareOperators(text: string): string {
+  return text.replace(/^(\s*(?:-\s+)?[A-Za-z_$][\w$]*:[ \t]+)([-+*/=])([ \t]*(?:#.*)?)$/gm, "$1'$2'$3");
+}
+
+function parseYaml(source: string): ParsedDefinition {
+  const text = quoteBareOperators(source);
   const lc = new LineCounter();
   const doc = parseDocument(text, { lineCounter: lc, prettyErrors: false, keepSourceTokens: true });
   if (doc.errors.length > 0) {
