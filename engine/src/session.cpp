@@ -199,8 +199,10 @@ std::string simulate(const std::string& definitionJson, const std::string& optio
   json o = json::parse(optionsJson, nullptr, false);
   int games = 1, iterations = 200;
   uint64_t seed = 1;
-  bool mcts = false;
+  bool mcts = false, wantHashes = false;
+  json hashes = json::array();
   if (o.is_object()) {
+    wantHashes = o.value("hashes", false);
     if (o.contains("games") && o["games"].is_number_integer()) games = std::max(1, std::min(1000000, o["games"].get<int>()));
     if (o.contains("seed") && o["seed"].is_number()) seed = seedOf(o["seed"].get<double>());
     if (o.contains("iterations") && o["iterations"].is_number_integer()) iterations = std::max(1, o["iterations"].get<int>());
@@ -239,15 +241,17 @@ std::string simulate(const std::string& definitionJson, const std::string& optio
       continue;
     }
     const State& s = g->state();
+    if (wantHashes) hashes.push_back(hex16(g->hash()));
     if (!s.over()) unfinished++;
     else if (s.result < 0) draws++;
     else wins[s.result]++;
   }
   json w = json::object();
   for (int p = 0; p < def->numPlayers(); p++) w[def->playerIds[p]] = wins[p];
-  return json{{"games", games}, {"moves", moves}, {"wins", w}, {"draws", draws}, {"unfinished", unfinished},
-              {"errors", errors}, {"meanLength", games ? (double)moves / games : 0.0}}
-      .dump();
+  json out = {{"games", games}, {"moves", moves}, {"wins", w}, {"draws", draws}, {"unfinished", unfinished},
+              {"errors", errors}, {"meanLength", games ? (double)moves / games : 0.0}};
+  if (wantHashes) out["hashes"] = hashes;
+  return out.dump();
 }
 
 const char* version() { return "0.1.0"; }

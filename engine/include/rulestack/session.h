@@ -51,8 +51,9 @@ std::string validateDefinition(const std::string& definitionJson);
 // {"ok":true|false,"steps":N,"failures":[{"step":i,"message":"..."}]}.
 std::string runScenario(const std::string& scenarioJson);
 
-// Bot-vs-bot games: options {"games":N,"bot":"random"|"mcts","seed":N,"iterations":N}.
-// Returns {"games":N,"moves":N,"wins":{"<player>":N},"draws":N,"meanLength":x,"errors":N}.
+// Bot-vs-bot games: options {"games":N,"bot":"random"|"mcts","seed":N,"iterations":N,"hashes":bool}.
+// Game i uses seed+i. Returns {"games":N,"moves":N,"wins":{"<player>":N},"draws":N,
+// "unfinished":N,"errors":N,"meanLength":x} plus "hashes" (each final state hash) when asked.
 std::string simulate(const std::string& definitionJson, const std::string& optionsJson);
 
 const char* version();
