@@ -185,6 +185,7 @@ interface Totals {
   games: number;
   moves: number;
   draws: number;
+  unfinished: number;
   errors: number;
   wins: Record<string, number>;
   lengthSum: number;
@@ -226,7 +227,7 @@ async function cmdSimulate(args: string[]): Promise<number> {
   checkGame(rs, file, parsed);
 
   const tty = !json && process.stderr.isTTY === true;
-  const t: Totals = { games: 0, moves: 0, draws: 0, errors: 0, wins: {}, lengthSum: 0 };
+  const t: Totals = { games: 0, moves: 0, draws: 0, unfinished: 0, errors: 0, wins: {}, lengthSum: 0 };
   const started = performance.now();
   let nextReport = 0.1;
   while (t.games < total) {
@@ -252,6 +253,7 @@ async function cmdSimulate(args: string[]): Promise<number> {
     t.games += played;
     t.moves += r.moves;
     t.draws += r.draws ?? 0;
+    t.unfinished += r.unfinished ?? 0;
     t.errors += r.errors ?? 0;
     t.lengthSum += (typeof r.meanLength === 'number' ? r.meanLength : r.moves / Math.max(1, played)) * played;
     for (const [p, w] of Object.entries(r.wins ?? {})) t.wins[p] = (t.wins[p] ?? 0) + w;
@@ -288,6 +290,7 @@ async function cmdSimulate(args: string[]): Promise<number> {
       winRates,
       draws: t.draws,
       drawRate,
+      unfinished: t.unfinished,
       errors: t.errors,
     };
     if (iterations !== undefined) result.iterations = iterations;
@@ -302,6 +305,7 @@ async function cmdSimulate(args: string[]): Promise<number> {
     out(`moves/s      ${Math.round(movesPerSecond)}`);
     out(`win rates    ${players.map((p) => `${p}: ${pct(winRates[p]!)} (${t.wins[p]})`).join('  ') || '-'}`);
     out(`draws        ${pct(drawRate)} (${t.draws})`);
+    if (t.unfinished > 0) out(`unfinished   ${pct(t.unfinished / t.games)} (${t.unfinished})`);
     if (t.errors > 0) out(`errors       ${t.errors}`);
   }
   if (t.errors > 0) {

@@ -281,6 +281,8 @@ export interface SimulateOptions {
   bot?: 'random' | 'mcts';
   seed?: number;
   iterations?: number;
+  /** Also return each game's final state hash. */
+  hashes?: boolean;
 }
 
 export interface SimulateResult {
@@ -288,8 +290,12 @@ export interface SimulateResult {
   moves: number;
   wins: Record<PlayerId, number>;
   draws: number;
+  /** Games that stopped at the engine's length limit without a result. */
+  unfinished?: number;
   meanLength: number;
   errors: number;
+  /** Each game's final state hash, when asked with `hashes: true`. */
+  hashes?: string[];
 }
 
 export interface BotOptions {

@@ -126,3 +126,21 @@ test('alias bombs are refused', () => {
   }
   assert.throws(() => parseDefinition(y), DefinitionError);
 });
+
+test("spec 002's bare operators (operation: -) read as strings", () => {
+  const p = parseDefinition(`mutations:
+  - target: $player.current
+    operation: -
+    value: 1
+  - operation: +
+  - operation: *
+  - { operation: MoveZone }
+`);
+  const v = JSON.parse(p.json);
+  assert.deepEqual(
+    v.mutations.map((m: { operation: string }) => m.operation),
+    ['-', '+', '*', 'MoveZone'],
+  );
+  assert.deepEqual(p.locate('/mutations/0/value'), { line: 4, column: 5 });
+  assert.deepEqual(p.locate('/mutations/2/operation'), { line: 6, column: 5 });
+});
