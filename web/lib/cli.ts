@@ -219,7 +219,8 @@ async function cmdSimulate(args: string[]): Promise<number> {
   const bot = values.bot ?? 'random';
   if (bot !== 'random' && bot !== 'mcts') throw new UsageError(`--bot must be random or mcts, not "${bot}"`);
   const iterations = values.iterations !== undefined ? integer('iterations', values.iterations, 0, 1) : undefined;
-  const batch = integer('batch', values.batch, 20, 1);
+  // MCTS games are slow: one per engine call, so the progress moves.
+  const batch = integer('batch', values.batch, bot === 'mcts' ? 1 : 20, 1);
   const json = values.json === true;
 
   const parsed = readGame(file);
@@ -229,7 +230,8 @@ async function cmdSimulate(args: string[]): Promise<number> {
   const tty = !json && process.stderr.isTTY === true;
   const t: Totals = { games: 0, moves: 0, draws: 0, unfinished: 0, errors: 0, wins: {}, lengthSum: 0 };
   const started = performance.now();
-  let nextReport = 0.1;
+  let reportedTenths = 0;
+  let lastDraw = -1;
   while (t.games < total) {
     const n = Math.min(batch, total - t.games);
     const opts: Record<string, unknown> = { games: n, bot, seed: seed + t.games };
@@ -259,10 +261,14 @@ async function cmdSimulate(args: string[]): Promise<number> {
     for (const [p, w] of Object.entries(r.wins ?? {})) t.wins[p] = (t.wins[p] ?? 0) + w;
     const elapsed = (performance.now() - started) / 1000;
     if (tty) {
-      process.stderr.write(`\r${progressBar(t.games, total, elapsed)}`);
-    } else if (!json && (t.games / total >= nextReport || t.games >= total)) {
+      // redraw at most every 50 ms (and at the end)
+      if (elapsed - lastDraw >= 0.05 || t.games >= total) {
+        lastDraw = elapsed;
+        process.stderr.write(`\r${progressBar(t.games, total, elapsed)}`);
+      }
+    } else if (!json && Math.floor((t.games * 10) / total) > reportedTenths) {
       err(`simulate: ${t.games}/${total} games`);
-      while (nextReport <= t.games / total) nextReport += 0.1;
+      reportedTenths = Math.floor((t.games * 10) / total);
     }
   }
   const seconds = (performance.now() - started) / 1000;
