@@ -30,5 +30,6 @@ EMSCRIPTEN_BINDINGS(rulestack) {
   emscripten::function("validateDefinition", &rulestack::validateDefinition);
   emscripten::function("runScenario", &rulestack::runScenario);
   emscripten::function("simulate", &rulestack::simulate);
+  emscripten::function("languageKeys", &rulestack::languageKeys);
   emscripten::function("version", &versionString);
 }

@@ -6,6 +6,7 @@
 #include <set>
 #include <unordered_map>
 
+#include "keys.h"
 #include "names.h"
 
 namespace rulestack {
@@ -68,6 +69,11 @@ struct Loader {
     for (auto& r : required)
       if (!j.contains(r)) error(path, "missing required key '" + r + "'");
     return true;
+  }
+
+  bool object(const json& j, const std::string& path, const std::string& context) {
+    const KeySet& k = keysOf(context);
+    return object(j, path, k.allowed, k.required);
   }
 
   bool list(const json& j, const std::string& path) {
@@ -233,23 +239,7 @@ struct Loader {
       return;
     }
     m.op = kOpCodes[oi - kOps.begin()];
-    std::vector<std::string> allowed = {"operation", "condition", "for_each", "description"};
-    std::vector<std::string> required;
-    switch (m.op) {
-      case Op::Set: case Op::Add: case Op::Sub: case Op::Mul: case Op::Div:
-        allowed.insert(allowed.end(), {"target", "property", "value"}); required = {"target", "value"}; break;
-      case Op::MoveZone: allowed.insert(allowed.end(), {"target", "destination", "position"}); required = {"target", "destination"}; break;
-      case Op::Destroy: case Op::Cancel: case Op::Shuffle: case Op::Win: case Op::Lose:
-        allowed.push_back("target"); required = {"target"}; break;
-      case Op::RequireDiscard: allowed.insert(allowed.end(), {"target", "count", "from", "destination"}); required = {"target"}; break;
-      case Op::Promote: allowed.insert(allowed.end(), {"target", "template"}); required = {"target", "template"}; break;
-      case Op::DrawCard: allowed.insert(allowed.end(), {"target", "count", "from", "destination"}); required = {"target"}; break;
-      case Op::Create: allowed.insert(allowed.end(), {"template", "destination", "count", "owner", "id"}); required = {"template", "destination"}; break;
-      case Op::Damage: allowed.insert(allowed.end(), {"target", "value", "property"}); required = {"target", "value"}; break;
-      case Op::Attach: allowed.insert(allowed.end(), {"target", "host"}); required = {"target", "host"}; break;
-      case Op::EndTurn: case Op::Draw: break;
-    }
-    if (!object(j, path, allowed, required)) return;
+    if (!object(j, path, "mutation:" + opName)) return;
     auto get = [&](const char* k, Expr& e, bool cond = false) {
       if (j.contains(k)) e = value(j[k], path + "/" + k, cond);
     };
@@ -297,7 +287,7 @@ struct Loader {
   void targetSpec(const json& j, const std::string& path, TargetSpec& t) {
     t.present = true;
     if (j.is_object()) {
-      if (!object(j, path, {"from", "filter", "count", "min", "max"}, {"from"})) return;
+      if (!object(j, path, "target")) return;
       t.expandZones = true;
       t.from = value(j["from"], path + "/from");
       if (j.contains("filter")) t.filter = value(j["filter"], path + "/filter", true);
@@ -349,7 +339,7 @@ struct Loader {
   }
 
   void reaction(const json& j, const std::string& path, int tmpl, int action) {
-    if (!object(j, path, {"name", "trigger", "condition", "mutations", "queue", "optional", "description"}, {"trigger"})) return;
+    if (!object(j, path, "reaction")) return;
     Reaction r;
     r.tmpl = tmpl;
     r.action = action;
@@ -368,8 +358,7 @@ struct Loader {
   }
 
   void action(const json& j, const std::string& path, int tmpl) {
-    if (!object(j, path, {"name", "source", "requires_target", "condition", "cost", "x", "modes", "play", "queue",
-                          "properties", "reactions", "mutations", "description", "text"}, {"name"}))
+    if (!object(j, path, "action"))
       return;
     Action a;
     a.tmpl = tmpl;
@@ -385,7 +374,7 @@ struct Loader {
     if (j.contains("cost")) mutations(j["cost"], path + "/cost", a.cost);
     if (j.contains("x")) {
       const json& x = j["x"];
-      if (object(x, path + "/x", {"min", "max"}, {"max"})) {
+      if (object(x, path + "/x", "x")) {
         a.hasX = true;
         a.xMin = x.contains("min") ? value(x["min"], path + "/x/min") : constExpr(d.nodes, 1, 0);
         a.xMax = value(x["max"], path + "/x/max");
@@ -398,7 +387,7 @@ struct Loader {
         for (size_t i = 0; i < ms.size(); i++) {
           std::string mp = path + "/modes/" + std::to_string(i);
           Mode mo;
-          if (!object(ms[i], mp, {"name", "requires_target", "mutations", "description"}, {"mutations"})) continue;
+          if (!object(ms[i], mp, "mode")) continue;
           if (ms[i].contains("name")) str(ms[i]["name"], mp + "/name", mo.name);
           if (ms[i].contains("requires_target")) {
             if (a.target.present) error(mp + "/requires_target", "the action already has requires_target; give targets either to the action or to its modes");
@@ -438,8 +427,7 @@ struct Loader {
   }
 
   void triggered(const json& j, const std::string& path, int tmpl) {
-    if (!object(j, path, {"name", "trigger", "condition", "optional", "player", "requires_target", "queue", "mutations", "description"},
-                {"name", "trigger"}))
+    if (!object(j, path, "triggered_action"))
       return;
     Triggered t;
     t.tmpl = tmpl;
@@ -457,7 +445,7 @@ struct Loader {
   }
 
   void effect(const json& j, const std::string& path, int tmpl) {
-    if (!object(j, path, {"applies_to", "filter", "property", "add", "set", "while", "description"}, {"applies_to", "property"})) return;
+    if (!object(j, path, "effect")) return;
     Effect e;
     e.tmpl = tmpl;
     e.appliesTo = value(j["applies_to"], path + "/applies_to", true);
@@ -475,9 +463,7 @@ struct Loader {
 
   // ---- the whole definition ----
   void load(const json& j) {
-    if (!object(j, "", {"name", "players", "settings", "zones", "entities", "setup", "flow", "actions",
-                        "triggered_actions", "end_conditions", "description", "$schema"},
-                {"name", "players", "flow"}))
+    if (!object(j, "", "root"))
       return;
     str(j.value("name", json("")), "/name", d.name);
     d.syms.intern("");  // symbol 0: the empty string
@@ -492,7 +478,7 @@ struct Loader {
     // players
     if (j.contains("players")) {
       const json& p = j["players"];
-      if (object(p, "/players", {"count", "ids", "properties", "per_turn"})) {
+      if (object(p, "/players", "players")) {
         if (p.contains("ids")) {
           if (list(p["ids"], "/players/ids")) {
             for (size_t i = 0; i < p["ids"].size(); i++) {
@@ -525,7 +511,7 @@ struct Loader {
       const json& zs = j["zones"];
       for (size_t i = 0; i < zs.size(); i++) {
         std::string zp = "/zones/" + std::to_string(i);
-        if (!object(zs[i], zp, {"name", "per_player", "visibility", "ordered", "active", "description"}, {"name"})) continue;
+        if (!object(zs[i], zp, "zone")) continue;
         ZoneDef z;
         if (!str(zs[i]["name"], zp + "/name", z.name)) continue;
         if (z.name == "Queue") { error(zp + "/name", "'Queue' is the engine's own zone; choose another name"); continue; }
@@ -571,8 +557,7 @@ struct Loader {
       for (size_t i = 0; i < ents->size(); i++) {
         const json& e = (*ents)[i];
         std::string ep = "/entities/" + std::to_string(i);
-        if (!object(e, ep, {"id", "type", "tags", "properties", "actions", "reactions", "triggered_actions", "effects",
-                            "text", "description", "name"}, {"id"}))
+        if (!object(e, ep, "entity"))
           continue;
         Template t;
         if (!str(e["id"], ep + "/id", t.id)) continue;
@@ -614,7 +599,7 @@ struct Loader {
     // settings
     if (j.contains("settings")) {
       const json& s = j["settings"];
-      if (object(s, "/settings", {"resolution", "auto_pass", "cancel_zone", "discard_zone", "max_events"})) {
+      if (object(s, "/settings", "settings")) {
         if (s.contains("resolution")) {
           std::string r;
           if (str(s["resolution"], "/settings/resolution", r)) {
@@ -667,7 +652,7 @@ struct Loader {
       for (size_t i = 0; i < j["end_conditions"].size(); i++) {
         const json& e = j["end_conditions"][i];
         std::string ep = "/end_conditions/" + std::to_string(i);
-        if (!object(e, ep, {"when", "winner", "draw", "description"}, {"when"})) continue;
+        if (!object(e, ep, "end_condition")) continue;
         EndCondition c;
         c.when = value(e["when"], ep + "/when", true);
         if (e.contains("winner") == e.contains("draw")) error(ep, "an end condition needs exactly one of 'winner' or 'draw'");
@@ -687,7 +672,7 @@ struct Loader {
   }
 
   void flow(const json& f) {
-    if (!object(f, "/flow", {"turn_order", "first_player", "phases"}, {"phases"})) return;
+    if (!object(f, "/flow", "flow")) return;
     auto playerIndex = [&](const json& v, const std::string& path) -> int {
       std::string id;
       if (v.is_number_integer()) id = std::to_string(v.get<long long>());
@@ -721,7 +706,7 @@ struct Loader {
     std::set<std::string> names;
     for (size_t i = 0; i < ps.size(); i++) {
       std::string pp = "/flow/phases/" + std::to_string(i);
-      if (!object(ps[i], pp, {"name", "on_enter", "mutations", "valid_actions", "description"}, {"name"})) continue;
+      if (!object(ps[i], pp, "phase")) continue;
       Phase ph;
       str(ps[i]["name"], pp + "/name", ph.name);
       if (!names.insert(ph.name).second) error(pp + "/name", "duplicate phase '" + ph.name + "'");

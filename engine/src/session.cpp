@@ -8,6 +8,7 @@
 #include "bot.h"
 #include "game.h"
 #include "json_io.h"
+#include "keys.h"
 #include "loader.h"
 #include "session_impl.h"
 
@@ -251,6 +252,12 @@ std::string simulate(const std::string& definitionJson, const std::string& optio
   json out = {{"games", games}, {"moves", moves}, {"wins", w}, {"draws", draws}, {"unfinished", unfinished},
               {"errors", errors}, {"meanLength", games ? (double)moves / games : 0.0}};
   if (wantHashes) out["hashes"] = hashes;
+  return out.dump();
+}
+
+std::string languageKeys() {
+  json out = json::object();
+  for (const KeySet& k : allKeySets()) out[k.context] = {{"allowed", k.allowed}, {"required", k.required}};
   return out.dump();
 }
 

@@ -56,6 +56,10 @@ std::string runScenario(const std::string& scenarioJson);
 // "unfinished":N,"errors":N,"meanLength":x} plus "hashes" (each final state hash) when asked.
 std::string simulate(const std::string& definitionJson, const std::string& optionsJson);
 
+// The keys of every object of the definition language:
+// {"<context>":{"allowed":[...],"required":[...]}} (the JSON Schema is tested against it).
+std::string languageKeys();
+
 const char* version();
 
 }  // namespace rulestack

@@ -44,6 +44,7 @@ export interface EngineModule {
   runScenario(scenarioJson: string): string;
   /** `{"games","moves","wins":{id:N},"draws","meanLength","errors"}`. */
   simulate(definitionJson: string, optionsJson: string): string;
+  languageKeys(): string;
   version(): string;
 }
 
