@@ -2,7 +2,7 @@
 // the Rulestack API object.
 import createEngineModule from './wasm/engine.mjs';
 import type { EngineModule, EngineModuleOptions } from './wasm/engine.mjs';
-import { DefinitionError, type DefinitionIssue } from './errors.js';
+import { DefinitionError, SnapshotError, type DefinitionIssue } from './errors.js';
 import { parseDefinition, locateIssues, type DefinitionFormat, type ParsedDefinition } from './definition.js';
 import { Game, Bot, sessionOf } from './game.js';
 import type {
@@ -141,7 +141,10 @@ export class Rulestack {
     }
   }
 
-  /** A new game in the state of the snapshot (see Game.snapshot). */
+  /**
+   * A new game in the state of the snapshot (see Game.snapshot). Throws DefinitionError
+   * for a bad definition and SnapshotError for a snapshot the engine rejects.
+   */
   restore(definition: DefinitionInput, snapshot: Snapshot | string, opts: ValidateOptions = {}): Game {
     const parsed = parseDefinition(definition, opts.format);
     const snapJson = typeof snapshot === 'string' ? snapshot : JSON.stringify(snapshot);
@@ -149,7 +152,12 @@ export class Rulestack {
     let ok = false;
     try {
       const errors = engineErrors(session.restore(parsed.json, snapJson), 'restore');
-      if (errors.length > 0) throw new DefinitionError(locateIssues(parsed, errors));
+      if (errors.length > 0) {
+        // The definition's own errors are DefinitionErrors; otherwise the snapshot is at fault.
+        const defErrors = engineErrors(this.module.validateDefinition(parsed.json), 'validateDefinition');
+        if (defErrors.length > 0) throw new DefinitionError(locateIssues(parsed, defErrors));
+        throw new SnapshotError(errors.map((e) => ({ path: typeof e.path === 'string' ? e.path : '', message: String(e.message ?? 'invalid') })));
+      }
       ok = true;
       let seed = 0;
       try {

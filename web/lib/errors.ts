@@ -43,3 +43,13 @@ export class IllegalMoveError extends Error {
     this.player = player;
   }
 }
+
+/** A snapshot that the engine cannot restore (for this definition). */
+export class SnapshotError extends Error {
+  readonly errors: DefinitionIssue[];
+  constructor(errors: DefinitionIssue[]) {
+    super(`invalid snapshot: ${errors.map((e) => (e.path ? `${e.path}: ${e.message}` : e.message)).join('; ') || 'rejected'}`);
+    this.name = 'SnapshotError';
+    this.errors = errors;
+  }
+}

@@ -3,7 +3,7 @@ export { loadEngine, Rulestack } from './engine.js';
 export type { LoadOptions, DefinitionInput, CreateGameOptions, ValidateOptions } from './engine.js';
 export { Game, Bot } from './game.js';
 export type { GameEventMap, GameEventName, MoveRecord } from './game.js';
-export { DefinitionError, IllegalMoveError } from './errors.js';
+export { DefinitionError, IllegalMoveError, SnapshotError } from './errors.js';
 export type { DefinitionIssue } from './errors.js';
 export { parseDefinition } from './definition.js';
 export type { DefinitionFormat, ParsedDefinition, Position } from './definition.js';

@@ -4,7 +4,7 @@ import { test, describe, before } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import { parse as parseYaml } from 'yaml';
-import { loadEngine, DefinitionError, IllegalMoveError, Game, type Rulestack, type Move, type GameDefinition } from '../index.js';
+import { loadEngine, DefinitionError, IllegalMoveError, SnapshotError, Game, type Rulestack, type Move, type GameDefinition } from '../index.js';
 import { TIC_TAC_TOE_YAML, BAD_DEFINITION_YAML, SYNTAX_ERROR_YAML, WINNING_MOVES } from './fixtures.js';
 
 const TTT_OBJECT = parseYaml(TIC_TAC_TOE_YAML) as Record<string, unknown>;
@@ -273,6 +273,20 @@ describe('playing', () => {
         copy.dispose();
         fromText.dispose();
       }
+    } finally {
+      game.dispose();
+    }
+  });
+
+  test('restore: a bad snapshot is a SnapshotError, a bad definition a DefinitionError', () => {
+    const game = rs.createGame(TIC_TAC_TOE_YAML, { seed: 5 });
+    try {
+      assert.throws(() => rs.restore(TIC_TAC_TOE_YAML, { not: 'a snapshot' }), SnapshotError);
+      assert.throws(() => rs.restore(TIC_TAC_TOE_YAML, '{'), SnapshotError);
+      assert.throws(
+        () => rs.restore(BAD_DEFINITION_YAML, game.snapshot()),
+        (e: unknown) => e instanceof DefinitionError && e.errors.some((x) => x.path === '/flwo' && x.line === 7),
+      );
     } finally {
       game.dispose();
     }
