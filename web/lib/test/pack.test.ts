@@ -28,7 +28,7 @@ function sh(cmd: string, args: string[], cwd: string): SpawnSyncReturns<string> 
 
 before(() => {
   work = mkdtempSync(path.join(tmpdir(), 'rulestack-pack-'));
-  const pack = sh(npm, ['pack', '--silent', '--pack-destination', work], ROOT);
+  const pack = sh(npm, ['pack', '--silent', '--ignore-scripts', '--pack-destination', work], ROOT);
   assert.equal(pack.status, 0, `npm pack failed: ${pack.stderr}`);
   const tarball = readdirSync(work).find((f) => f.endsWith('.tgz'));
   assert.ok(tarball, 'no tarball');
@@ -36,7 +36,7 @@ before(() => {
   sh('mkdir', ['-p', app], work);
   writeFileSync(path.join(app, 'package.json'), JSON.stringify({ name: 'app', private: true, type: 'module' }));
   for (const mode of ['--offline', '--prefer-offline']) {
-    const r = sh(npm, ['install', mode, '--no-package-lock', path.join(work, tarball)], app);
+    const r = sh(npm, ['install', mode, '--ignore-scripts', '--no-package-lock', path.join(work, tarball)], app);
     installLog += `npm install ${mode}: exit ${r.status}\n${r.stdout}\n${r.stderr}\n`;
     if (r.status === 0) {
       installed = true;
