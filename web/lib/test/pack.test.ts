@@ -96,3 +96,42 @@ test('the installed bin runs', () => {
   const u = sh(bin, ['nonsense'], app);
   assert.equal(u.status, 2);
 });
+
+test("a TypeScript consumer type-checks against the packed .d.ts (NodeNext and bundler)", (t) => {
+  assert.ok(installed, installLog);
+  const tsc = path.join(ROOT, 'node_modules', '.bin', 'tsc');
+  if (!existsSync(tsc)) {
+    t.skip('typescript is not installed');
+    return;
+  }
+  writeFileSync(
+    path.join(app, 'consumer.ts'),
+    `import { loadEngine, IllegalMoveError, DefinitionError, type GameDefinition, type GameView, type Move } from 'rulestack';
+const def: GameDefinition = {
+  name: 'Minimal', players: { count: 2 }, zones: [{ name: 'Board' }],
+  flow: { phases: [{ name: 'Main', valid_actions: ['Noop'] }] }, actions: [{ name: 'Noop', mutations: [] }],
+};
+const rs = await loadEngine();
+const game = rs.createGame(def, { seed: 1 });
+const view: GameView = game.view();
+const moves: Move[] = game.legalMoves(0);
+try { game.apply('1', { action: 'Noop' }); } catch (e) {
+  if (e instanceof IllegalMoveError) console.log(e.reason, e.player);
+  if (e instanceof DefinitionError) console.log(e.errors[0]?.line);
+}
+const off: () => void = game.on('event', (ev) => console.log(ev.type));
+off();
+console.log(view.toAct, moves.length, rs.bot(game, { kind: 'mcts', iterations: 10 }).choose('0'));
+game.dispose();
+`,
+  );
+  for (const [mod, res] of [['nodenext', 'nodenext'], ['esnext', 'bundler']] as const) {
+    const r = sh(
+      tsc,
+      ['--noEmit', '--strict', '--target', 'es2022', '--module', mod, '--moduleResolution', res,
+        '--types', 'node', '--typeRoots', path.join(ROOT, 'node_modules', '@types'), 'consumer.ts'],
+      app,
+    );
+    assert.equal(r.status, 0, `${res}: ${r.stdout}${r.stderr}`);
+  }
+});
