@@ -9,7 +9,7 @@ import { loadEngine } from '../index.js';
 
 // This file runs as dist/test/smoke.test.js.
 const repo = (p: string) => fileURLToPath(new URL(`../../${p}`, import.meta.url));
-const tinyGamePath = repo('web/playground/tiny-game.json');
+const tinyGamePath = repo('tests/data/minimal-game.json');
 const nativeCli = repo('build/native/rulestack-native');
 
 test('the engine loads and reports its version', async () => {
