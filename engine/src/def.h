@@ -115,6 +115,7 @@ struct Phase {
   std::vector<Mutation> onEnter;
   std::vector<int> actions;      // action indexes valid in this phase
   bool hasActions = false;
+  bool canPass = true;           // false: pass only when no action can be taken
 };
 
 struct EndCondition {

@@ -32,7 +32,7 @@ std::vector<KeySet> build() {
                             "description"}, {"name", "trigger"}},
       {"effect", {"applies_to", "filter", "property", "add", "set", "while", "description"}, {"applies_to", "property"}},
       {"flow", {"turn_order", "first_player", "phases"}, {"phases"}},
-      {"phase", {"name", "on_enter", "mutations", "valid_actions", "description"}, {"name"}},
+      {"phase", {"name", "on_enter", "mutations", "valid_actions", "pass", "description"}, {"name"}},
       {"end_condition", {"when", "winner", "draw", "description"}, {"when"}},
   };
   for (const char* op : {"=", "+", "-", "*", "/", "SetProperty"})

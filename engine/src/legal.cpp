@@ -246,8 +246,7 @@ void Game::legalMoves(int player, std::vector<Move>& out) const {
       }
     }
   }
-  Move pass;
-  out.push_back(pass);
+  if (out.empty() || d.phases[st_.phase].canPass || !st_.queue.empty()) out.push_back(Move{});
 }
 
 bool Game::hasRealMove(int player) const {
@@ -286,7 +285,7 @@ std::string Game::check(int player, const Move& given, std::string* message) con
   }
   if (m.kind == Move::Answer) return fail("unknown_decision", "no decision is pending");
   if (player != st_.priority) return fail("not_your_priority", "player " + d.playerIds[player] + " does not have priority");
-  if (m.kind == Move::Pass) return fail("malformed_move", "pass is not possible now");
+  if (m.kind == Move::Pass) return fail("must_act", "in phase " + d.phases[st_.phase].name + " a player who can act must act");
   if (m.action < 0 || m.action >= (int)d.actions.size()) return fail("unknown_action", "no such action");
   const Action& a = d.actions[m.action];
   const auto& va = d.phases[st_.phase].actions;

@@ -19,6 +19,16 @@ constexpr size_t kMaxText = 8u << 20;
 constexpr int kMaxDepth = 200;
 constexpr size_t kMaxList = 10000;
 
+// A value string is an expression when it starts with '$', '(' or a function call
+// (`min(`, `max(`, `abs(`, `count(`, `sum(`); any other string is a literal.
+bool looksLikeExpression(const std::string& s) {
+  if (s.empty()) return false;
+  if (s[0] == '$' || s[0] == '(') return true;
+  for (const char* f : {"min(", "max(", "abs(", "count(", "sum("})
+    if (s.rfind(f, 0) == 0) return true;
+  return false;
+}
+
 std::string typeName(const json& j) {
   switch (j.type()) {
     case json::value_t::null: return "null";
@@ -131,7 +141,7 @@ struct Loader {
     if (j.is_null()) return constExpr(d.nodes, 0, 0);
     if (j.is_string()) {
       std::string s = j.get<std::string>();
-      if (!cond && (s.empty() || s[0] != '$')) return constExpr(d.nodes, 3, d.syms.intern(s));
+      if (!cond && !looksLikeExpression(s)) return constExpr(d.nodes, 3, d.syms.intern(s));
       Expr e;
       CompileError ce;
       if (!compileExpr(s, d.nodes, env(), e, ce)) {
@@ -590,7 +600,16 @@ struct Loader {
           actionNames.insert(n);
         }
     };
-    if (j.contains("actions")) collectNames(j["actions"], "/actions");
+    if (j.contains("actions")) {
+      collectNames(j["actions"], "/actions");
+      std::set<std::string> seen;
+      const json& as = j["actions"];
+      if (as.is_array())
+        for (size_t i = 0; i < as.size(); i++)
+          if (as[i].is_object() && as[i].contains("name") && as[i]["name"].is_string() &&
+              !seen.insert(as[i]["name"].get<std::string>()).second)
+            error("/actions/" + std::to_string(i) + "/name", "duplicate action '" + as[i]["name"].get<std::string>() + "'");
+    }
     if (ents)
       for (size_t i = 0; i < ents->size(); i++)
         if ((*ents)[i].is_object() && (*ents)[i].contains("actions"))
@@ -711,6 +730,7 @@ struct Loader {
       str(ps[i]["name"], pp + "/name", ph.name);
       if (!names.insert(ph.name).second) error(pp + "/name", "duplicate phase '" + ph.name + "'");
       ph.nameSym = d.syms.intern(ph.name);
+      if (ps[i].contains("pass")) boolean(ps[i]["pass"], pp + "/pass", ph.canPass);
       if (ps[i].contains("on_enter")) mutations(ps[i]["on_enter"], pp + "/on_enter", ph.onEnter);
       if (ps[i].contains("mutations")) mutations(ps[i]["mutations"], pp + "/mutations", ph.onEnter);
       if (ps[i].contains("valid_actions") && list(ps[i]["valid_actions"], pp + "/valid_actions")) {

@@ -218,8 +218,8 @@ std::string simulate(const std::string& definitionJson, const std::string& optio
     auto g = startGame(def, seed + (uint64_t)i, e2);
     if (!g) { errors++; continue; }
     g->logging = false;
-    Rng rng;
-    rng.seed(seed * 7919 + (uint64_t)i);
+    Rng rng;  // depends on this game's seed only, so games are the same however they are batched
+    rng.seed((seed + (uint64_t)i) * 0x9E3779B97F4A7C15ULL + 0x632BE59BD9B4E019ULL);
     try {
       if (!mcts) {
         moves += randomPlayout(*g, rng, 100000, scratch);

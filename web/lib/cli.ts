@@ -379,7 +379,8 @@ async function runOneScenario(rs: Rulestack, file: string): Promise<{ ok: boolea
   return fail(`step ${f.step}: ${f.message}${more}`);
 }
 
-/** A directory stands for every .json/.yaml/.yml file under it (sorted). */
+/** A directory stands for every scenario under it (sorted): .json/.yaml/.yml files with
+ * top-level `steps` (game files beside scenarios are skipped). */
 function expandScenarioArgs(args: string[]): string[] {
   const files: string[] = [];
   const walk = (dir: string) => {
@@ -387,7 +388,7 @@ function expandScenarioArgs(args: string[]): string[] {
     for (const e of entries) {
       const p = path.join(dir, e.name);
       if (e.isDirectory()) walk(p);
-      else if (/\.(json|ya?ml)$/i.test(e.name)) files.push(p);
+      else if (/\.(json|ya?ml)$/i.test(e.name) && /^steps\s*:|"steps"\s*:/m.test(readFileSync(p, 'utf8'))) files.push(p);
     }
   };
   for (const a of args) {
