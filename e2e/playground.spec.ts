@@ -14,10 +14,10 @@ test('the playground shows the engine version and the state hash node computes',
   const rs = await loadEngine();
   await expect(page.locator('#version')).toHaveText(rs.version());
 
-  const seed = Number(await page.locator('#seed').textContent());
-  const definition = JSON.parse(
-    await readFile(new URL('../web/playground/tiny-game.json', import.meta.url), 'utf8'),
-  );
+  // The page starts with tic-tac-toe, the first game of the picker.
+  await expect(page.locator('#game-picker')).toHaveValue('tictactoe.yaml');
+  const seed = Number(await page.locator('#seed').inputValue());
+  const definition = await readFile(new URL('../examples/tictactoe.yaml', import.meta.url), 'utf8');
   const game = rs.createGame(definition, { seed });
   const expected = game.stateHash();
   game.dispose();
