@@ -2,7 +2,8 @@
 // It uses the npm package exactly as a user would (import from 'rulestack'); every rule is
 // the engine's: the page only shows views, lists legal moves and applies the chosen one.
 import { loadEngine, DefinitionError, IllegalMoveError } from 'rulestack';
-import type { Bot, DefinitionIssue, Game, GameEvent, GameView, Move, Rulestack } from 'rulestack';
+import type { BotOptions, DefinitionIssue, Game, GameEvent, GameView, Move, Rulestack } from 'rulestack';
+import type { BotRequest, BotResponse } from './bot-worker.js';
 import { Editor } from './editor.js';
 import { examples } from './examples.js';
 import { h, moveEntities, moveLabel, renderBoard, renderEvent, renderSummary, resultText } from './render.js';
@@ -35,6 +36,7 @@ const ui = {
   mode: $<HTMLSelectElement>('mode'),
   botKind: $<HTMLSelectElement>('bot-kind'),
   botKindLabel: $('bot-kind-label'),
+  botIterations: $<HTMLInputElement>('bot-iterations'),
   viewer: $<HTMLSelectElement>('viewer'),
   undo: $<HTMLButtonElement>('undo'),
   message: $('message'),
@@ -48,7 +50,11 @@ const editor = new Editor($<HTMLTextAreaElement>('editor'), $('gutter'), $('curs
 
 let rs: Rulestack;
 let game: Game | null = null;
-let bot: Bot | null = null;
+/** Successive bot choices use successive seeds (as one Bot does), so the bot varies its play. */
+let botCalls = 0;
+/** The bot request being waited for (a newer request, an undo or a load makes it stale). */
+let pendingBot = 0;
+let nextBotId = 1;
 let history: HistoryEntry[] = [];
 let setupEvents: GameEvent[] = [];
 let botTimer: ReturnType<typeof setTimeout> | undefined;
@@ -93,10 +99,68 @@ function clearMessage(): void {
 function stopBot(): void {
   if (botTimer !== undefined) clearTimeout(botTimer);
   botTimer = undefined;
+  pendingBot = 0;
 }
 
 function newBot(): void {
-  bot = game ? rs.bot(game, { kind: ui.botKind.value === 'mcts' ? 'mcts' : 'random', seed: Number(ui.seed.value) || 0 }) : null;
+  botCalls = 0;
+}
+
+function botOptions(): BotOptions {
+  const kind = ui.botKind.value === 'mcts' ? 'mcts' : 'random';
+  const opts: BotOptions = { kind, seed: (Math.trunc(Number(ui.seed.value)) || 0) + botCalls++ };
+  const it = Math.trunc(Number(ui.botIterations.value));
+  if (kind === 'mcts' && ui.botIterations.value !== '' && it > 0) opts.iterations = it;
+  return opts;
+}
+
+// The bot thinks in a Web Worker (bot-worker.ts); if workers fail, on the main thread.
+let worker: Worker | null = null;
+let workerFailed = false;
+const waiting = new Map<number, { resolve: (m: Move | null) => void; reject: (e: Error) => void }>();
+
+function botWorker(): Worker | null {
+  if (workerFailed || typeof Worker !== 'function') return null;
+  if (worker) return worker;
+  try {
+    worker = new Worker(new URL('./bot-worker.ts', import.meta.url), { type: 'module' });
+  } catch {
+    workerFailed = true;
+    return null;
+  }
+  worker.addEventListener('message', (e: MessageEvent<BotResponse>) => {
+    const w = waiting.get(e.data.id);
+    if (!w) return;
+    waiting.delete(e.data.id);
+    if ('error' in e.data) w.reject(new Error(e.data.error));
+    else w.resolve(e.data.move);
+  });
+  worker.addEventListener('error', (e) => {
+    console.warn('rulestack playground: the bot worker failed; the bot now runs on the page', e.message);
+    workerFailed = true;
+    worker?.terminate();
+    worker = null;
+    for (const w of waiting.values()) w.reject(new Error('worker failed'));
+    waiting.clear();
+  });
+  return worker;
+}
+
+async function chooseMove(g: Game, player: string, options: BotOptions): Promise<Move | null> {
+  const w = botWorker();
+  if (w) {
+    const id = nextBotId++;
+    const req: BotRequest = { id, definition: g.definitionJson, snapshot: g.snapshot(), player, options };
+    try {
+      return await new Promise<Move | null>((resolve, reject) => {
+        waiting.set(id, { resolve, reject });
+        w.postMessage(req);
+      });
+    } catch (e) {
+      if (!workerFailed) throw e; // a bot error, not a worker failure
+    }
+  }
+  return rs.bot(g, options).choose(player);
 }
 
 // ------------------------------------------------------------------ definition errors
@@ -213,20 +277,37 @@ function scheduleBot(): void {
   ui.moves.querySelector('.thinking')?.classList.add('on');
   botTimer = setTimeout(() => {
     botTimer = undefined;
-    if (!game || !bot) return;
-    let move: Move | null;
-    try {
-      move = bot.choose(who);
-    } catch (e) {
-      showMessage(`Bot error: ${e instanceof Error ? e.message : String(e)}`);
-      return;
-    }
-    if (move === null) {
-      showMessage(`The bot (${who}) has no move.`, 'info');
-      return;
-    }
-    play(who, move);
-  }, BOT_DELAY);
+    const g = game;
+    if (!g) return;
+    const ticket = nextBotId++;
+    pendingBot = ticket;
+    const hash = g.stateHash();
+    const started = performance.now();
+    chooseMove(g, who, botOptions()).then(
+      (move) => {
+        // ignore an answer for a game or a state that is gone
+        if (pendingBot !== ticket || game !== g || g.disposed || g.stateHash() !== hash) return;
+        pendingBot = 0;
+        if (move === null) {
+          showMessage(`The bot (${who}) has no move.`, 'info');
+          return;
+        }
+        // a fast bot still waits BOT_DELAY in all, so its moves can be followed
+        const rest = Math.max(0, BOT_DELAY - (performance.now() - started));
+        if (rest > 0) {
+          botTimer = setTimeout(() => {
+            botTimer = undefined;
+            if (game === g && !g.disposed && g.stateHash() === hash) play(who, move);
+          }, rest);
+        } else play(who, move);
+      },
+      (e: unknown) => {
+        if (pendingBot !== ticket) return;
+        pendingBot = 0;
+        showMessage(`Bot error: ${e instanceof Error ? e.message : String(e)}`);
+      },
+    );
+  }, Math.min(BOT_DELAY, 150));
 }
 
 // ------------------------------------------------------------------ rendering
@@ -284,6 +365,7 @@ function render(): void {
   renderLog(name);
   ui.undo.disabled = history.length === 0;
   ui.botKindLabel.classList.toggle('dim', mode() !== 'bot');
+  ui.botIterations.hidden = ui.botKind.value !== 'mcts';
 }
 
 function renderMoves(view: GameView, name: (id: string) => string): void {
@@ -397,9 +479,16 @@ function wire(): void {
   });
   ui.botKind.addEventListener('change', () => {
     newBot();
+    render();
     scheduleBot();
   });
   ui.viewer.addEventListener('change', render);
+  const toggle = $<HTMLButtonElement>('toggle-editor');
+  toggle.addEventListener('click', () => {
+    const hidden = $('layout').classList.toggle('no-editor');
+    toggle.textContent = hidden ? 'Show editor' : 'Hide editor';
+    toggle.setAttribute('aria-pressed', String(!hidden));
+  });
 }
 
 async function main(): Promise<void> {

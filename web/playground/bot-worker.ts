@@ -1,0 +1,32 @@
+// Runs the bot off the main thread, so a slow MCTS search does not freeze the page. It uses
+// only the public API: the game is restored from its snapshot, the bot chooses, the copy is
+// disposed. The page applies the chosen move to its own game.
+import { loadEngine } from 'rulestack';
+import type { BotOptions, Move, Snapshot } from 'rulestack';
+
+export interface BotRequest {
+  id: number;
+  definition: string;
+  snapshot: Snapshot;
+  player: string;
+  options: BotOptions;
+}
+
+export type BotResponse = { id: number; move: Move | null } | { id: number; error: string };
+
+const post = (r: BotResponse) => (self as unknown as Worker).postMessage(r);
+
+self.addEventListener('message', async (e: MessageEvent<BotRequest>) => {
+  const { id, definition, snapshot, player, options } = e.data;
+  try {
+    const rs = await loadEngine();
+    const game = rs.restore(definition, snapshot);
+    try {
+      post({ id, move: rs.bot(game, options).choose(player) });
+    } finally {
+      game.dispose();
+    }
+  } catch (err) {
+    post({ id, error: err instanceof Error ? err.message : String(err) });
+  }
+});
