@@ -164,3 +164,22 @@ test('vs bot: the bot plays duel by itself; undo goes back to the human', async 
   await expect(page.locator('#to-act')).toHaveText('Player 0 (you)');
   expect(await page.locator('#log .log-group').count()).toBeLessThan(groups - 1);
 });
+
+test('vs MCTS bot: the bot thinks in a worker and answers in tic-tac-toe', async ({ page }) => {
+  const workers: string[] = [];
+  page.on('worker', (w) => workers.push(w.url()));
+  const warnings: string[] = [];
+  page.on('console', (m) => {
+    if (m.type() === 'warning' || m.type() === 'error') warnings.push(m.text());
+  });
+  await open(page, '?botDelay=0');
+  await page.locator('#mode').selectOption('bot');
+  await page.locator('#bot-kind').selectOption('mcts');
+  await page.locator('#bot-iterations').fill('50');
+  await move(page, 'Mark → C').click();
+  await expect(page.locator('#log .log-group summary').first()).toContainText('Player 1 (bot): Mark →', { timeout: 10_000 });
+  await expect(page.locator('#to-act')).toHaveText('Player 0 (you)');
+  await expect(page.locator('[data-zone="Board"] [data-prop="mark"] .v').filter({ hasText: /^1$/ })).toHaveCount(1);
+  expect(workers.some((u) => u.includes('bot-worker'))).toBe(true);
+  expect(warnings).toEqual([]); // the worker did not fail over to the page
+});
