@@ -67,7 +67,8 @@ struct Action {
   Expr xMin, xMax;
   std::vector<Mode> modes;
   bool play = false, queue = true;
-  bool anySource = false;  // global, no `source`, reads $entity.selected: any entity the player controls
+  bool anySource = false;
+  int fromZone = -1;       // the condition requires the source to be in this zone (def index): enumerate only it  // global, no `source`, reads $entity.selected: any entity the player controls
   std::vector<std::pair<int, Expr>> props;  // symbol -> value at take time
 };
 

@@ -209,30 +209,34 @@ Value Game::evalNode(int n, const Ctx& c) const {
     }
     case N::PPriority: return player(st_.priority);
     case N::PAll: {
-      std::vector<Value> v;
-      for (int p : d.turnOrder) v.push_back(Value::ent(p));
-      return listOf(v);
+      int32_t off = (int32_t)scratch_.size();
+      for (int p : d.turnOrder) scratch_.push_back(Value::ent(p));
+      return Value::list(off, (int32_t)d.turnOrder.size());
     }
-    case N::PIndex: return Value::null();
+    case N::PIndex: {
+      Value i = evalNode(nd.a, c);
+      if (i.k != VK::Int || i.v < 0 || i.v >= (int32_t)d.turnOrder.size()) return Value::null();
+      return Value::ent(d.turnOrder[i.v]);
+    }
     case N::ESelf: return c.self < 0 ? Value::null() : Value::ent(c.self);
     case N::ESelected: return c.selected < 0 ? Value::null() : Value::ent(c.selected);
     case N::EOfType:
     case N::EAll: {
-      std::vector<Value> v;
+      int32_t off = (int32_t)scratch_.size();
       for (int32_t e = d.numPlayers(); e < (int32_t)st_.ents.size(); e++) {
         const Entity& en = st_.ents[e];
         if (!en.alive) continue;
         if (nd.op == N::EOfType && d.templates[en.tmpl].typeSym != nd.imm) continue;
-        v.push_back(Value::ent(e));
+        scratch_.push_back(Value::ent(e));
       }
-      return listOf(v);
+      return Value::list(off, (int32_t)scratch_.size() - off);
     }
     case N::Target: return (c.targets && !c.targets->empty()) ? (*c.targets)[0].get() : Value::null();
     case N::Targets: {
-      std::vector<Value> v;
+      int32_t off = (int32_t)scratch_.size();
       if (c.targets)
-        for (const Slot& s : *c.targets) v.push_back(s.get());
-      return listOf(v);
+        for (const Slot& s : *c.targets) scratch_.push_back(s.get());
+      return Value::list(off, (int32_t)scratch_.size() - off);
     }
     case N::Candidate: return c.candidate;
     case N::Item: return c.item;
@@ -273,9 +277,9 @@ Value Game::evalNode(int n, const Ctx& c) const {
     case N::QueueSize: return Value::num((int32_t)st_.queue.size());
     case N::QueueTop: return st_.queue.empty() ? Value::null() : Value::item(st_.queue.back().id);
     case N::QueueItems: {
-      std::vector<Value> v;
-      for (auto it = st_.queue.rbegin(); it != st_.queue.rend(); ++it) v.push_back(Value::item(it->id));
-      return listOf(v);
+      int32_t off = (int32_t)scratch_.size();
+      for (auto it = st_.queue.rbegin(); it != st_.queue.rend(); ++it) scratch_.push_back(Value::item(it->id));
+      return Value::list(off, (int32_t)st_.queue.size());
     }
     case N::Member: return member(evalNode(nd.a, c), nd.imm, c);
     case N::Index: {
@@ -338,8 +342,14 @@ Value Game::evalNode(int n, const Ctx& c) const {
       return Value::num(b == 0 || b == -1 ? 0 : a % b);
     }
     case N::Neg: return Value::num((int32_t)(0u - (uint32_t)asInt(evalNode(nd.a, c))));
-    case N::Eq: return Value::boolean(same(evalNode(nd.a, c), evalNode(nd.b, c)));
-    case N::Ne: return Value::boolean(!same(evalNode(nd.a, c), evalNode(nd.b, c)));
+    case N::Eq: {
+      Value a = evalNode(nd.a, c), b = evalNode(nd.b, c);
+      return Value::boolean(a.k == b.k ? (a.k != VK::List && a.v == b.v) : same(a, b));
+    }
+    case N::Ne: {
+      Value a = evalNode(nd.a, c), b = evalNode(nd.b, c);
+      return Value::boolean(!(a.k == b.k ? (a.k != VK::List && a.v == b.v) : same(a, b)));
+    }
     case N::Lt: return Value::boolean(asInt(evalNode(nd.a, c)) < asInt(evalNode(nd.b, c)));
     case N::Le: return Value::boolean(asInt(evalNode(nd.a, c)) <= asInt(evalNode(nd.b, c)));
     case N::Gt: return Value::boolean(asInt(evalNode(nd.a, c)) > asInt(evalNode(nd.b, c)));

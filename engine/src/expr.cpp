@@ -216,6 +216,8 @@ struct Parser {
         next();
         int idx = parseExpr();
         expect("]");
+        // $players[i]: the i-th player directly, without building the list
+        if (out.nodes[l].op == N::PAll) { out.nodes[l] = Node{N::PIndex, idx, -1, 0}; continue; }
         l = emit(N::Index, l, idx);
       } else {
         return l;

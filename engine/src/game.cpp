@@ -101,6 +101,7 @@ void Game::advance() {
 void Game::startTurn() {
   const Def& d = *def_;
   st_.turn++;
+  endDirty_ = true;
   st_.phase = 0;
   st_.phaseStarted = false;
   st_.priority = -1;
@@ -144,6 +145,8 @@ void Game::endPhase() {
 bool Game::checkEnd() {
   const Def& d = *def_;
   if (st_.over()) return true;
+  if (!endDirty_) return false;  // nothing changed since the last check
+  endDirty_ = false;
   for (const EndCondition& ec : d.ends) {
     for (int p : d.turnOrder) {
       Ctx c;

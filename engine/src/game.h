@@ -63,7 +63,7 @@ class Game {
   const Def& def() const { return *def_; }
   std::shared_ptr<const Def> defPtr() const { return def_; }
   const State& state() const { return st_; }
-  State& mutableState() { return st_; }
+  State& mutableState() { endDirty_ = true; return st_; }
 
   // Players who may move now (decision holders, or the priority player).
   std::vector<int> toAct() const;
@@ -105,6 +105,7 @@ class Game {
   State st_;
   mutable std::vector<Value> scratch_;
   int eventsThisMove_ = 0;
+  bool endDirty_ = true;   // something changed since end conditions were last checked
   int depth_ = 0;
   int32_t cause_ = -1;
   Item* pending_ = nullptr;               // the action being taken (before it is queued)
@@ -134,6 +135,7 @@ class Game {
   void cancelItem(Item& it, const char* why);
   bool targetsStillValid(Item& it);
   bool onlyPass(int player) const;
+  void collectMoves(int player, std::vector<Move>& out, bool firstOnly) const;
   bool hasRealMove(int player) const;
 
   // actions and legality

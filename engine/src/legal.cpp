@@ -58,8 +58,9 @@ void Game::targetCandidates(const TargetSpec& t, const Ctx& c, std::vector<Slot>
 bool Game::canPay(const std::vector<Mutation>& cost, const Ctx& c) const {
   const Def& d = *def_;
   struct Spend { int32_t ent, prop, amount; };
-  std::vector<Spend> spent;
-  std::vector<Value> targets;
+  thread_local std::vector<Spend> spent;
+  thread_local std::vector<Value> targets;
+  spent.clear();
   for (const Mutation& m : cost) {
     if (m.op != Op::Sub || m.prop < 0 || m.forEach.present()) continue;
     if (m.condition.present() && !eval(m.condition, c).truthy()) continue;
@@ -142,7 +143,17 @@ void Game::enumerateAction(int player, int actionIdx, int source, std::vector<Mo
   }
 }
 
-void Game::legalMoves(int player, std::vector<Move>& out) const {
+void Game::legalMoves(int player, std::vector<Move>& out) const { collectMoves(player, out, false); }
+
+bool Game::hasRealMove(int player) const {
+  thread_local std::vector<Move> moves;
+  collectMoves(player, moves, true);
+  for (auto& m : moves)
+    if (m.kind != Move::Pass) return true;
+  return false;
+}
+
+void Game::collectMoves(int player, std::vector<Move>& out, bool firstOnly) const {
   const Def& d = *def_;
   out.clear();
   if (st_.over() || player < 0 || player >= d.numPlayers()) return;
@@ -238,23 +249,25 @@ void Game::legalMoves(int player, std::vector<Move>& out) const {
       for (Value s : srcs)
         if (s.k == VK::Ent && s.v >= d.numPlayers() && st_.ents[s.v].alive && st_.ents[s.v].zone != d.queueZone)
           enumerateAction(player, ai, s.v, out, kMaxMovesPerAction);
+    } else if (a.fromZone >= 0) {
+      // only the entities in the zone the condition requires (the player's, for a per-player zone)
+      const std::vector<int32_t>& z = st_.zones[d.zoneInstance(a.fromZone, player)];
+      for (size_t k = 0; k < z.size(); k++) {
+        int32_t e = z[k];
+        const Entity& en = st_.ents[e];
+        if (!en.alive || en.tmpl != a.tmpl || en.controller != player) continue;
+        enumerateAction(player, ai, e, out, firstOnly ? 1 : kMaxMovesPerAction);
+      }
     } else {
       for (int32_t e = d.numPlayers(); e < (int32_t)st_.ents.size(); e++) {
         const Entity& en = st_.ents[e];
         if (!en.alive || en.tmpl != a.tmpl || en.controller != player || en.zone < 0 || en.zone == d.queueZone) continue;
-        enumerateAction(player, ai, e, out, kMaxMovesPerAction);
+        enumerateAction(player, ai, e, out, firstOnly ? 1 : kMaxMovesPerAction);
       }
     }
+    if (firstOnly && !out.empty()) return;
   }
   if (out.empty() || d.phases[st_.phase].canPass || !st_.queue.empty()) out.push_back(Move{});
-}
-
-bool Game::hasRealMove(int player) const {
-  std::vector<Move> moves;
-  legalMoves(player, moves);
-  for (auto& m : moves)
-    if (m.kind != Move::Pass) return true;
-  return false;
 }
 
 bool Game::onlyPass(int player) const { return !hasRealMove(player); }

@@ -367,6 +367,27 @@ struct Loader {
     if (tmpl >= 0) d.templates[tmpl].reactions.push_back(idx);
   }
 
+  // A condition whose top-level `and` chain says `$entity.self.zone == $zone.@Z` (or
+  // $entity.selected): legal-move enumeration then looks only at the entities in Z.
+  int requiredZone(int n) {
+    const Node& nd = d.nodes.nodes[n];
+    if (nd.op == N::And) {
+      int z = requiredZone(nd.a);
+      return z >= 0 ? z : requiredZone(nd.b);
+    }
+    if (nd.op != N::Eq) return -1;
+    auto isSourceZone = [&](int k) {
+      const Node& m = d.nodes.nodes[k];
+      if (m.op != N::Member || m.imm != d.b.zone) return false;
+      N o = d.nodes.nodes[m.a].op;
+      return o == N::ESelf || o == N::ESelected;
+    };
+    auto named = [&](int k) { return d.nodes.nodes[k].op == N::ZoneNamed ? d.nodes.nodes[k].imm : -1; };
+    if (isSourceZone(nd.a) && named(nd.b) >= 0) return named(nd.b);
+    if (isSourceZone(nd.b) && named(nd.a) >= 0) return named(nd.a);
+    return -1;
+  }
+
   void action(const json& j, const std::string& path, int tmpl) {
     if (!object(j, path, "action"))
       return;
@@ -380,7 +401,10 @@ struct Loader {
       else a.source = value(j["source"], path + "/source", true);
     }
     if (j.contains("requires_target")) targetSpec(j["requires_target"], path + "/requires_target", a.target);
-    if (j.contains("condition")) a.condition = value(j["condition"], path + "/condition", true);
+    if (j.contains("condition")) {
+      a.condition = value(j["condition"], path + "/condition", true);
+      if (a.condition.present()) a.fromZone = requiredZone(a.condition.root);
+    }
     if (j.contains("cost")) mutations(j["cost"], path + "/cost", a.cost);
     if (j.contains("x")) {
       const json& x = j["x"];
