@@ -50,6 +50,7 @@ Move botChoose(const Game& g, int player, const BotOptions& o) {
   std::vector<Move> scratch;
   for (int it = 0; it < o.iterations; it++) {
     Game sim = g.clone();
+    try {
     TreeNode* node = &root;
     std::vector<TreeNode*> path{node};
     // selection
@@ -85,6 +86,9 @@ Move botChoose(const Game& g, int player, const BotOptions& o) {
     for (TreeNode* n : path) {
       n->visits++;
       if (n->player >= 0) n->reward += rewardFor(sim.state(), n->player);
+    }
+    } catch (const std::exception&) {
+      // a move that fails at run time (a definition error, a loop) ends this simulation
     }
   }
   const TreeNode* best = nullptr;

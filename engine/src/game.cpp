@@ -509,15 +509,24 @@ std::string Game::apply(int player, const Move& m, std::string* message) {
   if (!reason.empty()) return reason;
   State backup = st_;
   size_t logSize = log.size();
-  try {
-    applyUnchecked(player, m);
-  } catch (const RuntimeError& e) {
+  auto rollback = [&] {
     st_ = std::move(backup);
     log.resize(logSize);
     pending_ = nullptr;
     executing_.clear();
+    chain_.clear();
+    endDirty_ = true;
+  };
+  try {
+    applyUnchecked(player, m);
+  } catch (const RuntimeError& e) {
+    rollback();
     if (message) *message = e.what();
     return e.reason;
+  } catch (const std::exception& e) {  // out of memory and the like: still transactional
+    rollback();
+    if (message) *message = std::string("internal error: ") + e.what();
+    return "runtime_error";
   }
   return "";
 }
@@ -534,8 +543,15 @@ std::string Game::runMutations(const std::vector<Mutation>& ms, std::string* mes
   } catch (const RuntimeError& e) {
     st_ = std::move(backup);
     log.resize(logSize);
+    endDirty_ = true;
     if (message) *message = e.what();
     return e.reason;
+  } catch (const std::exception& e) {
+    st_ = std::move(backup);
+    log.resize(logSize);
+    endDirty_ = true;
+    if (message) *message = std::string("internal error: ") + e.what();
+    return "runtime_error";
   }
   return "";
 }
