@@ -1,0 +1,255 @@
+#!/usr/bin/env node
+// `npm run bench`: the Duel benchmark, native vs wasm (node) vs boardgame.io (node), in one run;
+// writes bench/RESULTS.md. Not part of `npm test`.
+//   node bench/run.mjs [--seconds S] [--rounds R] [--no-build] [--no-profile]
+// Each measurement runs R rounds of S seconds and keeps the best round (the machine may be
+// shared: the best round is the least disturbed one).
+import { spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import zlib from 'node:zlib';
+import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+process.chdir(root);
+const { values } = parseArgs({
+  options: {
+    seconds: { type: 'string', default: '2' },
+    rounds: { type: 'string', default: '3' },
+    'no-build': { type: 'boolean' },
+    'no-profile': { type: 'boolean' },
+  },
+});
+const SECONDS = values.seconds;
+const ROUNDS = values.rounds;
+const log = (s) => process.stderr.write(`bench: ${s}\n`);
+
+function run(cmd, args, opts = {}) {
+  const r = spawnSync(cmd, args, { encoding: 'utf8', maxBuffer: 1 << 28, ...opts });
+  if (r.error) throw new Error(`${cmd}: ${r.error.message}`);
+  if (r.status !== 0) {
+    process.stderr.write(r.stderr ?? '');
+    throw new Error(`${cmd} ${args.join(' ')} failed (exit ${r.status ?? r.signal})`);
+  }
+  return r.stdout;
+}
+const json = (text) => JSON.parse(text.trim().split('\n').pop());
+
+// ------------------------------------------------------------------ build + inputs
+if (!values['no-build']) {
+  log('building (native, wasm, lib) and the native bench');
+  run(process.execPath, ['scripts/build.mjs', 'native', 'wasm', 'lib'], { stdio: ['ignore', 'ignore', 'inherit'] });
+  run('cmake', ['--build', 'build/native', '--target', 'rulestack_bench'], { stdio: ['ignore', 'ignore', 'inherit'] });
+}
+const BENCH = 'build/native/rulestack-bench';
+if (!fs.existsSync(BENCH)) throw new Error(`${BENCH} is missing: run without --no-build`);
+
+const { parseDefinition } = await import(path.join(root, 'dist/definition.js'));
+fs.mkdirSync('build/bench', { recursive: true });
+for (const name of ['duel', 'nexus']) {
+  const parsed = parseDefinition(fs.readFileSync(`examples/${name}.yaml`, 'utf8'), 'yaml');
+  fs.writeFileSync(`build/bench/${name}.json`, JSON.stringify(parsed.value));
+}
+
+// ------------------------------------------------------------------ measurements
+const loadBefore = os.loadavg();
+log('native (rulestack-bench)');
+const native = json(run(BENCH, ['build/bench/duel.json', 'build/bench/nexus.json', '--seconds', SECONDS, '--rounds', ROUNDS]));
+log('wasm in node');
+const wasm = json(run(process.execPath, ['bench/wasm.mjs', 'build/bench/duel.json', '--seconds', SECONDS, '--rounds', ROUNDS]));
+log('boardgame.io in node');
+const bgio = json(run(process.execPath, ['bench/bgio.mjs', '--seconds', SECONDS, '--rounds', ROUNDS]));
+const loadAfter = os.loadavg();
+
+const sizes = ['engine.wasm', 'engine.mjs'].map((f) => {
+  const buf = fs.readFileSync(path.join('dist/wasm', f));
+  return { f, raw: buf.length, gz: zlib.gzipSync(buf, { level: 9 }).length };
+});
+const gzTotal = sizes.reduce((a, s) => a + s.gz, 0);
+
+// ------------------------------------------------------------------ profile (perf)
+function symbolFile(sym) {
+  // rulestack::Game::evalNode(...) -> the engine source that defines it
+  const m = /rulestack::(?:\w+::)*?(\w+)::(\w+)(?:\(|$)/.exec(sym) || /rulestack::(\w+)(?:\(|$)/.exec(sym);
+  if (!m) return '';
+  const needle = m.length === 3 ? `${m[1]}::${m[2]}(` : `${m[1]}(`;
+  for (const f of fs.readdirSync('engine/src').sort()) {
+    if (!f.endsWith('.cpp')) continue;
+    const text = fs.readFileSync(path.join('engine/src', f), 'utf8');
+    if (text.includes(needle)) return `engine/src/${f}`;
+  }
+  return '';
+}
+function perfTop(only) {
+  const data = `build/bench/perf-${only}.data`;
+  run('perf', ['record', '-F', '2000', '-g', '-o', data, BENCH, 'build/bench/duel.json', 'build/bench/nexus.json', '--seconds', '2', '--only', only], {
+    stdio: ['ignore', 'ignore', 'pipe'],
+  });
+  const flat = run('perf', ['report', '-i', data, '--no-children', '--stdio', '--sort', 'symbol'], { stdio: ['ignore', 'pipe', 'ignore'] });
+  const incl = run('perf', ['report', '-i', data, '--children', '--stdio', '--sort', 'symbol', '-g', 'none'], { stdio: ['ignore', 'pipe', 'ignore'] });
+  const rows = [];
+  for (const line of flat.split('\n')) {
+    const m = /^\s+([\d.]+)%\s+\[[.k]\]\s+(.+?)\s*$/.exec(line);
+    if (m && rows.length < 12) rows.push({ self: Number(m[1]), sym: m[2].replace(/(\s+-)+\s*$/, '').trim() });
+  }
+  const inclusive = new Map();
+  for (const line of incl.split('\n')) {
+    const m = /^\s+([\d.]+)%\s+([\d.]+)%\s+\[[.k]\]\s+(.+?)\s*$/.exec(line);
+    if (m) inclusive.set(m[3].replace(/(\s+-)+\s*$/, '').trim(), Number(m[1]));
+  }
+  for (const r of rows) {
+    r.total = inclusive.get(r.sym);
+    r.file = symbolFile(r.sym);
+  }
+  return rows;
+}
+let profile = null;
+if (!values['no-profile']) {
+  try {
+    log('profiling the native random playouts and MCTS with perf');
+    profile = { random: perfTop('random'), mcts: perfTop('mcts') };
+  } catch (e) {
+    log(`perf failed (${e.message}); no profile`);
+  }
+}
+
+// ------------------------------------------------------------------ RESULTS.md
+const n = (x, d = 0) => Number(x).toLocaleString('en-US', { minimumFractionDigits: d, maximumFractionDigits: d });
+const r2 = (x) => (x >= 100 ? n(x, 0) : x >= 10 ? n(x, 1) : n(x, 2));
+const BGIO_MOVES_PER_GAME = bgio.check.meanLength;
+const equiv = (gps) => gps * BGIO_MOVES_PER_GAME;
+const rows = [
+  ['rulestack native (C++ Game API)', native.random, native.mcts.iterationsPerSecond],
+  ['rulestack wasm in node (embind `simulate` / `botChoose`)', wasm.random, wasm.mcts.iterationsPerSecond],
+  [`boardgame.io ${bgio.version} in node (reducer / MCTSBot)`, bgio.random, bgio.mcts.iterationsPerSecond],
+];
+const git = (args) => spawnSync('git', args, { encoding: 'utf8' }).stdout.trim();
+const commit = git(['rev-parse', '--short', 'HEAD']);
+const dirtyEngine = git(['status', '--porcelain', '--', 'engine', 'wasm', 'CMakeLists.txt']) !== '';
+const cpu = os.cpus()[0]?.model ?? 'unknown CPU';
+const cxx = `g++ ${/\d+\.\d+\.\d+/.exec(spawnSync('c++', ['--version'], { encoding: 'utf8' }).stdout ?? '')?.[0] ?? '?'}`;
+const emcc = `emcc ${/\d+\.\d+\.\d+/.exec(spawnSync('emcc', ['--version'], { encoding: 'utf8' }).stdout ?? '')?.[0] ?? '?'}`;
+
+const T = { moves: 5.8e6, mcts: 60e3, wasmRatio: 0.75, copyUs: 1, loadMs: 2, gzKB: 150 };
+const wasmMovesEq = equiv(wasm.random.gamesPerSecond);
+const nativeMovesEq = equiv(native.random.gamesPerSecond);
+const ok = (b) => (b ? '**met**' : '**not met**');
+const nexusCopyUs = native.stateCopy.nexus.assignNs / 1000;
+const nexusLoadMs = native.definitionLoad.nexus.ms;
+
+const md = [];
+md.push('# Benchmark results: the Duel');
+md.push('');
+md.push(
+  `Written by \`npm run bench\` (bench/run.mjs) on ${new Date().toISOString().slice(0, 10)}: commit ${commit}` +
+    `${dirtyEngine ? ' with uncommitted engine changes in the working tree' : ''}; ${cpu}, ${os.cpus().length} CPUs; ` +
+    `node ${process.version}; native: ${cxx} -O3; wasm: ${emcc} -O3. Load average ${loadBefore.map((x) => x.toFixed(1)).join(' ')} before, ` +
+    `${loadAfter.map((x) => x.toFixed(1)).join(' ')} after (the machine is shared: numbers move by ±30 % between runs). ` +
+    `Each rate is the best of ${ROUNDS} rounds of ${SECONDS} s.`,
+);
+md.push('');
+md.push('## Random playouts and MCTS');
+md.push('');
+md.push(
+  'rulestack counts a move only where a player had a choice: a player whose only move is to pass is passed for ' +
+    '(`auto_pass`), and ending the turn is that pass. The boardgame.io port (and `duel-rules.md`) counts every ' +
+    `pass and every finishTurn, ${r2(BGIO_MOVES_PER_GAME)} moves per game against rulestack's ` +
+    `${r2(native.random.moves / native.random.games)}. The fair rate is games/s; "Duel moves/s" is games/s × ` +
+    `${r2(BGIO_MOVES_PER_GAME)} (boardgame.io's moves per game), the unit DESIGN.md's targets are written in. ` +
+    'A game includes its setup (create 40 cards, shuffle, deal).',
+);
+md.push('');
+md.push('| engine | games/s | engine-counted moves/s | Duel moves/s (bgio-equivalent) | MCTS iterations/s (full playouts) |');
+md.push('|---|---:|---:|---:|---:|');
+for (const [name, r, it] of rows) {
+  md.push(`| ${name} | ${n(r.gamesPerSecond)} | ${n(r.movesPerSecond)} | ${n(equiv(r.gamesPerSecond))} | ${n(it)} |`);
+}
+md.push('');
+md.push('| ratio | random games | MCTS iterations |');
+md.push('|---|---:|---:|');
+md.push(`| wasm / native | ${r2(wasm.random.gamesPerSecond / native.random.gamesPerSecond)}× | ${r2(wasm.mcts.iterationsPerSecond / native.mcts.iterationsPerSecond)}× |`);
+md.push(`| native / boardgame.io | ${r2(native.random.gamesPerSecond / bgio.random.gamesPerSecond)}× | ${r2(native.mcts.iterationsPerSecond / bgio.mcts.iterationsPerSecond)}× |`);
+md.push(`| wasm / boardgame.io | ${r2(wasm.random.gamesPerSecond / bgio.random.gamesPerSecond)}× | ${r2(wasm.mcts.iterationsPerSecond / bgio.mcts.iterationsPerSecond)}× |`);
+md.push('');
+md.push('How each is timed (a timed batch is always one call of a function called repeatedly):');
+md.push('');
+md.push(
+  `- native: \`bench/duel_bench.cpp\`, a non-inlined function plays ${200} games (\`Game(def, seed+i)\` + ` +
+    '`randomPlayout`, as `simulate` does); MCTS: `botChoose` with 200 iterations from a fixed mid-game position ' +
+    `(seed 42, ${native.mcts.positionPlies} plies, ${native.mcts.positionMoves} legal moves, hash ${native.mcts.positionHash}).`,
+);
+md.push(
+  `- wasm: \`bench/wasm.mjs\`, \`module.simulate(duel, {games: ${wasm.random.gamesPerCall}})\` per call (one game per call: ` +
+    `${n(wasm.randomOneGamePerCall.gamesPerSecond)} games/s — the definition is compiled on each call); MCTS: ` +
+    `\`Session.botChoose(player, {kind: "mcts", iterations: 200})\` per call, from the same position reached through the ` +
+    `JSON API (hash ${wasm.mcts.positionHash}${wasm.mcts.positionHash === native.mcts.positionHash ? ', identical to native' : ', **differs from native**'}).`,
+);
+md.push(
+  `- native through the JSON facade (\`simulate()\` of session.h, the same call as wasm): ${n(native.simulate.gamesPerSecond)} games/s, ` +
+    `${n(native.simulate.movesPerSecond)} moves/s.`,
+);
+md.push(
+  `- boardgame.io: \`bench/bgio-duel.mjs\`, the Duel port (G mutated through immer, priority as \`activePlayers\`, ` +
+    '`ai.enumerate` in the order of duel-rules.md), random playouts straight through the game reducer ' +
+    `(\`CreateGameReducer\`, \`disableUndo\`; faster than \`Simulate\` + \`RandomBot\`), 20 games per call; MCTS: its \`MCTSBot\` ` +
+    `with \`playoutDepth\` unbounded (full playouts), ${bgio.mcts.perDecision} iterations per decision from a position 12 random plies in. ` +
+    `Port check over ${n(bgio.check.games)} random games: ${r2(bgio.check.meanLength)} moves per game; player 0 wins ` +
+    `${(bgio.check.winRate0 * 100).toFixed(1)} %, player 1 ${(bgio.check.winRate1 * 100).toFixed(1)} %, draws ` +
+    `${(bgio.check.drawRate * 100).toFixed(1)} % (duel-rules.md: 100.7; 52.4 / 33.7 / 13.9 %).`,
+);
+md.push('');
+md.push('## Other measures (native)');
+md.push('');
+md.push('| measure | Duel | Nexus |');
+md.push('|---|---:|---:|');
+const sc = native.stateCopy;
+md.push(`| state copy-assign (what \`Game::clone\` costs a bot), ns | ${n(sc.duel.assignNs)} | ${n(sc.nexus.assignNs)} |`);
+md.push(`| state copy-construct (fresh allocations), ns | ${n(sc.duel.copyConstructNs)} | ${n(sc.nexus.copyConstructNs)} |`);
+md.push(`| the state copied: entities / properties / zone entries / queue | ${sc.duel.entities} / ${sc.duel.props} / ${sc.duel.zoneEntries} / ${sc.duel.queue} (turn ${sc.duel.turn}) | ${sc.nexus.entities} / ${sc.nexus.props} / ${sc.nexus.zoneEntries} / ${sc.nexus.queue} (turn ${sc.nexus.turn}) |`);
+md.push(`| definition load (JSON text → validated, compiled \`Def\`), ms | ${native.definitionLoad.duel.ms.toFixed(3)} | ${native.definitionLoad.nexus.ms.toFixed(3)} |`);
+md.push('');
+md.push(
+  `Shipped wasm + glue (dist/wasm, gzip -9): ${sizes.map((s) => `${s.f} ${n(s.raw)} B → ${n(s.gz)} B`).join(', ')}; ` +
+    `total **${n(gzTotal)} B gzip (${(gzTotal / 1024).toFixed(1)} KiB)**.`,
+);
+md.push('');
+md.push('## Against DESIGN.md\'s targets');
+md.push('');
+md.push('| target | measured | |');
+md.push('|---|---:|---|');
+md.push(`| ≥ 5.8M Duel moves/s in wasm | ${n(wasmMovesEq)} (engine-counted ${n(wasm.random.movesPerSecond)}) | ${ok(wasmMovesEq >= T.moves)}: ${r2(T.moves / wasmMovesEq)}× short |`);
+md.push(`| ≥ 60k MCTS iterations/s in wasm | ${n(wasm.mcts.iterationsPerSecond)} | ${ok(wasm.mcts.iterationsPerSecond >= T.mcts)}: ${r2(T.mcts / wasm.mcts.iterationsPerSecond)}× short |`);
+md.push(`| ≥ 500× boardgame.io (moves) | ${r2(wasm.random.gamesPerSecond / bgio.random.gamesPerSecond)}× (wasm), ${r2(native.random.gamesPerSecond / bgio.random.gamesPerSecond)}× (native) | ${ok(wasm.random.gamesPerSecond / bgio.random.gamesPerSecond >= 500)} |`);
+md.push(`| within 10× of hand-written C++ (≈70M moves/s native, ≈55M wasm) | native ${n(nativeMovesEq)}: ${r2(70e6 / nativeMovesEq)}× slower; wasm ${r2(55e6 / wasmMovesEq)}× slower | ${ok(70e6 / nativeMovesEq <= 10)} |`);
+md.push(`| wasm ≥ 0.75× native | ${r2(wasm.random.gamesPerSecond / native.random.gamesPerSecond)}× (random), ${r2(wasm.mcts.iterationsPerSecond / native.mcts.iterationsPerSecond)}× (MCTS) | ${ok(wasm.random.gamesPerSecond / native.random.gamesPerSecond >= T.wasmRatio && wasm.mcts.iterationsPerSecond / native.mcts.iterationsPerSecond >= T.wasmRatio)} |`);
+md.push(`| mid-game Nexus state copy < 1 µs | ${nexusCopyUs.toFixed(3)} µs (copy-assign; ${(sc.nexus.copyConstructNs / 1000).toFixed(3)} µs copy-construct) | ${ok(nexusCopyUs < T.copyUs)} |`);
+md.push(`| Nexus definition load < 2 ms | ${nexusLoadMs.toFixed(3)} ms | ${ok(nexusLoadMs < T.loadMs)} |`);
+md.push(`| wasm + glue < 150 KB gzip | ${(gzTotal / 1000).toFixed(1)} KB | ${ok(gzTotal < T.gzKB * 1000)} |`);
+md.push('');
+md.push(
+  `boardgame.io measured here: ${n(bgio.random.movesPerSecond)} moves/s and ${r2(bgio.mcts.iterationsPerSecond)} MCTS iterations/s ` +
+    '(DESIGN.md quotes ≈11.7k and ≈119 for this machine kind).',
+);
+md.push('');
+md.push('## Where the native time goes (perf)');
+md.push('');
+if (!profile) {
+  md.push('No profile in this run (`--no-profile`, or perf is not available).');
+} else {
+  for (const [what, rowsP] of [['random playouts', profile.random], ['MCTS (200 iterations per decision)', profile.mcts]]) {
+    md.push(`${what} — \`perf record -g\` of \`rulestack-bench --only ${what.startsWith('random') ? 'random' : 'mcts'}\`; self time, and time including callees:`);
+    md.push('');
+    md.push('| self % | incl. % | function | file |');
+    md.push('|---:|---:|---|---|');
+    for (const r of rowsP) md.push(`| ${r.self.toFixed(1)} | ${r.total !== undefined ? r.total.toFixed(1) : ''} | \`${r.sym.replace(/\|/g, '\\|')}\` | ${r.file} |`);
+    md.push('');
+  }
+}
+md.push('What the hot spots mean and what would reach the targets: bench/README.md.');
+md.push('');
+fs.writeFileSync('bench/RESULTS.md', md.join('\n'));
+fs.writeFileSync('build/bench/results.json', JSON.stringify({ native, wasm, bgio, sizes, profile }, null, 2));
+log('wrote bench/RESULTS.md (raw numbers: build/bench/results.json)');
+process.stdout.write(md.join('\n') + '\n');
