@@ -5,6 +5,8 @@
 //              to web/lib/wasm/) and the Catch2 suite as wasm
 //   3. tsc:    web/lib → dist/ (ESM + .d.ts), plus dist/wasm/engine.{mjs,wasm,d.mts}
 //   4. vite:   the playground → build/playground (what the e2e tests serve)
+// Before the native/wasm steps, examples/**/*.yaml (games and scenarios, each scenario's
+// `game` path inlined) are converted to JSON under build/examples-json/ for the C++ tests.
 // Usage: node scripts/build.mjs [native] [wasm] [lib] [playground]   (default: all)
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
@@ -87,6 +89,62 @@ function reportWasmSize() {
 }
 
 const bin = (name) => path.join(root, 'node_modules', '.bin', name);
+
+/**
+ * Every examples/ YAML file → the same path under build/examples-json/ as .json, for the
+ * C++ tests (which read no YAML). A scenario's `game: <path>` is read and inlined. Only a
+ * file whose sources (the YAML, and a scenario's game file) are newer than its JSON is
+ * converted again.
+ */
+async function examplesJson() {
+  const { parse } = await import('yaml');
+  // as web/lib/definition.ts quoteBareOperators: spec 002 writes `operation: -` unquoted
+  const quote = (t) => t.replace(/^(\s*(?:-\s+)?[A-Za-z_$][\w$]*:[ \t]+)([-+*/=])([ \t]*(?:#.*)?)$/gm, "$1'$2'$3");
+  const read = (f) => parse(quote(fs.readFileSync(f, 'utf8')), { maxAliasCount: 1000 });
+  const outRoot = path.join('build', 'examples-json');
+  const sources = listFiles('examples', (p) => /\.ya?ml$/.test(p));
+  const wantedOut = new Set();
+  let converted = 0;
+  for (const src of sources) {
+    const rel = path.relative('examples', src).replace(/\.ya?ml$/, '.json');
+    const out = path.join(outRoot, rel);
+    wantedOut.add(path.resolve(out));
+    let inputs = [src];
+    let scenarioGame = null;
+    const isScenario = rel.split(path.sep)[0] === 'scenarios';
+    let doc;
+    try {
+      if (isScenario) {
+        doc = read(src);
+        if (doc && typeof doc.game === 'string') {
+          scenarioGame = path.resolve(path.dirname(src), doc.game);
+          inputs.push(scenarioGame);
+        }
+      }
+      const t = fs.existsSync(out) ? fs.statSync(out).mtimeMs : -1;
+      if (inputs.every((f) => fs.existsSync(f) && fs.statSync(f).mtimeMs <= t)) continue;
+      if (!doc) doc = read(src);
+      if (scenarioGame) doc = { ...doc, game: read(scenarioGame) };
+    } catch (e) {
+      // a broken example must not break the build: the tests report the file as failing
+      doc = { $error: `${src}: ${e instanceof Error ? e.message.split('\n')[0] : String(e)}` };
+    }
+    fs.mkdirSync(path.dirname(out), { recursive: true });
+    fs.writeFileSync(out, JSON.stringify(doc, null, 1) + '\n');
+    converted++;
+  }
+  // no stale outputs of deleted or renamed examples
+  let removed = 0;
+  for (const f of listFiles(outRoot, (p) => p.endsWith('.json'))) {
+    if (!wantedOut.has(path.resolve(f))) {
+      fs.rmSync(f);
+      removed++;
+    }
+  }
+  console.log(`examples: ${converted} converted to JSON, ${removed} removed, in ${outRoot}`);
+}
+
+if (wanted.has('native') || wanted.has('wasm')) await examplesJson();
 
 if (wanted.has('native')) {
   cmakeBuild('build/native', () =>
