@@ -1,0 +1,381 @@
+// Malformed definitions: every error names where it is (a JSON pointer) and what was
+// expected. Each case changes one thing in a small valid game and checks the exact path
+// and the message (exactly, or a precise part of it).
+#include <functional>
+
+#include "test_util.h"
+
+using rt::json;
+
+namespace {
+
+json base() {
+  return json::parse(R"({
+    "name": "T",
+    "players": { "count": 2, "properties": { "life": 20 } },
+    "settings": { "cancel_zone": "Grave" },
+    "zones": [
+      { "name": "Hand", "per_player": true, "visibility": "owner" },
+      { "name": "Board" },
+      { "name": "Grave", "per_player": true }
+    ],
+    "entities": [
+      { "id": "Card", "type": "card", "properties": { "cost": 1, "attack": 2, "health": 3 },
+        "actions": [ { "name": "Play", "mutations": [] } ] }
+    ],
+    "flow": { "phases": [ { "name": "Main", "valid_actions": ["Noop"] } ] },
+    "actions": [ { "name": "Noop", "mutations": [] } ],
+    "end_conditions": [ { "when": "$player.opponent.life <= 0", "winner": "$player.current" } ]
+  })");
+}
+
+struct Case {
+  const char* what;
+  std::function<void(json&)> change;
+  std::string path;
+  std::string message;
+  bool exact;
+};
+
+// a mutation placed into Noop
+std::function<void(json&)> mut(const char* m) {
+  std::string text = m;
+  return [text](json& j) { j["actions"][0]["mutations"] = json::array({json::parse(text)}); };
+}
+std::function<void(json&)> set(const char* pointer, const char* value) {
+  std::string p = pointer, v = value;
+  return [p, v](json& j) { j[json::json_pointer(p)] = json::parse(v); };
+}
+std::function<void(json&)> erase(const char* parent, const char* key) {
+  std::string p = parent, k = key;
+  return [p, k](json& j) { j[json::json_pointer(p)].erase(k); };
+}
+const std::string M0 = "/actions/0/mutations/0";
+
+void check(const Case& c) {
+  json j = base();
+  c.change(j);
+  auto errs = rt::errorsOf(j);
+  INFO(c.what << "\nexpected [" << c.path << "] " << c.message << "\ngot:\n" << rt::describe(errs));
+  bool found = false;
+  for (auto& e : errs)
+    if (e.first == c.path && (c.exact ? e.second == c.message : e.second.find(c.message) != std::string::npos)) found = true;
+  CHECK(found);
+}
+
+}  // namespace
+
+TEST_CASE("the base game of the loader tests is valid", "[loader]") {
+  auto errs = rt::errorsOf(base());
+  INFO(rt::describe(errs));
+  REQUIRE(errs.empty());
+}
+
+TEST_CASE("malformed definitions: every error with its JSON pointer and message", "[loader]") {
+  const std::vector<Case> cases = {
+      // ---- top level
+      {"unknown top-level key, nearest suggested", set("/zone", "[]"), "/zone", "unknown key 'zone' (did you mean 'zones'?)", true},
+      {"unknown top-level key 2", set("/action", "[]"), "/action", "unknown key 'action' (did you mean 'actions'?)", true},
+      {"unknown key, nothing near", set("/xyzzy", "1"), "/xyzzy", "unknown key 'xyzzy'", true},
+      {"missing name", erase("", "name"), "", "missing required key 'name'", true},
+      {"missing flow", erase("", "flow"), "", "missing required key 'flow'", true},
+      {"name of the wrong type", set("/name", "7"), "/name", "expected a string, found a number", true},
+      // ---- players
+      {"players not an object", set("/players", "2"), "/players", "expected an object, found a number", true},
+      {"player count 0", set("/players/count", "0"), "/players/count", "expected a number from 1 to 8, found 0", true},
+      {"player count 9", set("/players/count", "9"), "/players/count", "expected a number from 1 to 8, found 9", true},
+      {"player count a string", set("/players/count", "\"two\""), "/players/count", "expected a whole number, found a string", true},
+      {"player count a decimal", set("/players/count", "2.5"), "/players/count", "expected a whole number, found a decimal number", true},
+      {"duplicate player ids", set("/players", R"({"ids": ["a", "a"]})"), "/players/ids/1", "duplicate player id 'a'", true},
+      {"ids and count disagree", set("/players", R"({"ids": ["a", "b"], "count": 3})"), "/players/count",
+       "count does not match the number of ids", true},
+      {"players without count or ids", set("/players", R"({"properties": {}})"), "/players", "missing required key 'count' (or 'ids')", true},
+      {"unknown players key", set("/players/propertes", "{}"), "/players/propertes",
+       "unknown key 'propertes' (did you mean 'properties'?)", true},
+      {"property default an object", set("/players/properties/life", "{}"), "/players/properties/life",
+       "a property default must be a number, a boolean, a string or null, found an object", true},
+      // ---- zones
+      {"zones not a list", set("/zones", "{}"), "/zones", "expected a list, found an object", true},
+      {"misspelt zone key", set("/zones/1/visiblity", "\"nobody\""), "/zones/1/visiblity",
+       "unknown key 'visiblity' (did you mean 'visibility'?)", true},
+      {"bad visibility", set("/zones/1/visibility", "\"hidden\""), "/zones/1/visibility",
+       "expected everyone, owner or nobody, found 'hidden'", true},
+      {"owner visibility on a shared zone", set("/zones/1/visibility", "\"owner\""), "/zones/1/visibility",
+       "visibility 'owner' needs per_player: true", false},
+      {"duplicate zone", set("/zones/3", R"({"name": "Board"})"), "/zones/3/name", "duplicate zone 'Board'", true},
+      {"a zone called Queue", set("/zones/3", R"({"name": "Queue"})"), "/zones/3/name",
+       "'Queue' is the engine's own zone; choose another name", true},
+      {"a zone name with ':'", set("/zones/3", R"({"name": "A:B"})"), "/zones/3/name",
+       "a zone name must be non-empty and contain no ':'", true},
+      {"zone without name", set("/zones/3", R"({"per_player": true})"), "/zones/3", "missing required key 'name'", true},
+      {"per_player not a boolean", set("/zones/0/per_player", "\"yes\""), "/zones/0/per_player",
+       "expected true or false, found a string", true},
+      // ---- entities
+      {"duplicate template", set("/entities/1", R"({"id": "Card"})"), "/entities/1/id", "duplicate entity id 'Card'", true},
+      {"template id with '#'", set("/entities/1", R"({"id": "A#1"})"), "/entities/1/id",
+       "an entity id must be non-empty and contain no '#' or ':'", true},
+      {"misspelt template key", set("/entities/0/propertys", "{}"), "/entities/0/propertys",
+       "unknown key 'propertys' (did you mean 'properties'?)", true},
+      {"template without id", set("/entities/1", R"({"type": "card"})"), "/entities/1", "missing required key 'id'", true},
+      {"tags not a list", set("/entities/0/tags", "\"spell\""), "/entities/0/tags", "expected a list, found a string", true},
+      {"entity action with a source", set("/entities/0/actions/0/source", "\"$zone.@Hand\""), "/entities/0/actions/0/source",
+       "an entity action's source is the entity itself: remove 'source'", true},
+      {"effect of an unknown property", set("/entities/0/effects", R"([{"applies_to": "$zone.@Board", "property": "attak", "add": 1}])"),
+       "/entities/0/effects/0/property", "unknown property 'attak' (did you mean 'attack'?)", false},
+      {"effect with both add and set", set("/entities/0/effects", R"([{"applies_to": "$zone.@Board", "property": "attack", "add": 1, "set": 2}])"),
+       "/entities/0/effects/0", "an effect needs exactly one of 'add' or 'set'", true},
+      // ---- settings
+      {"bad resolution", set("/settings/resolution", "\"stack\""), "/settings/resolution", "expected 'item' or 'chain', found 'stack'", true},
+      {"unknown cancel_zone, suggested", set("/settings/cancel_zone", "\"Grav\""), "/settings/cancel_zone",
+       "unknown zone 'Grav' (did you mean 'Grave'?)", true},
+      {"shared cancel_zone", set("/settings/cancel_zone", "\"Board\""), "/settings/cancel_zone",
+       "zone 'Board' must be per_player (each card goes to its owner's)", true},
+      {"max_events too small", set("/settings/max_events", "5"), "/settings/max_events", "expected a number from 10 to 1000000, found 5", true},
+      {"auto_pass not a boolean", set("/settings/auto_pass", "1"), "/settings/auto_pass", "expected true or false, found a number", true},
+      {"misspelt settings key", set("/settings/resolutoin", "\"item\""), "/settings/resolutoin",
+       "unknown key 'resolutoin' (did you mean 'resolution'?)", true},
+      // ---- actions
+      {"action without name", set("/actions/1", R"({"mutations": []})"), "/actions/1", "missing required key 'name'", true},
+      {"misspelt action key", set("/actions/0/mutation", "[]"), "/actions/0/mutation", "unknown key 'mutation' (did you mean 'mutations'?)", true},
+      {"an action called pass", set("/actions/1", R"({"name": "pass"})"), "/actions/1/name",
+       "'pass' is the engine's own move; choose another name", true},
+      {"played action without a card", set("/actions/0/play", "true"), "/actions/0/play",
+       "a played action needs a card: give it a 'source' (or make it an entity action)", true},
+      {"target count 0", set("/actions/0/requires_target", R"({"from": "$zone.@Board", "count": 0})"), "/actions/0/requires_target/count",
+       "expected a number from 1 to 16, found 0", true},
+      {"target min > max", set("/actions/0/requires_target", R"({"from": "$zone.@Board", "min": 3, "max": 2})"), "/actions/0/requires_target",
+       "min is greater than max", true},
+      {"target object without from", set("/actions/0/requires_target", R"({"filter": "true"})"), "/actions/0/requires_target",
+       "missing required key 'from'", true},
+      {"target of the wrong type", set("/actions/0/requires_target", "3"), "/actions/0/requires_target",
+       "expected a selector expression or {from, filter, count}, found a number", true},
+      {"x without max", set("/actions/0/x", R"({"min": 1})"), "/actions/0/x", "missing required key 'max'", true},
+      {"empty modes", set("/actions/0/modes", "[]"), "/actions/0/modes", "a 'pick one' list needs at least one mode", true},
+      {"targets on the action and its mode",
+       set("/actions/0", R"({"name": "Noop", "requires_target": "$zone.@Board", "modes": [{"requires_target": "$zone.@Board", "mutations": []}]})"),
+       "/actions/0/modes/0/requires_target", "the action already has requires_target", false},
+      {"properties not an object", set("/actions/0/properties", "[]"), "/actions/0/properties", "expected an object of name: expression, found a list", true},
+      // ---- mutations
+      {"unknown operation, suggested", mut(R"({"operation": "Destory", "target": "$entity.self"})"), M0 + "/operation",
+       "unknown operation 'Destory' (did you mean 'Destroy'?)", false},
+      {"missing operation", mut(R"({"target": "$entity.self"})"), M0, "missing required key 'operation' (one of:", false},
+      {"mutation not an object", mut(R"("MoveZone")"), M0, "expected a mutation object, found a string", true},
+      {"MoveZone without destination", mut(R"({"operation": "MoveZone", "target": "$entity.self"})"), M0,
+       "missing required key 'destination'", true},
+      {"arithmetic without property", mut(R"({"operation": "+", "target": "$player.current", "value": 1})"), M0,
+       "missing required key 'property' (which property of the target to change)", true},
+      {"a key the operation does not take", mut(R"({"operation": "Destroy", "target": "$entity.self", "destination": "$zone.@Board"})"),
+       M0 + "/destination", "unknown key 'destination'", false},
+      {"bad position", mut(R"({"operation": "MoveZone", "target": "$entity.self", "destination": "$zone.@Board", "position": "middle"})"),
+       M0 + "/position", "expected 'top' or 'bottom', found 'middle'", true},
+      {"unknown template, suggested", mut(R"({"operation": "Create", "template": "Crad", "destination": "$zone.@Board"})"),
+       M0 + "/template", "unknown entity template 'Crad' (did you mean 'Card'?)", true},
+      {"Promote without template", mut(R"({"operation": "Promote", "target": "$entity.self"})"), M0, "missing required key 'template'", true},
+      {"only damage_value is an event field to change", mut(R"({"operation": "+", "target": "$event.player", "value": 1})"),
+       M0 + "/target", "only $event.damage_value can be changed by arithmetic", true},
+      {"a number beyond 32 bits", mut(R"({"operation": "+", "target": "$player.current", "property": "life", "value": 3000000000})"),
+       M0 + "/value", "number out of the 32-bit range", true},
+      {"a decimal value", mut(R"({"operation": "+", "target": "$player.current", "property": "life", "value": 1.5})"),
+       M0 + "/value", "expected a value or an expression, found a decimal number", true},
+      {"empty property name", mut(R"({"operation": "=", "target": "$player.current", "property": "", "value": 1})"),
+       M0 + "/property", "a property name cannot be empty", true},
+      // ---- expressions: the column of the error
+      {"unknown zone in an expression, suggested", mut(R"({"operation": "MoveZone", "target": "$entity.self", "destination": "$zone.@Bord"})"),
+       M0 + "/destination", "expression error at column 7: unknown zone 'Bord' (did you mean 'Board'?)", true},
+      {"expression ends early", set("/actions/0/condition", "\"$player.current.life >\""), "/actions/0/condition",
+       "expression error at column 23: the expression ended where a value was expected", true},
+      {"unknown reference", set("/actions/0/condition", "\"$playr.current\""), "/actions/0/condition",
+       "expression error at column 1: unknown reference '$playr'", false},
+      {"unknown $player member", set("/actions/0/condition", "\"$player.curent == 1\""), "/actions/0/condition",
+       "expression error at column 9: unknown $player member 'curent'", false},
+      {"unterminated string", set("/actions/0/condition", "\"$phase == 'Main\""), "/actions/0/condition",
+       "expression error at column 11: unterminated string", true},
+      {"unknown function", set("/actions/0/condition", "\"foo(1) > 0\""), "/actions/0/condition",
+       "expression error at column 1: unknown function 'foo' (min, max, abs, count, sum)", true},
+      {"wrong arity", set("/actions/0/condition", "\"1 + min(1)\""), "/actions/0/condition",
+       "expression error at column 5: min() takes 2 arguments, got 1", true},
+      {"unexpected character", set("/actions/0/condition", "\"$turn # 2\""), "/actions/0/condition",
+       "expression error at column 7: unexpected character '#'", true},
+      {"trailing tokens", set("/actions/0/condition", "\"$turn 2\""), "/actions/0/condition",
+       "expression error at column 7: unexpected '2' after the end of the expression", true},
+      {"a bare word", set("/actions/0/condition", "\"$turn == Main\""), "/actions/0/condition",
+       "expression error at column 10: unexpected name 'Main'", false},
+      {"unknown event field", set("/actions/0/condition", "\"$event.damage > 1\""), "/actions/0/condition",
+       "expression error at column 8: unknown event field 'damage'", false},
+      {"unknown method", set("/actions/0/condition", "\"$zone.@Board.entities.first()\""), "/actions/0/condition",
+       "expression error at column 23: unknown method 'first' (methods: contains, where)", true},
+      {"number too large", set("/actions/0/condition", "\"$turn > 12345678901\""), "/actions/0/condition",
+       "expression error at column 9: number too large (at most 9 digits)", true},
+      {"sum without a property name", set("/actions/0/condition", "\"sum($zone.@Board, 3) > 1\""), "/actions/0/condition",
+       "sum() takes a property name as a string", false},
+      {"expression too long", set("/actions/0/condition", ("\"" + std::string(5000, '1') + "\"").c_str()), "/actions/0/condition",
+       "expression error at column 1: expression longer than 4096 characters", true},
+      {"expression nested too deeply", set("/actions/0/condition", ("\"" + std::string(100, '(') + "1" + std::string(100, ')') + "\"").c_str()),
+       "/actions/0/condition", "expression nested too deeply", false},
+      // ---- reactions and triggers
+      {"trigger without Before/After", set("/entities/0/reactions", R"([{"trigger": "DamageTaken", "mutations": []}])"),
+       "/entities/0/reactions/0/trigger", "a trigger starts with $Before. or $After.", false},
+      {"unknown event, suggested", set("/entities/0/reactions", R"([{"trigger": "$After.$DamagTaken", "mutations": []}])"),
+       "/entities/0/reactions/0/trigger", "unknown event 'DamagTaken' (did you mean 'DamageTaken'?)", false},
+      {"unknown action in a trigger, suggested", set("/triggered_actions", R"([{"name": "T", "trigger": "$After.@Nop", "mutations": []}])"),
+       "/triggered_actions/0/trigger", "unknown action 'Nop' in trigger (did you mean 'Noop'?)", true},
+      {"trigger of the wrong type", set("/entities/0/reactions", R"([{"trigger": 3}])"), "/entities/0/reactions/0/trigger",
+       "expected a string, found a number", true},
+      {"reaction without trigger", set("/entities/0/reactions", R"([{"mutations": []}])"), "/entities/0/reactions/0",
+       "missing required key 'trigger'", true},
+      {"a queued $Before reaction", set("/entities/0/reactions", R"([{"trigger": "$Before.DamageTaken", "queue": true}])"),
+       "/entities/0/reactions/0/queue", "a $Before reaction cannot go on the queue: it must act before the event", true},
+      {"triggered action without name", set("/triggered_actions", R"([{"trigger": "$After.@Noop"}])"), "/triggered_actions/0",
+       "missing required key 'name'", true},
+      {"misspelt triggered key", set("/triggered_actions", R"([{"name": "T", "trigger": "$After.@Noop", "optinal": false}])"),
+       "/triggered_actions/0/optinal", "unknown key 'optinal' (did you mean 'optional'?)", true},
+      // ---- flow
+      {"valid_actions names an unknown action", set("/flow/phases/0/valid_actions", R"(["Nop"])"), "/flow/phases/0/valid_actions/0",
+       "unknown action 'Nop' (did you mean 'Noop'?)", true},
+      {"no phase with valid_actions", set("/flow/phases", R"([{"name": "Main"}])"), "/flow/phases",
+       "no phase has valid_actions: the game would never ask a player for a move", true},
+      {"no phase at all", set("/flow/phases", "[]"), "/flow/phases", "the flow needs at least one phase", true},
+      {"duplicate phase", set("/flow/phases/1", R"({"name": "Main"})"), "/flow/phases/1/name", "duplicate phase 'Main'", true},
+      {"unknown player in turn_order", set("/flow/turn_order", R"(["0", "2"])"), "/flow/turn_order/1", "unknown player '2'", false},
+      {"turn_order misses a player", set("/flow/turn_order", R"(["0", "0"])"), "/flow/turn_order",
+       "turn_order must list every player exactly once", true},
+      {"unknown first player", set("/flow/first_player", "\"7\""), "/flow/first_player", "unknown player '7'", false},
+      {"phase without name", set("/flow/phases/1", R"({"valid_actions": []})"), "/flow/phases/1", "missing required key 'name'", true},
+      {"misspelt phase key", set("/flow/phases/0/on_entry", "[]"), "/flow/phases/0/on_entry", "unknown key 'on_entry' (did you mean 'on_enter'?)", true},
+      // ---- end conditions
+      {"end condition with winner and draw", set("/end_conditions/0/draw", "true"), "/end_conditions/0",
+       "an end condition needs exactly one of 'winner' or 'draw'", true},
+      {"end condition with neither", erase("/end_conditions/0", "winner"), "/end_conditions/0",
+       "an end condition needs exactly one of 'winner' or 'draw'", true},
+      {"end condition without when", erase("/end_conditions/0", "when"), "/end_conditions/0", "missing required key 'when'", true},
+      {"end condition with a bad expression", set("/end_conditions/0/when", "\"$player.opponent.life <= \""), "/end_conditions/0/when",
+       "expression error at column 26: the expression ended where a value was expected", true},
+      // ---- the game cannot start: validateDefinition runs setup too
+      {"setup creates the same id twice",
+       set("/setup", R"([{"operation": "Create", "template": "Card", "destination": "$zone.@Board", "id": "X"},
+                          {"operation": "Create", "template": "Card", "destination": "$zone.@Board", "id": "X"}])"),
+       "/setup", "the game could not start: /setup/1: an entity with id 'X' already exists", true},
+  };
+  CHECK(cases.size() >= 40);
+  for (const Case& c : cases) check(c);
+}
+
+TEST_CASE("hostile definitions: deep nesting, huge lists, not JSON", "[loader]") {
+  SECTION("100k nested arrays: one error, no crash") {
+    std::string text = "{\"name\": " + std::string(100000, '[') + std::string(100000, ']') + "}";
+    auto errs = rt::errorsOf(text);
+    REQUIRE(errs.size() == 1);
+    CHECK(errs[0].first == "");
+    CHECK(errs[0].second == "the definition is nested more than 200 levels deep");
+    rulestack::Session s;
+    CHECK_FALSE(s.load(text, 1).empty());
+    CHECK_FALSE(s.loaded());
+  }
+  SECTION("100k nested objects inside a valid prefix") {
+    std::string text = "{\"name\": \"T\", \"x\": ";
+    for (int i = 0; i < 100000; i++) text += "{\"a\":";
+    text += "1" + std::string(100000, '}') + "}";
+    auto errs = rt::errorsOf(text);
+    REQUIRE(errs.size() == 1);
+    CHECK(errs[0].second == "the definition is nested more than 200 levels deep");
+  }
+  SECTION("brackets inside strings do not count as nesting") {
+    json j = base();
+    j["description"] = std::string(1000, '[');
+    auto errs = rt::errorsOf(j);
+    INFO(rt::describe(errs));
+    CHECK(errs.empty());
+  }
+  SECTION("a list longer than 10000 items") {
+    json j = base();
+    json zones = json::array();
+    for (int i = 0; i < 10001; i++) zones.push_back({{"name", "Z" + std::to_string(i)}});
+    j["zones"] = zones;
+    auto errs = rt::errorsOf(j);
+    INFO(rt::describe(errs));
+    CHECK(std::find(errs.begin(), errs.end(), std::make_pair(std::string("/zones"), std::string("list longer than 10000 items"))) != errs.end());
+  }
+  SECTION("many mutations (within limits) load") {
+    json j = base();
+    json ms = json::array();
+    for (int i = 0; i < 5000; i++) ms.push_back({{"operation", "+"}, {"target", "$player.current"}, {"property", "life"}, {"value", 1}});
+    j["actions"][0]["mutations"] = ms;
+    CHECK(rt::errorsOf(j).empty());
+  }
+  SECTION("more than 8 MB of text") {
+    std::string text = "{\"name\": \"" + std::string(9u << 20, 'a') + "\"}";
+    auto errs = rt::errorsOf(text);
+    REQUIRE(errs.size() == 1);
+    CHECK(errs[0].second == "the definition is larger than 8 MB");
+  }
+  SECTION("not JSON at all") {
+    auto errs = rt::errorsOf(std::string("name: T"));
+    REQUIRE(errs.size() == 1);
+    CHECK(errs[0].first == "");
+    CHECK(errs[0].second.rfind("invalid JSON: parse error", 0) == 0);
+  }
+  SECTION("a list at the top") {
+    auto errs = rt::errorsOf(std::string("[1, 2]"));
+    REQUIRE(errs.size() == 1);
+    CHECK(errs[0] == std::make_pair(std::string(""), std::string("expected an object, found a list")));
+  }
+  SECTION("Create of a huge count fails at start, not by exhausting memory") {
+    json j = base();
+    j["setup"] = json::parse(R"([{"operation": "Create", "template": "Card", "destination": "$zone.@Board", "count": 1000000}])");
+    auto errs = rt::errorsOf(j);
+    REQUIRE(errs.size() == 1);
+    CHECK(errs[0].first == "/setup");
+    CHECK(errs[0].second.find("Create makes at most 1000 entities at once") != std::string::npos);
+  }
+}
+
+TEST_CASE("several errors in one definition are all reported, in document order", "[loader]") {
+  json j = base();
+  j["zone"] = json::array();                                               // unknown key
+  j["players"]["count"] = 0;                                               // out of range
+  j["zones"][1]["visibility"] = "hidden";                                  // bad enum
+  j["actions"][0]["mutations"] = json::parse(R"([
+    {"operation": "MoveZone", "target": "$entity.self"},
+    {"operation": "Frobnicate"},
+    {"operation": "+", "target": "$player.current", "property": "life", "value": "$turn +"}
+  ])");
+  j["flow"]["phases"][0]["valid_actions"] = {"Noop", "Nope"};
+  j["end_conditions"][0]["draw"] = true;
+  auto errs = rt::errorsOf(j);
+  INFO(rt::describe(errs));
+  std::vector<std::string> paths;
+  for (auto& e : errs) paths.push_back(e.first);
+  std::vector<std::string> want = {"/zone", "/players/count", "/zones/1/visibility", "/actions/0/mutations/0",
+                                   "/actions/0/mutations/1/operation", "/actions/0/mutations/2/value",
+                                   "/flow/phases/0/valid_actions/1", "/end_conditions/0"};
+  CHECK(paths == want);
+}
+
+TEST_CASE("Session.load returns every error as JSON; nothing runs", "[loader]") {
+  json j = base();
+  j["actions"][0]["mutations"] = json::parse(R"([{"operation": "MoveZone", "target": "$entity.self"}, {"operation": "Nope"}])");
+  rulestack::Session s;
+  json r = json::parse(s.load(j.dump(), 1));
+  REQUIRE(r["errors"].size() == 2);
+  CHECK(r["errors"][0]["path"] == "/actions/0/mutations/0");
+  CHECK(r["errors"][1]["path"] == "/actions/0/mutations/1/operation");
+  CHECK_FALSE(s.loaded());
+  CHECK(s.view("") == "null");
+  CHECK(json::parse(s.apply("0", R"({"action":"pass"})"))["reason"] == "no_game");
+}
+
+// docs/language.md, "Values and properties" and "Expressions": these are not load errors.
+TEST_CASE("not errors: an unknown member reads null, a mutation declares its property", "[loader]") {
+  json j = base();
+  j["actions"][0]["condition"] = "$player.current.manna == null and $entity.self.nothing == null";
+  j["actions"][0]["mutations"] = json::parse(R"([{"operation": "=", "target": "$player.current", "property": "is_ready", "value": true}])");
+  auto errs = rt::errorsOf(j);
+  INFO(rt::describe(errs));
+  CHECK(errs.empty());
+  rt::G g(j);
+  CHECK(g.eval("$players[0].is_ready") == nullptr);
+  g.play("0", json{{"action", "Noop"}});
+  g.play("1", json{{"action", "pass"}});
+  g.play("0", json{{"action", "pass"}});
+  CHECK(g.eval("$players[0].is_ready") == true);
+}
