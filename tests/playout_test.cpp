@@ -1,0 +1,226 @@
+// The random-playout harness (in the style of OpenSpiel's RandomSimTest) over every example
+// game (build/examples-json/*.json, converted from examples/*.yaml by scripts/build.mjs).
+// Each game is played to the end several times with random legal moves, checking at every
+// step that:
+//   - exactly the players in toAct have legal moves;
+//   - every listed legal move of the player to act applies (each tried on a copy);
+//   - a snapshot restores to the same state hash;
+//   - undo (through the Session facade, driven alongside) restores the previous hash;
+//   - views leak nothing: a player's view holds no id of an entity in a zone hidden from
+//     them (visibility owner of another player, or nobody), the spectator's none from any
+//     owner or nobody zone;
+// and that the game ends (or reaches the move cap).
+#include <map>
+#include <set>
+
+#include "test_util.h"
+
+using rt::json;
+
+namespace {
+
+constexpr int kSeeds = 4;
+constexpr int kMoveCap = 400;
+constexpr int kShards = 4;
+
+std::string dir() { return RULESTACK_EXAMPLES_JSON; }
+
+std::vector<std::string> games() { return rt::jsonFiles(dir(), false); }
+
+struct Lcg {
+  uint64_t s;
+  explicit Lcg(uint64_t seed) : s(seed * 6364136223846793005ull + 1442695040888963407ull) {}
+  uint32_t below(uint32_t n) {
+    s = s * 6364136223846793005ull + 1442695040888963407ull;
+    return (uint32_t)((s >> 33) % n);
+  }
+};
+
+// Every string in the JSON, with the pointer of its first occurrence.
+void strings(const json& j, const std::string& at, std::map<std::string, std::string>& out) {
+  if (j.is_string()) out.emplace(j.get<std::string>(), at);
+  else if (j.is_array())
+    for (size_t i = 0; i < j.size(); i++) strings(j[i], at + "/" + std::to_string(i), out);
+  else if (j.is_object())
+    for (auto it = j.begin(); it != j.end(); ++it) strings(it.value(), at + "/" + it.key(), out);
+}
+
+std::string hex16(uint64_t h) {
+  char buf[17];
+  std::snprintf(buf, sizeof buf, "%016llx", (unsigned long long)h);
+  return buf;
+}
+
+// Entity ids the viewer (-1: spectator) must not see.
+std::set<std::string> hiddenIds(const rulestack::Game& g, int viewer) {
+  const rulestack::Def& d = g.def();
+  const rulestack::State& s = g.state();
+  std::set<std::string> out;
+  for (int32_t z = 0; z < (int32_t)s.zones.size(); z++) {
+    const rulestack::ZoneDef& zd = d.zones[g.zoneDefOf(z)];
+    bool hidden = zd.vis == rulestack::Vis::Nobody ||
+                  (zd.vis == rulestack::Vis::Owner && (viewer < 0 || g.zoneOwner(z) != viewer));
+    if (!hidden) continue;
+    for (int32_t e : s.zones[z]) out.insert(g.entityId(e));
+  }
+  return out;
+}
+
+void checkViews(const rulestack::Game& g, int step) {
+  int np = g.def().numPlayers();
+  for (int viewer = -1; viewer < np; viewer++) {
+    std::set<std::string> hidden = hiddenIds(g, viewer);
+    if (hidden.empty()) continue;
+    std::map<std::string, std::string> seen;
+    strings(rulestack::viewJson(g, viewer), "", seen);
+    for (auto& id : hidden) {
+      auto at = seen.find(id);
+      if (at == seen.end()) continue;
+      // the source of an action taken is announced with it: a card activated from a hidden
+      // hand (without play: true, so it stays there) shows as its queue item's source
+      if (at->second.rfind("/queue/", 0) == 0 && at->second.size() > 7 &&
+          at->second.compare(at->second.size() - 7, 7, "/source") == 0)
+        continue;
+      FAIL_CHECK("step " << step << ": the view of " << (viewer < 0 ? std::string("the spectator") : g.def().playerIds[viewer])
+                         << " shows hidden entity " << id << " at " << at->second);
+      return;
+    }
+  }
+}
+
+void playout(const std::string& file, const std::string& text, uint64_t seed) {
+  std::vector<rulestack::DefError> errs;
+  auto def = rulestack::compileDefinition(text, errs);
+  INFO(file << " seed " << seed << (errs.empty() ? "" : ": " + errs[0].path + ": " + errs[0].message));
+  REQUIRE(def);
+  auto game = rulestack::startGame(def, seed, errs);
+  REQUIRE(game);
+  rulestack::Game& g = *game;
+  g.logging = false;
+  rulestack::Session session;
+  REQUIRE(session.load(text, (double)seed) == "");
+  REQUIRE(session.stateHash() == hex16(g.hash()));
+  Lcg rng(seed);
+  int np = def->numPlayers();
+  std::vector<rulestack::Move> moves;
+  int step = 0, loopLimited = 0;
+  std::string loopLimitMessage;
+  for (; step < kMoveCap && !g.state().over(); step++) {
+    INFO("step " << step);
+    // who may move
+    std::vector<int> who = g.toAct();
+    REQUIRE(who.size() == 1);
+    for (int p = 0; p < np; p++) {
+      g.legalMoves(p, moves);
+      if (p == who[0]) REQUIRE_FALSE(moves.empty());
+      else REQUIRE(moves.empty());
+    }
+    int p = who[0];
+    g.legalMoves(p, moves);
+    // every legal move applies, on a copy
+    std::vector<rulestack::Move> good;
+    for (const rulestack::Move& m : moves) {
+      rulestack::Game copy = g.clone();
+      std::string msg;
+      std::string r = copy.apply(p, m, &msg);
+      if (r.empty()) {
+        good.push_back(m);
+      } else if (r == "loop_limit") {
+        // the engine's bounds (a flow where nobody can ever act again, a queue of 1000
+        // items) reject a listed move: reported, see the [!mayfail] case below
+        loopLimited++;
+        if (loopLimitMessage.empty()) loopLimitMessage = rulestack::moveJson(g, m).dump() + ": " + msg;
+      } else {
+        FAIL_CHECK(file << " seed " << seed << " step " << step << ": legal move " << rulestack::moveJson(g, m).dump()
+                        << " by " << def->playerIds[p] << " rejected: " << r << ": " << msg);
+        return;
+      }
+    }
+    // snapshot -> restore
+    {
+      rulestack::Game restored(def);
+      std::string err;
+      json snap = rulestack::snapshotJson(g);
+      REQUIRE(rulestack::restoreSnapshot(restored, json::parse(snap.dump()), err));
+      REQUIRE(restored.hash() == g.hash());
+    }
+    checkViews(g, step);
+    // one random move, applied to the game and to the session; undo and redo in the session
+    if (good.empty()) break;
+    const rulestack::Move m = good[rng.below((uint32_t)good.size())];
+    std::string before = session.stateHash();
+    std::string mj = rulestack::moveJson(g, m).dump();
+    std::string msg;
+    REQUIRE(g.apply(p, m, &msg) == "");
+    std::string pid = def->playerIds[p];
+    json r = json::parse(session.apply(pid, mj));
+    INFO("session move " << mj << ": " << r.dump().substr(0, 300));
+    REQUIRE(r["ok"] == true);
+    REQUIRE(session.stateHash() == hex16(g.hash()));
+    REQUIRE(session.undo());
+    REQUIRE(session.stateHash() == before);
+    REQUIRE(json::parse(session.apply(pid, mj))["ok"] == true);
+    REQUIRE(session.stateHash() == hex16(g.hash()));
+  }
+  checkViews(g, step);
+  if (loopLimited > 0)
+    WARN(file << " seed " << seed << ": " << loopLimited << " listed legal moves were rejected with loop_limit, e.g. " << loopLimitMessage);
+  if (!g.state().over()) WARN(file << " seed " << seed << ": no result after " << step << " moves");
+  // the same seed and the same moves give the same game: simulate agrees with itself
+  json a = json::parse(rulestack::simulate(text, R"({"games":2,"seed":5,"hashes":true})"));
+  json b = json::parse(rulestack::simulate(text, R"({"games":2,"seed":5,"hashes":true})"));
+  // games that cannot end (the seed examples have no end conditions) may run into the
+  // engine's bounds during simulate's long playouts
+  if (g.state().over() && loopLimited == 0) CHECK(a["errors"] == 0);
+  else if (a["errors"] != 0) WARN(file << ": simulate reports " << a["errors"] << " errors (games stopped by the engine's bounds)");
+  CHECK(a["hashes"] == b["hashes"]);
+}
+
+void shard(int k) {
+  auto files = games();
+  REQUIRE(files.size() >= 1);
+  for (size_t i = 0; i < files.size(); i++) {
+    if ((int)(i % kShards) != k) continue;
+    std::string text = rt::readFile(dir() + "/" + files[i]);
+    json j = json::parse(text, nullptr, false);
+    if (j.is_object() && j.contains("$error")) {
+      FAIL_CHECK(files[i] << ": " << j["$error"].get<std::string>());
+      continue;
+    }
+    for (uint64_t seed = 1; seed <= kSeeds; seed++) {
+      DYNAMIC_SECTION(files[i] << " seed " << seed) { playout(files[i], text, seed); }
+    }
+  }
+}
+
+}  // namespace
+
+TEST_CASE("the example games are found", "[playout]") {
+  auto files = games();
+  INFO("looked in " << dir() << " (made by scripts/build.mjs)");
+  REQUIRE(files.size() >= 5);
+  CHECK(std::find(files.begin(), files.end(), "duel.json") != files.end());
+}
+
+TEST_CASE("random playouts of the example games, shard 0", "[playout]") { shard(0); }
+TEST_CASE("random playouts of the example games, shard 1", "[playout]") { shard(1); }
+TEST_CASE("random playouts of the example games, shard 2", "[playout]") { shard(2); }
+TEST_CASE("random playouts of the example games, shard 3", "[playout]") { shard(3); }
+
+// Engine issue (reported): a move the engine lists as legal is rejected with loop_limit when,
+// after it, no player can ever act again (the flow turns 1000 times without asking anyone).
+// The seed examples (TrapCard, EnPassant) reach this in random play. "A move is legal exactly
+// when the enumeration lists it" does not hold for it.
+TEST_CASE("a listed legal move after which nobody can act applies", "[playout][!mayfail]") {
+  json def = json::parse(R"J({
+    "name": "Stall", "players": { "count": 2, "properties": { "used": 0 } },
+    "actions": [ { "name": "Last", "queue": false, "condition": "$player.current.used == 0",
+                   "mutations": [ { "target": "$player.all", "property": "used", "operation": "=", "value": 1 } ] } ],
+    "flow": { "phases": [ { "name": "Main", "valid_actions": ["Last"] } ] } })J");
+  rt::G g(def);
+  REQUIRE(rt::hasEvent(g.legal("0"), json{{"action", "Last"}}));
+  std::string msg;
+  CHECK(g.apply("0", json{{"action", "Last"}}, &msg) == "");
+  INFO(msg);
+  CHECK(g.st().over());
+}

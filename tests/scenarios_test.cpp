@@ -1,0 +1,47 @@
+// Every example scenario (examples/scenarios/**, converted to JSON with its game inlined
+// under build/examples-json/scenarios/ by scripts/build.mjs) run through runScenario,
+// natively and as wasm; a failing scenario fails with the runner's messages.
+#include "test_util.h"
+
+using rt::json;
+
+namespace {
+
+constexpr int kShards = 2;
+
+std::string dir() { return std::string(RULESTACK_EXAMPLES_JSON) + "/scenarios"; }
+
+void shard(int k) {
+  auto files = rt::jsonFiles(dir(), true);
+  REQUIRE(files.size() >= 1);
+  for (size_t i = 0; i < files.size(); i++) {
+    if ((int)(i % kShards) != k) continue;
+    DYNAMIC_SECTION(files[i]) {
+      std::string text = rt::readFile(dir() + "/" + files[i]);
+      json sc = json::parse(text, nullptr, false);
+      INFO("examples/scenarios/" << files[i]);
+      REQUIRE_FALSE(sc.is_discarded());
+      if (sc.is_object() && sc.contains("$error")) FAIL(sc["$error"].get<std::string>());
+      // a game definition kept beside its scenarios (no steps) is not a scenario
+      if (sc.contains("steps") || sc.contains("game")) {
+        json r = json::parse(rulestack::runScenario(text));
+        std::string failures;
+        for (auto& f : r["failures"]) failures += "  step " + f["step"].dump() + ": " + f["message"].get<std::string>() + "\n";
+        INFO("scenario '" << sc.value("name", std::string("?")) << "' failed:\n" << failures);
+        CHECK(r["ok"] == true);
+        CHECK(r["steps"].get<int>() >= 1);
+      }
+    }
+  }
+}
+
+}  // namespace
+
+TEST_CASE("the example scenarios are found", "[scenarios]") {
+  auto files = rt::jsonFiles(dir(), true);
+  INFO("looked in " << dir() << " (made by scripts/build.mjs)");
+  CHECK(files.size() >= 10);
+}
+
+TEST_CASE("example scenarios, shard 0", "[scenarios]") { shard(0); }
+TEST_CASE("example scenarios, shard 1", "[scenarios]") { shard(1); }
