@@ -1,7 +1,9 @@
 // rulestack-bench: the native side of `npm run bench` (bench/run.mjs). Uses the internal Game
 // API (engine/src/game.h); every timed batch goes through a non-inlined function, called
-// repeatedly, so the optimiser cannot fold the work into the timing loop.
+// repeatedly, so the optimiser cannot fold the work into the timing loop. Times are CPU time.
 //   rulestack-bench DUEL.json NEXUS.json [--seconds S]    prints one JSON object
+#include <time.h>
+
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
@@ -24,7 +26,13 @@ using Clock = std::chrono::steady_clock;
 
 namespace {
 
-double now() { return std::chrono::duration<double>(Clock::now().time_since_epoch()).count(); }
+// CPU time of this (single-threaded) process: the machine may be shared, and CPU time is far
+// less disturbed by other processes than wall time.
+double now() {
+  timespec ts;
+  clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
+  return ts.tv_sec + ts.tv_nsec * 1e-9;
+}
 
 std::string readFile(const std::string& path) {
   std::ifstream in(path, std::ios::binary);

@@ -74,36 +74,33 @@ function symbolFile(sym) {
   // rulestack::Game::evalNode(...) -> the engine source that defines it
   const m = /rulestack::(?:\w+::)*?(\w+)::(\w+)(?:\(|$)/.exec(sym) || /rulestack::(\w+)(?:\(|$)/.exec(sym);
   if (!m) return '';
-  const needle = m.length === 3 ? `${m[1]}::${m[2]}(` : `${m[1]}(`;
+  const name = m.length === 3 ? `${m[1]}::${m[2]}` : m[1];
+  const definition = new RegExp(`^[A-Za-z].*\\b${name}\\(`, 'm'); // a definition starts its line
   for (const f of fs.readdirSync('engine/src').sort()) {
     if (!f.endsWith('.cpp')) continue;
     const text = fs.readFileSync(path.join('engine/src', f), 'utf8');
-    if (text.includes(needle)) return `engine/src/${f}`;
+    if (definition.test(text)) return `engine/src/${f}`;
   }
   return '';
 }
 function perfTop(only) {
   const data = `build/bench/perf-${only}.data`;
-  run('perf', ['record', '-F', '2000', '-g', '-o', data, BENCH, 'build/bench/duel.json', 'build/bench/nexus.json', '--seconds', '2', '--only', only], {
+  // DWARF unwinding: the -O3 engine has no frame pointers, so -g alone loses the callers.
+  run('perf', ['record', '-F', '1000', '--call-graph', 'dwarf', '-o', data, BENCH, 'build/bench/duel.json', 'build/bench/nexus.json', '--seconds', '1.5', '--only', only], {
     stdio: ['ignore', 'ignore', 'pipe'],
   });
-  const flat = run('perf', ['report', '-i', data, '--no-children', '--stdio', '--sort', 'symbol'], { stdio: ['ignore', 'pipe', 'ignore'] });
-  const incl = run('perf', ['report', '-i', data, '--children', '--stdio', '--sort', 'symbol', '-g', 'none'], { stdio: ['ignore', 'pipe', 'ignore'] });
-  const rows = [];
-  for (const line of flat.split('\n')) {
-    const m = /^\s+([\d.]+)%\s+\[[.k]\]\s+(.+?)\s*$/.exec(line);
-    if (m && rows.length < 12) rows.push({ self: Number(m[1]), sym: m[2].replace(/(\s+-)+\s*$/, '').trim() });
-  }
-  const inclusive = new Map();
-  for (const line of incl.split('\n')) {
+  const report = run('perf', ['report', '-i', data, '--children', '--stdio', '--sort', 'symbol', '-g', 'none'], { stdio: ['ignore', 'pipe', 'ignore'] });
+  const all = [];
+  for (const line of report.split('\n')) {
     const m = /^\s+([\d.]+)%\s+([\d.]+)%\s+\[[.k]\]\s+(.+?)\s*$/.exec(line);
-    if (m) inclusive.set(m[3].replace(/(\s+-)+\s*$/, '').trim(), Number(m[1]));
+    if (m) all.push({ total: Number(m[1]), self: Number(m[2]), sym: m[3].replace(/(\s+-)+\s*$/, '').replace(/\s+\(inlined\)$/, '').trim() });
   }
-  for (const r of rows) {
-    r.total = inclusive.get(r.sym);
-    r.file = symbolFile(r.sym);
-  }
-  return rows;
+  const engine = all.filter((r) => /rulestack::/.test(r.sym) && !/anonymous namespace/.test(r.sym));
+  for (const r of engine) r.file = symbolFile(r.sym);
+  return {
+    bySelf: [...all].sort((x, y) => y.self - x.self).slice(0, 12).map((r) => ({ ...r, file: symbolFile(r.sym) })),
+    byTotal: engine.slice(0, 14),
+  };
 }
 let profile = null;
 if (!values['no-profile']) {
@@ -146,8 +143,8 @@ md.push(
   `Written by \`npm run bench\` (bench/run.mjs) on ${new Date().toISOString().slice(0, 10)}: commit ${commit}` +
     `${dirtyEngine ? ' with uncommitted engine changes in the working tree' : ''}; ${cpu}, ${os.cpus().length} CPUs; ` +
     `node ${process.version}; native: ${cxx} -O3; wasm: ${emcc} -O3. Load average ${loadBefore.map((x) => x.toFixed(1)).join(' ')} before, ` +
-    `${loadAfter.map((x) => x.toFixed(1)).join(' ')} after (the machine is shared: numbers move by ±30 % between runs). ` +
-    `Each rate is the best of ${ROUNDS} rounds of ${SECONDS} s.`,
+    `${loadAfter.map((x) => x.toFixed(1)).join(' ')} after (a shared machine). ` +
+    `Rates are per second of CPU time of the benchmark process (less disturbed than wall time on a shared machine), the best of ${ROUNDS} rounds of ${SECONDS} CPU-seconds.`,
 );
 md.push('');
 md.push('## Random playouts and MCTS');
@@ -238,12 +235,18 @@ md.push('');
 if (!profile) {
   md.push('No profile in this run (`--no-profile`, or perf is not available).');
 } else {
-  for (const [what, rowsP] of [['random playouts', profile.random], ['MCTS (200 iterations per decision)', profile.mcts]]) {
-    md.push(`${what} — \`perf record -g\` of \`rulestack-bench --only ${what.startsWith('random') ? 'random' : 'mcts'}\`; self time, and time including callees:`);
+  for (const [what, only] of [['random playouts', 'random'], ['MCTS, 200 iterations per decision', 'mcts']]) {
+    const p = profile[only];
+    md.push(`**${what}** (\`perf record --call-graph dwarf\` of \`rulestack-bench --only ${only}\`). By self time, and the engine functions by time including their callees:`);
     md.push('');
-    md.push('| self % | incl. % | function | file |');
-    md.push('|---:|---:|---|---|');
-    for (const r of rowsP) md.push(`| ${r.self.toFixed(1)} | ${r.total !== undefined ? r.total.toFixed(1) : ''} | \`${r.sym.replace(/\|/g, '\\|')}\` | ${r.file} |`);
+    md.push('| self % | incl. % | function | file | | incl. % | self % | function (inclusive) | file |');
+    md.push('|---:|---:|---|---|---|---:|---:|---|---|');
+    const fmt = (r) => (r ? [r.self.toFixed(1), r.total.toFixed(1), `\`${r.sym.replace(/\|/g, '\\|')}\``, r.file] : ['', '', '', '']);
+    for (let i = 0; i < Math.max(p.bySelf.length, p.byTotal.length); i++) {
+      const a = fmt(p.bySelf[i]);
+      const b = fmt(p.byTotal[i]);
+      md.push(`| ${a.join(' | ')} | | ${b[1]} | ${b[0]} | ${b[2]} | ${b[3]} |`);
+    }
     md.push('');
   }
 }
