@@ -106,6 +106,7 @@ struct ZoneDef {
   std::string name;
   int nameSym = -1;
   bool perPlayer = false, ordered = false, active = true;
+  bool actions = true;  // entity actions can be taken from here
   Vis vis = Vis::Everyone;
   int base = 0;  // first zone instance
 };

@@ -74,8 +74,11 @@ void Game::advance() {
           auto it = std::find(to.begin(), to.end(), st_.active);
           st_.active = (it == to.end() || it + 1 == to.end()) ? to.front() : *(it + 1);
         }
-        if (++turnsWithoutInput > kMaxTurnsWithoutInput)
-          throw RuntimeError("loop_limit", "1000 turns passed without a player being asked for a move");
+        if (++turnsWithoutInput > kMaxTurnsWithoutInput) {
+          // nobody can ever act again and no end condition ends the game: a stalemate, a draw
+          endGame(-1);
+          continue;
+        }
         st_.endTurn = false;
         startTurn();
         continue;

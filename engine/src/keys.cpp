@@ -19,7 +19,7 @@ std::vector<KeySet> build() {
                 "end_conditions", "description", "$schema"}, {"name", "players", "flow"}},
       {"players", {"count", "ids", "properties", "per_turn"}, {}},
       {"settings", {"resolution", "auto_pass", "cancel_zone", "discard_zone", "max_events"}, {}},
-      {"zone", {"name", "per_player", "visibility", "ordered", "active", "description"}, {"name"}},
+      {"zone", {"name", "per_player", "visibility", "ordered", "active", "actions", "description"}, {"name"}},
       {"entity", {"id", "type", "tags", "properties", "actions", "reactions", "triggered_actions", "effects", "text",
                   "description", "name"}, {"id"}},
       {"action", {"name", "source", "requires_target", "condition", "cost", "x", "modes", "play", "queue", "properties",

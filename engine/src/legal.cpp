@@ -233,7 +233,7 @@ void Game::collectMoves(int player, std::vector<Move>& out, bool firstOnly) cons
       if (a.anySource) {
         for (int32_t e = d.numPlayers(); e < (int32_t)st_.ents.size(); e++) {
           const Entity& en = st_.ents[e];
-          if (en.alive && en.controller == player && en.zone >= 0 && en.zone != d.queueZone)
+          if (en.alive && en.controller == player && en.zone >= 0 && d.zones[zoneDefOf(en.zone)].actions)
             enumerateAction(player, ai, e, out, kMaxMovesPerAction);
         }
         continue;
@@ -251,6 +251,7 @@ void Game::collectMoves(int player, std::vector<Move>& out, bool firstOnly) cons
           enumerateAction(player, ai, s.v, out, kMaxMovesPerAction);
     } else if (a.fromZone >= 0) {
       // only the entities in the zone the condition requires (the player's, for a per-player zone)
+      if (!d.zones[a.fromZone].actions) continue;
       const std::vector<int32_t>& z = st_.zones[d.zoneInstance(a.fromZone, player)];
       for (size_t k = 0; k < z.size(); k++) {
         int32_t e = z[k];
@@ -261,7 +262,8 @@ void Game::collectMoves(int player, std::vector<Move>& out, bool firstOnly) cons
     } else {
       for (int32_t e = d.numPlayers(); e < (int32_t)st_.ents.size(); e++) {
         const Entity& en = st_.ents[e];
-        if (!en.alive || en.tmpl != a.tmpl || en.controller != player || en.zone < 0 || en.zone == d.queueZone) continue;
+        if (!en.alive || en.tmpl != a.tmpl || en.controller != player || en.zone < 0) continue;
+        if (!d.zones[zoneDefOf(en.zone)].actions) continue;  // not from a zone without actions
         enumerateAction(player, ai, e, out, firstOnly ? 1 : kMaxMovesPerAction);
       }
     }
@@ -309,6 +311,9 @@ std::string Game::check(int player, const Move& given, std::string* message) con
       return fail("bad_source", "'" + a.name + "' needs a source entity");
     if (a.tmpl >= 0 && (st_.ents[m.source].tmpl != a.tmpl || st_.ents[m.source].controller != player))
       return fail("bad_source", "that entity cannot take '" + a.name + "' for this player");
+    if ((a.tmpl >= 0 || a.anySource) &&
+        (st_.ents[m.source].zone < 0 || !d.zones[zoneDefOf(st_.ents[m.source].zone)].actions))
+      return fail("bad_source", "that entity is in a zone without actions");
     if (a.anySource && st_.ents[m.source].controller != player)
       return fail("bad_source", "player " + d.playerIds[player] + " does not control that entity");
     if (a.tmpl < 0 && !a.anySource) {

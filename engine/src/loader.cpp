@@ -563,8 +563,9 @@ struct Loader {
           }
         }
         if (z.vis == Vis::Owner && !z.perPlayer) error(zp + "/visibility", "visibility 'owner' needs per_player: true (a shared zone has no owner)");
-        z.active = z.vis != Vis::Nobody;
+        z.active = z.actions = z.vis != Vis::Nobody;
         if (zs[i].contains("active")) boolean(zs[i]["active"], zp + "/active", z.active);
+        if (zs[i].contains("actions")) boolean(zs[i]["actions"], zp + "/actions", z.actions);
         z.nameSym = d.syms.intern(z.name);
         zoneByName[z.name] = (int)d.zones.size();
         d.zones.push_back(std::move(z));
@@ -575,6 +576,7 @@ struct Loader {
       q.name = "Queue";
       q.nameSym = d.syms.intern("Queue");
       q.active = false;
+      q.actions = false;
       zoneByName["Queue"] = (int)d.zones.size();
       d.zones.push_back(q);
     }
