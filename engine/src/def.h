@@ -160,6 +160,10 @@ struct Def {
   std::vector<std::vector<int>> reactionsByKey;  // key(before, ev) -> reaction indexes
   std::vector<std::vector<int>> triggeredByKey;
   bool hasEffects = false;
+  // What the end conditions read, so they are re-checked only after a relevant change:
+  // endProps[p] for each property, endAny when they read more than properties and $turn.
+  std::vector<char> endProps;
+  bool endAny = false;
 
   int zoneInstance(int zoneDef, int player) const {
     const ZoneDef& z = zones[zoneDef];

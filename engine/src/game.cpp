@@ -92,9 +92,15 @@ void Game::advance() {
       if (!d.phases[st_.phase].hasActions) { endPhase(); continue; }
     }
     if (st_.priority < 0) { st_.priority = st_.active; st_.passes = 0; }
-    if (d.autoPass && !hasRealMove(st_.priority)) {
-      doPass(st_.priority);
-      continue;
+    if (d.autoPass) {
+      collectMoves(st_.priority, movesCache_, false);
+      bool real = false;
+      for (const Move& m : movesCache_) real = real || m.kind != Move::Pass;
+      if (!real) {
+        doPass(st_.priority);
+        continue;
+      }
+      movesCachePlayer_ = st_.priority;  // the bot's next legalMoves() call reuses it
     }
     turnsWithoutInput = 0;
     return;
@@ -496,6 +502,7 @@ void Game::answer(int player, const Move& m) {
 // ---- applying moves ----
 
 void Game::applyUnchecked(int player, const Move& m) {
+  movesCachePlayer_ = -1;
   eventsThisMove_ = 0;
   depth_ = 0;
   chain_.clear();
@@ -513,6 +520,7 @@ std::string Game::apply(int player, const Move& m, std::string* message) {
   State backup = st_;
   size_t logSize = log.size();
   auto rollback = [&] {
+    movesCachePlayer_ = -1;
     st_ = std::move(backup);
     log.resize(logSize);
     pending_ = nullptr;
@@ -535,6 +543,7 @@ std::string Game::apply(int player, const Move& m, std::string* message) {
 }
 
 std::string Game::runMutations(const std::vector<Mutation>& ms, std::string* message) {
+  movesCachePlayer_ = -1;
   State backup = st_;
   size_t logSize = log.size();
   try {

@@ -63,7 +63,7 @@ class Game {
   const Def& def() const { return *def_; }
   std::shared_ptr<const Def> defPtr() const { return def_; }
   const State& state() const { return st_; }
-  State& mutableState() { endDirty_ = true; return st_; }
+  State& mutableState() { endDirty_ = true; movesCachePlayer_ = -1; return st_; }
 
   // Players who may move now (decision holders, or the priority player).
   std::vector<int> toAct() const;
@@ -106,6 +106,10 @@ class Game {
   mutable std::vector<Value> scratch_;
   int eventsThisMove_ = 0;
   bool endDirty_ = true;   // something changed since end conditions were last checked
+  // The legal moves of the priority player, computed when advance() decided whether to
+  // pass for them automatically; valid until the state changes.
+  mutable std::vector<Move> movesCache_;
+  mutable int movesCachePlayer_ = -1;
   int depth_ = 0;
   int32_t cause_ = -1;
   Item* pending_ = nullptr;               // the action being taken (before it is queued)

@@ -143,7 +143,13 @@ void Game::enumerateAction(int player, int actionIdx, int source, std::vector<Mo
   }
 }
 
-void Game::legalMoves(int player, std::vector<Move>& out) const { collectMoves(player, out, false); }
+void Game::legalMoves(int player, std::vector<Move>& out) const {
+  if (player == movesCachePlayer_ && st_.decisions.empty()) {
+    out = movesCache_;
+    return;
+  }
+  collectMoves(player, out, false);
+}
 
 bool Game::hasRealMove(int player) const {
   thread_local std::vector<Move> moves;

@@ -707,6 +707,14 @@ struct Loader {
       }
     }
 
+    // what the end conditions read
+    d.endProps.assign(d.propNames.size(), 0);
+    for (const EndCondition& c : d.ends) {
+      endReads(c.when.root);
+      endReads(c.winner.root);
+    }
+    if (d.hasEffects) d.endAny = true;  // derived values can change with anything
+
     // trigger indexes
     d.reactionsByKey.assign(2 * (int)Ev::Count, {});
     d.triggeredByKey.assign(2 * (int)Ev::Count, {});
@@ -714,6 +722,31 @@ struct Loader {
       d.reactionsByKey[Def::key(d.reactions[i].before, d.reactions[i].event)].push_back((int)i);
     for (size_t i = 0; i < d.triggered.size(); i++)
       d.triggeredByKey[Def::key(d.triggered[i].before, d.triggered[i].event)].push_back((int)i);
+  }
+
+  void endReads(int n) {
+    if (n < 0) return;
+    const Node& nd = d.nodes.nodes[n];
+    switch (nd.op) {
+      case N::Const: case N::PCurrent: case N::PActive: case N::POpponent: case N::PAll: case N::PIndex:
+      case N::Turn: case N::X: case N::Mode:
+      case N::Add: case N::Sub: case N::Mul: case N::Div: case N::Mod: case N::Neg: case N::Eq: case N::Ne:
+      case N::Lt: case N::Le: case N::Gt: case N::Ge: case N::And: case N::Or: case N::Not:
+      case N::Min: case N::Max: case N::Abs:
+        break;
+      case N::Member: {
+        int p = d.prop(nd.imm);
+        if (p >= 0 && nd.imm != d.b.zone && nd.imm != d.b.owner && nd.imm != d.b.controller && nd.imm != d.b.id)
+          d.endProps[p] = 1;
+        else
+          d.endAny = true;
+        break;
+      }
+      default:
+        d.endAny = true;  // zones, entities, the queue...: re-check after any change
+    }
+    endReads(nd.a);
+    endReads(nd.b);
   }
 
   void flow(const json& f) {

@@ -41,7 +41,8 @@ void Game::runOne(const Mutation& m, Ctx& c) {
 }
 
 void Game::setProp(int32_t e, int32_t p, Value v) {
-  endDirty_ = true;
+  const Def& d = *def_;
+  if (d.endAny || p >= (int32_t)d.endProps.size() || d.endProps[p]) endDirty_ = true;
   st_.props[(size_t)e * def_->propNames.size() + p] = Slot::of(v);
 }
 
@@ -69,7 +70,7 @@ void Game::applyOp(const Mutation& m, Ctx& c, Value) {
     if (z.k != VK::Zone) err(std::string(key) + " is not a zone");
     return z.v;
   };
-  if (m.op == Op::Destroy || m.op == Op::Promote || m.op == Op::Attach || m.op == Op::Shuffle) endDirty_ = true;
+  if (d.endAny && (m.op == Op::Destroy || m.op == Op::Promote || m.op == Op::Attach || m.op == Op::Shuffle)) endDirty_ = true;
   switch (m.op) {
     case Op::Set: case Op::Add: case Op::Sub: case Op::Mul: case Op::Div: {
       Value v = eval(m.value, c);
@@ -272,7 +273,7 @@ void Game::moveEntity(int32_t e, int32_t zone, bool bottom, Ctx& c) {
   fire(ev, true);
   if (ev.cancelled || !st_.ents[e].alive) return;
   Entity& ent = st_.ents[e];
-  endDirty_ = true;
+  if (d.endAny) endDirty_ = true;
   if (ent.zone >= 0) {
     auto& from = st_.zones[ent.zone];
     auto it = std::find(from.begin(), from.end(), e);
