@@ -351,7 +351,7 @@ TEST_CASE("several errors in one definition are all reported, in document order"
   CHECK(paths == want);
 }
 
-TEST_CASE("Session.load returns every error as JSON; nothing runs", "[loader]") {
+TEST_CASE("Session.load returns every error as JSON, and nothing runs", "[loader]") {
   json j = base();
   j["actions"][0]["mutations"] = json::parse(R"([{"operation": "MoveZone", "target": "$entity.self"}, {"operation": "Nope"}])");
   rulestack::Session s;

@@ -199,7 +199,7 @@ json enPassantGame(bool topLevel) {
 }
 }  // namespace
 
-TEST_CASE("spec 002 EnPassant: offered after a 2-square move; accepting captures", "[spec002]") {
+TEST_CASE("spec 002 EnPassant: offered after a 2-square move, accepting captures", "[spec002]") {
   SECTION("the verbatim block loads at the top level too") {
     auto errs = rt::errorsOf(enPassantGame(true));
     INFO(rt::describe(errs));
