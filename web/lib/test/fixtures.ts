@@ -31,6 +31,7 @@ flow:
   phases:
     - name: Main
       valid_actions: [Place]
+      pass: false
 actions:
   - name: Place
     condition: $player.current == $player.active
