@@ -210,13 +210,16 @@ Value Game::evalNode(int n, const Ctx& c) const {
     case N::PPriority: return player(st_.priority);
     case N::PAll: {
       int32_t off = (int32_t)scratch_.size();
-      for (int p : d.turnOrder) scratch_.push_back(Value::ent(p));
+      if (nd.imm == 1)
+        for (int p = 0; p < d.numPlayers(); p++) scratch_.push_back(Value::ent(p));  // $players: declared order
+      else
+        for (int p : d.turnOrder) scratch_.push_back(Value::ent(p));
       return Value::list(off, (int32_t)d.turnOrder.size());
     }
     case N::PIndex: {
       Value i = evalNode(nd.a, c);
-      if (i.k != VK::Int || i.v < 0 || i.v >= (int32_t)d.turnOrder.size()) return Value::null();
-      return Value::ent(d.turnOrder[i.v]);
+      if (i.k != VK::Int || i.v < 0 || i.v >= d.numPlayers()) return Value::null();
+      return Value::ent(i.v);  // declaration order (players.ids), not turn order
     }
     case N::ESelf: return c.self < 0 ? Value::null() : Value::ent(c.self);
     case N::ESelected: return c.selected < 0 ? Value::null() : Value::ent(c.selected);

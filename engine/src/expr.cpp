@@ -217,7 +217,7 @@ struct Parser {
         int idx = parseExpr();
         expect("]");
         // $players[i]: the i-th player directly, without building the list
-        if (out.nodes[l].op == N::PAll) { out.nodes[l] = Node{N::PIndex, idx, -1, 0}; continue; }
+        if (out.nodes[l].op == N::PAll && out.nodes[l].imm == 1) { out.nodes[l] = Node{N::PIndex, idx, -1, 0}; continue; }
         l = emit(N::Index, l, idx);
       } else {
         return l;
@@ -250,7 +250,7 @@ struct Parser {
       fail(mcol, "unknown $player member '" + m + "' (current, active, opponent, priority, all)");
       return constant(0, 0);
     }
-    if (r == "$players") return emit(N::PAll);
+    if (r == "$players") return emit(N::PAll, -1, -1, 1);  // imm 1: declaration order
     if (r == "$entity") {
       if (!member(m, mcol)) { if (!failed) fail(col, "$entity needs a member: self, selected, all or a type"); return constant(0, 0); }
       if (m == "self") return emit(N::ESelf);

@@ -91,7 +91,8 @@ std::string runScenario(const std::string& scenarioText) {
       Move m;
       std::string err;
       bool parsed = parseMove(g, s["move"], m, err);
-      std::string reason = parsed ? "" : parseMoveReason(err);
+      std::string reason = g.state().over() ? "game_over" : parsed ? "" : parseMoveReason(err);
+      if (g.state().over()) { err = "the game is over"; parsed = false; }
       std::string msg = err;
       uint64_t before = g.hash();
       size_t logStart = g.log.size();

@@ -117,6 +117,7 @@ std::string Session::apply(const std::string& player, const std::string& moveTex
   if (!game_) return fail("no_game", "no game is loaded");
   int p = playerIndex(*game_, player);
   if (p < 0) return fail("unknown_player", "unknown player '" + player + "'");
+  if (game_->state().over()) return fail("game_over", "the game is over");
   json mj = json::parse(moveText, nullptr, false);
   if (mj.is_discarded()) return fail("malformed_move", "the move is not valid JSON");
   Move m;
