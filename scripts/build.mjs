@@ -70,6 +70,25 @@ function copyIfChanged(from, to) {
   fs.copyFileSync(from, to);
 }
 
+/**
+ * The package ships emscripten's JS glue minified (half its size) with the minifier Vite
+ * already brings (rolldown); without it, the glue is shipped as built.
+ */
+async function shipGlue(from, to) {
+  const src = fs.readFileSync(from, 'utf8');
+  let code = src;
+  try {
+    const { minifySync } = await import('rolldown/experimental');
+    const r = minifySync('engine.mjs', src, { compress: true, mangle: true });
+    if (!r.errors?.length && r.code) code = r.code;
+  } catch {
+    // no minifier: ship the glue as it is
+  }
+  if (fs.existsSync(to) && fs.readFileSync(to, 'utf8') === code) return;
+  fs.mkdirSync(path.dirname(to), { recursive: true });
+  fs.writeFileSync(to, code);
+}
+
 function cmakeBuild(dir, configure) {
   if (!fs.existsSync(path.join(dir, 'build.ninja'))) configure();
   // ninja re-runs cmake by itself when a CMakeLists or a globbed directory changes.
@@ -179,7 +198,12 @@ if (wanted.has('lib')) {
     run(bin('tsc'), ['-p', 'tsconfig.json']);
     writeStamp(stamp, tsInputs);
   }
-  for (const f of wasmFiles) copyIfChanged(f, path.join('dist/wasm', path.basename(f)));
+  for (const f of wasmFiles) {
+    if (path.basename(f) === 'engine.mjs') await shipGlue(f, path.join('dist/wasm', 'engine.mjs'));
+    else copyIfChanged(f, path.join('dist/wasm', path.basename(f)));
+  }
+  const shipped = ['dist/wasm/engine.wasm', 'dist/wasm/engine.mjs'].map((f) => zlib.gzipSync(fs.readFileSync(f), { level: 9 }).length);
+  console.log(`shipped wasm + glue: ${shipped[0]} + ${shipped[1]} = ${shipped[0] + shipped[1]} B gzip`);
 }
 
 if (wanted.has('playground')) {

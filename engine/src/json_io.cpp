@@ -1,5 +1,7 @@
 #include "json_io.h"
 
+#include "names.h"
+
 #include <algorithm>
 
 namespace rulestack {
@@ -337,8 +339,7 @@ json snapshotJson(const Game& g) {
     decs.push_back(json::array({d.id, (int)d.kind, d.player, d.def, d.self, d.optional, eventRaw(d.event), d.options, d.count, d.dest}));
   json custom = json::array();
   for (auto& c : s.customIds) custom.push_back(json::array({c.first, c.second}));
-  char rng[17];
-  std::snprintf(rng, sizeof rng, "%016llx", (unsigned long long)s.rng.s);
+  std::string rng = hex16(s.rng.s);
   return {{"format", "rulestack-snapshot-1"}, {"game", g.def().name}, {"entities", ents}, {"props", props},
           {"zones", s.zones}, {"serials", s.serials}, {"queue", queue}, {"decisions", decs}, {"customIds", custom},
           {"flow", json::array({s.turn, s.phase, s.active, s.priority, s.passes, s.nextItemId, s.nextDecisionId, s.result,
@@ -380,7 +381,10 @@ bool restoreSnapshot(Game& g, const json& j, std::string& error) {
     s.turn = f.at(0); s.phase = f.at(1); s.active = f.at(2); s.priority = f.at(3); s.passes = f.at(4);
     s.nextItemId = f.at(5); s.nextDecisionId = f.at(6); s.result = f.at(7); s.phaseStarted = f.at(8);
     s.endTurn = f.at(9); s.started = f.at(10);
-    s.rng.s = std::stoull(j.at("rng").get<std::string>(), nullptr, 16);
+    if (!parseHex16(j.at("rng").get<std::string>(), s.rng.s)) {
+      error = "malformed snapshot: rng is not a hex number";
+      return false;
+    }
     // consistency: sizes and index ranges, so a tampered snapshot cannot crash the engine
     size_t np = d.propNames.size();
     auto bad = [&](const std::string& m) { error = "inconsistent snapshot: " + m; return false; };

@@ -5,48 +5,84 @@
 namespace rulestack {
 
 namespace {
-const std::vector<std::string> kMutationCommon = {"operation", "condition", "for_each", "description"};
+// One line per object: "context: allowed keys | required keys". Kept as text (not a table
+// of initializer lists) because that compiles to a fraction of the code in wasm.
+const char* const kTable = R"(
+root: name players settings zones entities setup flow actions triggered_actions end_conditions description $schema | name players flow
+players: count ids properties per_turn |
+settings: resolution auto_pass cancel_zone discard_zone max_events |
+zone: name per_player visibility ordered active actions description | name
+entity: id type tags properties actions reactions triggered_actions effects text description name | id
+action: name source requires_target condition cost x modes play queue properties reactions mutations description text | name
+x: min max | max
+mode: name requires_target mutations description | mutations
+target: from filter count min max | from
+reaction: name trigger condition mutations queue optional description | trigger
+triggered_action: name trigger condition optional player requires_target queue mutations description | name trigger
+effect: applies_to filter property add set while description | applies_to property
+flow: turn_order first_player phases | phases
+phase: name on_enter mutations valid_actions pass description | name
+end_condition: when winner draw description | when
+mutation:= target property value | target value
+mutation:+ target property value | target value
+mutation:- target property value | target value
+mutation:* target property value | target value
+mutation:/ target property value | target value
+mutation:SetProperty target property value | target value
+mutation:MoveZone target destination position | target destination
+mutation:Destroy target | target
+mutation:Cancel target | target
+mutation:Shuffle target | target
+mutation:Win target | target
+mutation:Lose target | target
+mutation:RequireDiscard target count from destination | target
+mutation:Promote target template | target template
+mutation:DrawCard target count from destination | target
+mutation:Create template destination count owner id | template destination
+mutation:Damage target value property | target value
+mutation:Attach target host | target host
+mutation:EndTurn |
+mutation:Draw |
+)";
 
-KeySet mutation(const std::string& op, std::vector<std::string> extra, std::vector<std::string> required) {
-  std::vector<std::string> all = kMutationCommon;
-  all.insert(all.end(), extra.begin(), extra.end());
-  return KeySet{"mutation:" + op, all, required};
+std::vector<std::string> words(const std::string& s) {
+  std::vector<std::string> out;
+  size_t i = 0;
+  while (i < s.size()) {
+    while (i < s.size() && s[i] == ' ') i++;
+    size_t j = i;
+    while (j < s.size() && s[j] != ' ') j++;
+    if (j > i) out.push_back(s.substr(i, j - i));
+    i = j;
+  }
+  return out;
 }
 
 std::vector<KeySet> build() {
-  std::vector<KeySet> k = {
-      {"root", {"name", "players", "settings", "zones", "entities", "setup", "flow", "actions", "triggered_actions",
-                "end_conditions", "description", "$schema"}, {"name", "players", "flow"}},
-      {"players", {"count", "ids", "properties", "per_turn"}, {}},
-      {"settings", {"resolution", "auto_pass", "cancel_zone", "discard_zone", "max_events"}, {}},
-      {"zone", {"name", "per_player", "visibility", "ordered", "active", "actions", "description"}, {"name"}},
-      {"entity", {"id", "type", "tags", "properties", "actions", "reactions", "triggered_actions", "effects", "text",
-                  "description", "name"}, {"id"}},
-      {"action", {"name", "source", "requires_target", "condition", "cost", "x", "modes", "play", "queue", "properties",
-                  "reactions", "mutations", "description", "text"}, {"name"}},
-      {"x", {"min", "max"}, {"max"}},
-      {"mode", {"name", "requires_target", "mutations", "description"}, {"mutations"}},
-      {"target", {"from", "filter", "count", "min", "max"}, {"from"}},
-      {"reaction", {"name", "trigger", "condition", "mutations", "queue", "optional", "description"}, {"trigger"}},
-      {"triggered_action", {"name", "trigger", "condition", "optional", "player", "requires_target", "queue", "mutations",
-                            "description"}, {"name", "trigger"}},
-      {"effect", {"applies_to", "filter", "property", "add", "set", "while", "description"}, {"applies_to", "property"}},
-      {"flow", {"turn_order", "first_player", "phases"}, {"phases"}},
-      {"phase", {"name", "on_enter", "mutations", "valid_actions", "pass", "description"}, {"name"}},
-      {"end_condition", {"when", "winner", "draw", "description"}, {"when"}},
-  };
-  for (const char* op : {"=", "+", "-", "*", "/", "SetProperty"})
-    k.push_back(mutation(op, {"target", "property", "value"}, {"target", "value"}));
-  k.push_back(mutation("MoveZone", {"target", "destination", "position"}, {"target", "destination"}));
-  for (const char* op : {"Destroy", "Cancel", "Shuffle", "Win", "Lose"}) k.push_back(mutation(op, {"target"}, {"target"}));
-  k.push_back(mutation("RequireDiscard", {"target", "count", "from", "destination"}, {"target"}));
-  k.push_back(mutation("Promote", {"target", "template"}, {"target", "template"}));
-  k.push_back(mutation("DrawCard", {"target", "count", "from", "destination"}, {"target"}));
-  k.push_back(mutation("Create", {"template", "destination", "count", "owner", "id"}, {"template", "destination"}));
-  k.push_back(mutation("Damage", {"target", "value", "property"}, {"target", "value"}));
-  k.push_back(mutation("Attach", {"target", "host"}, {"target", "host"}));
-  k.push_back(mutation("EndTurn", {}, {}));
-  k.push_back(mutation("Draw", {}, {}));
+  std::vector<KeySet> k;
+  std::string table = kTable;
+  size_t pos = 0;
+  while (pos < table.size()) {
+    size_t nl = table.find('\n', pos);
+    if (nl == std::string::npos) nl = table.size();
+    std::string line = table.substr(pos, nl - pos);
+    pos = nl + 1;
+    if (line.empty()) continue;
+    // "mutation:X" contexts have no ':' separator of their own: the name ends at the first space
+    bool mutation = line.rfind("mutation:", 0) == 0;
+    size_t colon = mutation ? line.find(' ') : line.find(':');
+    if (colon == std::string::npos) colon = line.find(' ');
+    KeySet ks;
+    ks.context = line.substr(0, colon);
+    size_t bar = line.find('|');
+    std::string allowed = line.substr(colon + 1, bar - colon - 1);
+    ks.allowed = words(allowed);
+    ks.required = words(line.substr(bar + 1));
+    if (mutation) {
+      ks.allowed.insert(ks.allowed.begin(), {"operation", "condition", "for_each", "description"});
+    }
+    k.push_back(std::move(ks));
+  }
   return k;
 }
 }  // namespace

@@ -17,6 +17,25 @@ size_t editDistance(const std::string& a, const std::string& b) {
 }
 }  // namespace
 
+std::string hex16(uint64_t v) {
+  static const char* digits = "0123456789abcdef";
+  std::string s(16, '0');
+  for (int i = 15; i >= 0; i--, v >>= 4) s[i] = digits[v & 15];
+  return s;
+}
+
+bool parseHex16(const std::string& text, uint64_t& out) {
+  if (text.empty() || text.size() > 16) return false;
+  uint64_t v = 0;
+  for (char c : text) {
+    int d = c >= '0' && c <= '9' ? c - '0' : c >= 'a' && c <= 'f' ? c - 'a' + 10 : c >= 'A' && c <= 'F' ? c - 'A' + 10 : -1;
+    if (d < 0) return false;
+    v = v << 4 | (uint64_t)d;
+  }
+  out = v;
+  return true;
+}
+
 std::string didYouMean(const std::string& name, const std::vector<std::string>& candidates) {
   std::string best;
   size_t bestD = std::max<size_t>(2, name.size() / 3) + 1;

@@ -9,6 +9,7 @@
 #include "game.h"
 #include "json_io.h"
 #include "keys.h"
+#include "names.h"
 #include "loader.h"
 #include "session_impl.h"
 
@@ -24,11 +25,6 @@ std::string errorsJson(const std::vector<DefError>& errs) {
   return json{{"errors", a}}.dump();
 }
 
-std::string hex16(uint64_t h) {
-  char buf[17];
-  std::snprintf(buf, sizeof buf, "%016llx", (unsigned long long)h);
-  return buf;
-}
 
 uint64_t seedOf(double seed) {
   if (!std::isfinite(seed)) return 0;
