@@ -64,3 +64,15 @@ blocks.forEach((text, i) => {
     }
   });
 });
+
+test("README.md's game loads and plays to the end", async () => {
+  const rs = await loadEngine();
+  const readme = readFileSync(repo('README.md'), 'utf8');
+  const text = readme.match(/```yaml\n([\s\S]*?)```/)?.[1];
+  assert.ok(text, 'README has a YAML game');
+  assert.deepEqual(rs.validate(text), []);
+  const r = rs.simulate(text, { games: 50, seed: 1 });
+  assert.equal(r.errors, 0);
+  assert.equal(r.unfinished, 0);
+  assert.ok(r.wins['0']! > 0 && r.wins['1']! > 0, JSON.stringify(r.wins));
+});
