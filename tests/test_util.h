@@ -131,14 +131,14 @@ struct G {
     rulestack::Ctx c;
     c.player = game->state().active;
     rulestack::Value v = game->eval(e, c);
-    switch (v.k) {
+    switch (v.k()) {
       case rulestack::VK::Null: return nullptr;
-      case rulestack::VK::Int: return v.v;
-      case rulestack::VK::Bool: return v.v != 0;
-      case rulestack::VK::Str: return def->syms.names[v.v];
-      case rulestack::VK::Ent: return game->entityId(v.v);
-      case rulestack::VK::Zone: return game->zoneId(v.v);
-      case rulestack::VK::Item: return "q" + std::to_string(v.v);
+      case rulestack::VK::Int: return v.v();
+      case rulestack::VK::Bool: return v.v() != 0;
+      case rulestack::VK::Str: return def->syms.names[v.v()];
+      case rulestack::VK::Ent: return game->entityId(v.v());
+      case rulestack::VK::Zone: return game->zoneId(v.v());
+      case rulestack::VK::Item: return "q" + std::to_string(v.v());
       default: return "<list>";
     }
   }

@@ -10,15 +10,20 @@ constexpr int kMaxEffectDepth = 4;
 thread_local int effectDepth = 0;
 thread_local int evalDepth = 0;
 
-int32_t asInt(Value v) { return (v.k == VK::Int || v.k == VK::Bool) ? v.v : 0; }
+int32_t asInt(Value v) { return (v.k() == VK::Int || v.k() == VK::Bool) ? v.v() : 0; }
 }  // namespace
 
 // Equality, where an entity or zone also equals a string that is its id ($e.id == 'NW').
 bool Game::same(Value a, Value b) const {
-  if (a.k == VK::Str && (b.k == VK::Ent || b.k == VK::Zone)) std::swap(a, b);
-  if (b.k == VK::Str && a.k == VK::Ent) return entityId(a.v) == def_->syms.names[b.v];
-  if (b.k == VK::Str && a.k == VK::Zone) return zoneId(a.v) == def_->syms.names[b.v];
+  if (a.k() == VK::Str && (b.k() == VK::Ent || b.k() == VK::Zone)) std::swap(a, b);
+  if (b.k() == VK::Str && a.k() == VK::Ent) return entityId(a.v()) == def_->syms.names[b.v()];
+  if (b.k() == VK::Str && a.k() == VK::Zone) return zoneId(a.v()) == def_->syms.names[b.v()];
   return a == b;
+}
+
+void Game::resetEval() {
+  evalDepth = 0;
+  effectDepth = 0;
 }
 
 Value Game::listOf(const std::vector<Value>& v) const {
@@ -28,10 +33,10 @@ Value Game::listOf(const std::vector<Value>& v) const {
 }
 
 void Game::flatten(Value v, std::vector<Value>& out) const {
-  if (v.k == VK::List) {
-    for (int32_t i = 0; i < v.n; i++) out.push_back(scratch_[v.v + i]);
-  } else if (v.k == VK::Zone) {
-    for (int32_t e : st_.zones[v.v]) out.push_back(Value::ent(e));
+  if (v.k() == VK::List) {
+    for (int32_t i = 0; i < v.n(); i++) out.push_back(scratch_[v.v() + i]);
+  } else if (v.k() == VK::Zone) {
+    for (int32_t e : st_.zones[v.v()]) out.push_back(Value::ent(e));
   } else if (!v.isNull()) {
     out.push_back(v);
   }
@@ -40,14 +45,8 @@ void Game::flatten(Value v, std::vector<Value>& out) const {
 Value Game::eval(const Expr& e, const Ctx& c) const {
   if (!e.present()) return Value::null();
   if (evalDepth == 0) scratch_.clear();
-  evalDepth++;
-  Value r;
-  try {
-    r = evalNode(e.root, c);
-  } catch (...) {
-    evalDepth--;
-    throw;
-  }
+  evalDepth++;  // no try/catch here (it costs in wasm): a throwing move resets it (resetEval)
+  Value r = evalNode(e.root, c);
   evalDepth--;
   return r;
 }
@@ -57,12 +56,7 @@ void Game::evalList(const Expr& e, const Ctx& c, std::vector<Value>& out) const 
   if (!e.present()) return;
   if (evalDepth == 0) scratch_.clear();
   evalDepth++;
-  try {
-    flatten(evalNode(e.root, c), out);
-  } catch (...) {
-    evalDepth--;
-    throw;
-  }
+  flatten(evalNode(e.root, c), out);
   evalDepth--;
 }
 
@@ -92,7 +86,7 @@ Value Game::propValue(int32_t ent, int32_t p) const {
       evalList(ef.appliesTo, c, hits);
       bool hit = false;
       for (Value h : hits)
-        if (h.k == VK::Ent && h.v == ent) { hit = true; break; }
+        if (h.k() == VK::Ent && h.v() == ent) { hit = true; break; }
       if (!hit) continue;
       if (ef.filter.present()) {
         c.candidate = Value::ent(ent);
@@ -110,15 +104,15 @@ Value Game::propValue(int32_t ent, int32_t p) const {
 Value Game::member(Value obj, int sym, const Ctx& c) const {
   const Def& d = *def_;
   const Builtins& b = d.b;
-  switch (obj.k) {
+  switch (obj.k()) {
     case VK::Ent: {
-      const Entity& e = st_.ents[obj.v];
+      const Entity& e = st_.ents[obj.v()];
       if (sym == b.id) return obj;
       if (sym == b.owner) return e.tmpl < 0 ? obj : (e.owner < 0 ? Value::null() : Value::ent(e.owner));
       if (sym == b.controller) return e.tmpl < 0 ? obj : (e.controller < 0 ? Value::null() : Value::ent(e.controller));
       if (sym == b.zone) return e.zone < 0 ? Value::null() : Value::zone(e.zone);
       int p = d.prop(sym);
-      if (p >= 0) return propValue(obj.v, p);
+      if (p >= 0) return propValue(obj.v(), p);
       if (sym == b.type) return e.tmpl < 0 ? Value::str(d.syms.find("player")) : Value::str(d.templates[e.tmpl].typeSym);
       if (sym == b.tmpl) return e.tmpl < 0 ? Value::null() : Value::str(d.templates[e.tmpl].idSym);
       if (sym == b.tags) {
@@ -131,29 +125,29 @@ Value Game::member(Value obj, int sym, const Ctx& c) const {
       if (sym == b.index) {
         if (e.zone < 0) return Value::null();
         auto& z = st_.zones[e.zone];
-        return Value::num((int32_t)(std::find(z.begin(), z.end(), obj.v) - z.begin()));
+        return Value::num((int32_t)(std::find(z.begin(), z.end(), obj.v()) - z.begin()));
       }
       if (sym == b.entity) return obj;
       return Value::null();
     }
     case VK::Zone: {
-      if (sym == b.size) return Value::num((int32_t)st_.zones[obj.v].size());
+      if (sym == b.size) return Value::num((int32_t)st_.zones[obj.v()].size());
       if (sym == b.entities) {
         std::vector<Value> v;
-        for (int32_t e : st_.zones[obj.v]) v.push_back(Value::ent(e));
+        for (int32_t e : st_.zones[obj.v()]) v.push_back(Value::ent(e));
         return listOf(v);
       }
-      if (sym == b.top) return st_.zones[obj.v].empty() ? Value::null() : Value::ent(st_.zones[obj.v].front());
+      if (sym == b.top) return st_.zones[obj.v()].empty() ? Value::null() : Value::ent(st_.zones[obj.v()].front());
       if (sym == b.owner) {
-        int32_t o = zoneOwner(obj.v);
+        int32_t o = zoneOwner(obj.v());
         return o < 0 ? Value::null() : Value::ent(o);
       }
-      if (sym == b.name) return Value::str(d.zones[zoneDefOf(obj.v)].nameSym);
+      if (sym == b.name) return Value::str(d.zones[zoneDefOf(obj.v())].nameSym);
       if (sym == b.zone) return obj;
       return Value::null();
     }
     case VK::Item: {
-      const Item* it = findItem(obj.v);
+      const Item* it = findItem(obj.v());
       if (!it) return Value::null();
       if (sym == b.name) {
         if (it->kind == ItemKind::Action) return Value::str(d.actions[it->def].nameSym);
@@ -176,7 +170,7 @@ Value Game::member(Value obj, int sym, const Ctx& c) const {
       return Value::null();
     }
     case VK::Str:
-      if (sym == b.size) return Value::num((int32_t)d.syms.names[obj.v].size());
+      if (sym == b.size) return Value::num((int32_t)d.syms.names[obj.v()].size());
       return Value::null();
     default:
       return Value::null();
@@ -218,8 +212,8 @@ Value Game::evalNode(int n, const Ctx& c) const {
     }
     case N::PIndex: {
       Value i = evalNode(nd.a, c);
-      if (i.k != VK::Int || i.v < 0 || i.v >= d.numPlayers()) return Value::null();
-      return Value::ent(i.v);  // declaration order (players.ids), not turn order
+      if (i.k() != VK::Int || i.v() < 0 || i.v() >= d.numPlayers()) return Value::null();
+      return Value::ent(i.v());  // declaration order (players.ids), not turn order
     }
     case N::ESelf: return c.self < 0 ? Value::null() : Value::ent(c.self);
     case N::ESelected: return c.selected < 0 ? Value::null() : Value::ent(c.selected);
@@ -254,8 +248,8 @@ Value Game::evalNode(int n, const Ctx& c) const {
     }
     case N::ZoneOf: {
       Value p = evalNode(nd.a, c);
-      if (p.k != VK::Ent) return Value::null();
-      int32_t pl = p.v < d.numPlayers() ? p.v : st_.ents[p.v].owner;
+      if (p.k() != VK::Ent) return Value::null();
+      int32_t pl = p.v() < d.numPlayers() ? p.v() : st_.ents[p.v()].owner;
       return Value::zone(d.zoneInstance(nd.imm, pl));
     }
     case N::Event: return Value::null();
@@ -288,23 +282,23 @@ Value Game::evalNode(int n, const Ctx& c) const {
     case N::Index: {
       Value l = evalNode(nd.a, c);
       Value i = evalNode(nd.b, c);
-      if (i.k != VK::Int) return Value::null();
-      if (l.k == VK::List) return (i.v >= 0 && i.v < l.n) ? scratch_[l.v + i.v] : Value::null();
-      if (l.k == VK::Zone) {
-        auto& z = st_.zones[l.v];
-        return (i.v >= 0 && i.v < (int32_t)z.size()) ? Value::ent(z[i.v]) : Value::null();
+      if (i.k() != VK::Int) return Value::null();
+      if (l.k() == VK::List) return (i.v() >= 0 && i.v() < l.n()) ? scratch_[l.v() + i.v()] : Value::null();
+      if (l.k() == VK::Zone) {
+        auto& z = st_.zones[l.v()];
+        return (i.v() >= 0 && i.v() < (int32_t)z.size()) ? Value::ent(z[i.v()]) : Value::null();
       }
       return Value::null();
     }
     case N::Contains: {
       Value l = evalNode(nd.a, c);
       Value x = evalNode(nd.b, c);
-      if (l.k == VK::List) {
-        for (int32_t i = 0; i < l.n; i++)
-          if (scratch_[l.v + i] == x) return Value::boolean(true);
+      if (l.k() == VK::List) {
+        for (int32_t i = 0; i < l.n(); i++)
+          if (scratch_[l.v() + i] == x) return Value::boolean(true);
         return Value::boolean(false);
       }
-      if (l.k == VK::Zone) return Value::boolean(x.k == VK::Ent && st_.ents[x.v].zone == l.v);
+      if (l.k() == VK::Zone) return Value::boolean(x.k() == VK::Ent && st_.ents[x.v()].zone == l.v());
       return Value::boolean(!l.isNull() && l == x);
     }
     case N::Where: {
@@ -320,8 +314,8 @@ Value Game::evalNode(int n, const Ctx& c) const {
     case N::Size:
     case N::Count: {
       Value l = evalNode(nd.a, c);
-      if (l.k == VK::List) return Value::num(l.n);
-      if (l.k == VK::Zone) return Value::num((int32_t)st_.zones[l.v].size());
+      if (l.k() == VK::List) return Value::num(l.n());
+      if (l.k() == VK::Zone) return Value::num((int32_t)st_.zones[l.v()].size());
       return Value::num(l.isNull() ? 0 : 1);
     }
     case N::Sum: {
@@ -330,7 +324,7 @@ Value Game::evalNode(int n, const Ctx& c) const {
       int p = d.prop(nd.imm);
       int32_t s = 0;
       for (Value v : items)
-        if (v.k == VK::Ent && p >= 0) s += prop(v.v, p);
+        if (v.k() == VK::Ent && p >= 0) s += prop(v.v(), p);
       return Value::num(s);
     }
     case N::Add: return Value::num((int32_t)((uint32_t)asInt(evalNode(nd.a, c)) + (uint32_t)asInt(evalNode(nd.b, c))));
@@ -347,11 +341,11 @@ Value Game::evalNode(int n, const Ctx& c) const {
     case N::Neg: return Value::num((int32_t)(0u - (uint32_t)asInt(evalNode(nd.a, c))));
     case N::Eq: {
       Value a = evalNode(nd.a, c), b = evalNode(nd.b, c);
-      return Value::boolean(a.k == b.k ? (a.k != VK::List && a.v == b.v) : same(a, b));
+      return Value::boolean(a.k() == b.k() ? (a.k() != VK::List && a.v() == b.v()) : same(a, b));
     }
     case N::Ne: {
       Value a = evalNode(nd.a, c), b = evalNode(nd.b, c);
-      return Value::boolean(!(a.k == b.k ? (a.k != VK::List && a.v == b.v) : same(a, b)));
+      return Value::boolean(!(a.k() == b.k() ? (a.k() != VK::List && a.v() == b.v()) : same(a, b)));
     }
     case N::Lt: return Value::boolean(asInt(evalNode(nd.a, c)) < asInt(evalNode(nd.b, c)));
     case N::Le: return Value::boolean(asInt(evalNode(nd.a, c)) <= asInt(evalNode(nd.b, c)));

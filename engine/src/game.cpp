@@ -163,7 +163,7 @@ bool Game::checkEnd() {
       if (!eval(ec.when, c).truthy()) continue;
       if (ec.draw) { endGame(-1); return true; }
       Value w = eval(ec.winner, c);
-      if (w.k == VK::Ent && w.v < d.numPlayers()) { endGame(w.v); return true; }
+      if (w.k() == VK::Ent && w.v() < d.numPlayers()) { endGame(w.v()); return true; }
       throw RuntimeError("runtime_error", "an end condition's winner is not a player");
     }
   }
@@ -520,6 +520,7 @@ std::string Game::apply(int player, const Move& m, std::string* message) {
   State backup = st_;
   size_t logSize = log.size();
   auto rollback = [&] {
+    resetEval();
     movesCachePlayer_ = -1;
     st_ = std::move(backup);
     log.resize(logSize);
@@ -553,12 +554,14 @@ std::string Game::runMutations(const std::vector<Mutation>& ms, std::string* mes
     run(ms, c);
     advance();
   } catch (const RuntimeError& e) {
+    resetEval();
     st_ = std::move(backup);
     log.resize(logSize);
     endDirty_ = true;
     if (message) *message = e.what();
     return e.reason;
   } catch (const std::exception& e) {
+    resetEval();
     st_ = std::move(backup);
     log.resize(logSize);
     endDirty_ = true;

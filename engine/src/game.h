@@ -121,6 +121,7 @@ class Game {
   Value member(Value obj, int sym, const Ctx& c) const;
   Value listOf(const std::vector<Value>& v) const;
   bool same(Value a, Value b) const;
+  static void resetEval();  // after an exception unwound an evaluation
   void flatten(Value v, std::vector<Value>& out) const;
 
   // flow

@@ -12,14 +12,14 @@ namespace {
 
 json valueJson(const Game& g, Value v) {
   const Def& d = g.def();
-  switch (v.k) {
+  switch (v.k()) {
     case VK::Null: return nullptr;
-    case VK::Int: return v.v;
-    case VK::Bool: return v.v != 0;
-    case VK::Str: return d.syms.names[v.v];
-    case VK::Ent: return g.entityId(v.v);
-    case VK::Zone: return g.zoneId(v.v);
-    case VK::Item: return "q" + std::to_string(v.v);
+    case VK::Int: return v.v();
+    case VK::Bool: return v.v() != 0;
+    case VK::Str: return d.syms.names[v.v()];
+    case VK::Ent: return g.entityId(v.v());
+    case VK::Zone: return g.zoneId(v.v());
+    case VK::Item: return "q" + std::to_string(v.v());
     default: return nullptr;
   }
 }

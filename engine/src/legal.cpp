@@ -36,15 +36,15 @@ void Game::targetCandidates(const TargetSpec& t, const Ctx& c, std::vector<Slot>
     evalList(t.from, c, raw);
   } else {
     Value v = eval(t.from, c);
-    if (v.k == VK::List) {
-      for (int32_t i = 0; i < v.n; i++) raw.push_back(scratch_[v.v + i]);
+    if (v.k() == VK::List) {
+      for (int32_t i = 0; i < v.n(); i++) raw.push_back(scratch_[v.v() + i]);
     } else if (!v.isNull()) {
       raw.push_back(v);
     }
   }
   for (Value x : raw) {
-    if (x.k != VK::Ent && x.k != VK::Zone && x.k != VK::Item) continue;
-    if (x.k == VK::Ent && !st_.ents[x.v].alive) continue;
+    if (x.k() != VK::Ent && x.k() != VK::Zone && x.k() != VK::Item) continue;
+    if (x.k() == VK::Ent && !st_.ents[x.v()].alive) continue;
     if (t.filter.present()) {
       Ctx c2 = c;
       c2.candidate = x;
@@ -65,15 +65,15 @@ bool Game::canPay(const std::vector<Mutation>& cost, const Ctx& c) const {
     if (m.op != Op::Sub || m.prop < 0 || m.forEach.present()) continue;
     if (m.condition.present() && !eval(m.condition, c).truthy()) continue;
     Value amount = eval(m.value, c);
-    int32_t a = (amount.k == VK::Int || amount.k == VK::Bool) ? amount.v : 0;
+    int32_t a = (amount.k() == VK::Int || amount.k() == VK::Bool) ? amount.v() : 0;
     evalList(m.target, c, targets);
     for (Value t : targets) {
-      if (t.k != VK::Ent) continue;
+      if (t.k() != VK::Ent) continue;
       int32_t total = a;
       for (auto& s : spent)
-        if (s.ent == t.v && s.prop == m.prop) total += s.amount;
-      spent.push_back({t.v, m.prop, a});
-      if (prop(t.v, m.prop) - total < 0) return false;
+        if (s.ent == t.v() && s.prop == m.prop) total += s.amount;
+      spent.push_back({t.v(), m.prop, a});
+      if (prop(t.v(), m.prop) - total < 0) return false;
     }
   }
   (void)d;
@@ -99,9 +99,9 @@ void Game::enumerateAction(int player, int actionIdx, int source, std::vector<Mo
   int nModes = a.modes.empty() ? 1 : (int)a.modes.size();
   int xLo = 0, xHi = 0;
   if (a.hasX) {
-    xLo = std::max(0, [&] { Value v = eval(a.xMin, c); return v.k == VK::Int ? v.v : 0; }());
+    xLo = std::max(0, [&] { Value v = eval(a.xMin, c); return v.k() == VK::Int ? v.v() : 0; }());
     Value hi = eval(a.xMax, c);
-    xHi = std::min(xLo + kMaxX, hi.k == VK::Int ? hi.v : 0);
+    xHi = std::min(xLo + kMaxX, hi.k() == VK::Int ? hi.v() : 0);
   }
   size_t start = out.size();
   std::vector<Slot> cands;
@@ -253,8 +253,8 @@ void Game::collectMoves(int player, std::vector<Move>& out, bool firstOnly) cons
       evalList(a.source, c, sources);
       std::vector<Value> srcs = sources;
       for (Value s : srcs)
-        if (s.k == VK::Ent && s.v >= d.numPlayers() && st_.ents[s.v].alive && st_.ents[s.v].zone != d.queueZone)
-          enumerateAction(player, ai, s.v, out, kMaxMovesPerAction);
+        if (s.k() == VK::Ent && s.v() >= d.numPlayers() && st_.ents[s.v()].alive && st_.ents[s.v()].zone != d.queueZone)
+          enumerateAction(player, ai, s.v(), out, kMaxMovesPerAction);
     } else if (a.fromZone >= 0) {
       // only the entities in the zone the condition requires (the player's, for a per-player zone)
       if (!d.zones[a.fromZone].actions) continue;
@@ -340,7 +340,7 @@ std::string Game::check(int player, const Move& given, std::string* message) con
   if (a.hasX) {
     if (!m.hasX) return fail("bad_x", "'" + a.name + "' needs x");
     Value lo = eval(a.xMin, c), hi = eval(a.xMax, c);
-    if (m.x < lo.v || m.x > hi.v) return fail("bad_x", "x must be from " + std::to_string(lo.v) + " to " + std::to_string(hi.v));
+    if (m.x < lo.v() || m.x > hi.v()) return fail("bad_x", "x must be from " + std::to_string(lo.v()) + " to " + std::to_string(hi.v()));
   } else if (m.hasX) {
     return fail("bad_x", "'" + a.name + "' has no x");
   }

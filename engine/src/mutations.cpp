@@ -11,7 +11,7 @@ constexpr int kMaxDepth = 64;
 constexpr size_t kMaxEntities = 20000;
 constexpr int kMaxCreate = 1000;
 
-int32_t asInt(Value v) { return (v.k == VK::Int || v.k == VK::Bool) ? v.v : 0; }
+int32_t asInt(Value v) { return (v.k() == VK::Int || v.k() == VK::Bool) ? v.v() : 0; }
 }  // namespace
 
 int32_t Game::playerZone(int zoneDef, int32_t player) const { return def_->zoneInstance(zoneDef, player); }
@@ -54,21 +54,21 @@ void Game::applyOp(const Mutation& m, Ctx& c, Value) {
   auto entityTargets = [&]() {
     evalList(m.target, c, targets);
     targets.erase(std::remove_if(targets.begin(), targets.end(),
-                                 [&](Value v) { return v.k != VK::Ent || !st_.ents[v.v].alive; }),
+                                 [&](Value v) { return v.k() != VK::Ent || !st_.ents[v.v()].alive; }),
                   targets.end());
   };
   auto playerTargets = [&]() {
     evalList(m.target, c, targets);
     for (Value& v : targets)
-      if (v.k == VK::Ent && v.v >= d.numPlayers()) v = Value::ent(st_.ents[v.v].owner);
-    targets.erase(std::remove_if(targets.begin(), targets.end(), [&](Value v) { return v.k != VK::Ent || v.v < 0; }),
+      if (v.k() == VK::Ent && v.v() >= d.numPlayers()) v = Value::ent(st_.ents[v.v()].owner);
+    targets.erase(std::remove_if(targets.begin(), targets.end(), [&](Value v) { return v.k() != VK::Ent || v.v() < 0; }),
                   targets.end());
   };
   auto zoneOf = [&](const Expr& e, const char* key) -> int32_t {
     Value z = eval(e, c);
-    if (z.k == VK::Ent && st_.ents[z.v].zone >= 0) return st_.ents[z.v].zone;
-    if (z.k != VK::Zone) err(std::string(key) + " is not a zone");
-    return z.v;
+    if (z.k() == VK::Ent && st_.ents[z.v()].zone >= 0) return st_.ents[z.v()].zone;
+    if (z.k() != VK::Zone) err(std::string(key) + " is not a zone");
+    return z.v();
   };
   if (d.endAny && (m.op == Op::Destroy || m.op == Op::Promote || m.op == Op::Attach || m.op == Op::Shuffle)) endDirty_ = true;
   switch (m.op) {
@@ -91,8 +91,8 @@ void Game::applyOp(const Mutation& m, Ctx& c, Value) {
       }
       entityTargets();
       for (Value t : targets) {
-        Value cur = st_.props[(size_t)t.v * d.propNames.size() + m.prop].get();
-        setProp(t.v, m.prop, combine(asInt(cur)));
+        Value cur = st_.props[(size_t)t.v() * d.propNames.size() + m.prop].get();
+        setProp(t.v(), m.prop, combine(asInt(cur)));
       }
       return;
     }
@@ -101,21 +101,21 @@ void Game::applyOp(const Mutation& m, Ctx& c, Value) {
       if (targets.empty()) return;
       int32_t z = zoneOf(m.destination, "destination");
       std::vector<Value> ts = targets;
-      for (Value t : ts) moveEntity(t.v, z, m.bottom, c);
+      for (Value t : ts) moveEntity(t.v(), z, m.bottom, c);
       return;
     }
     case Op::Destroy: {
       entityTargets();
       for (Value t : targets) {
-        Entity& e = st_.ents[t.v];
+        Entity& e = st_.ents[t.v()];
         if (e.zone >= 0) {
           auto& z = st_.zones[e.zone];
-          z.erase(std::find(z.begin(), z.end(), t.v));
+          z.erase(std::find(z.begin(), z.end(), t.v()));
         }
         e.zone = -1;
         e.alive = false;
         for (int32_t a = d.numPlayers(); a < (int32_t)st_.ents.size(); a++)
-          if (st_.ents[a].host == t.v) {
+          if (st_.ents[a].host == t.v()) {
             st_.ents[a].host = -1;
             if (d.discardZone >= 0) moveEntity(a, playerZone(d.discardZone, st_.ents[a].owner), false, c);
           }
@@ -129,16 +129,16 @@ void Game::applyOp(const Mutation& m, Ctx& c, Value) {
         return;
       }
       Value t = eval(m.target, c);
-      if (t.k != VK::Item) return;
-      if (Item* q = findQueued(t.v)) {
+      if (t.k() != VK::Item) return;
+      if (Item* q = findQueued(t.v())) {
         Item it = std::move(*q);
         st_.queue.erase(st_.queue.begin() + (q - st_.queue.data()));
         cancelItem(it, "cancelled");
         return;
       }
-      if (pending_ && pending_->id == t.v) { pending_->cancelled = true; return; }
+      if (pending_ && pending_->id == t.v()) { pending_->cancelled = true; return; }
       for (Item* it : executing_)
-        if (it->id == t.v) it->cancelled = true;
+        if (it->id == t.v()) it->cancelled = true;
       return;
     }
     case Op::RequireDiscard: {
@@ -150,20 +150,20 @@ void Game::applyOp(const Mutation& m, Ctx& c, Value) {
         else {
           auto it = std::find_if(d.zones.begin(), d.zones.end(), [](const ZoneDef& z) { return z.name == "Hand"; });
           if (it == d.zones.end()) err("RequireDiscard without 'from' needs a zone named Hand");
-          from = playerZone((int)(it - d.zones.begin()), p.v);
+          from = playerZone((int)(it - d.zones.begin()), p.v());
         }
         int32_t dest;
         if (m.destination.present()) dest = zoneOf(m.destination, "destination");
         else {
           if (d.discardZone < 0) err("RequireDiscard without 'destination' needs settings.discard_zone");
-          dest = playerZone(d.discardZone, p.v);
+          dest = playerZone(d.discardZone, p.v());
         }
         int n = std::min<int>(count, (int)st_.zones[from].size());
         if (n <= 0) continue;
         Decision dec;
         dec.id = st_.nextDecisionId++;
         dec.kind = DecisionKind::Discard;
-        dec.player = p.v;
+        dec.player = p.v();
         dec.optional = false;
         dec.options = st_.zones[from];
         dec.count = n;
@@ -176,8 +176,8 @@ void Game::applyOp(const Mutation& m, Ctx& c, Value) {
       entityTargets();
       const Template& t = d.templates[m.tmpl];
       for (Value v : targets) {
-        st_.ents[v.v].tmpl = m.tmpl;
-        for (auto& kv : t.props) setProp(v.v, kv.first, kv.second.get());
+        st_.ents[v.v()].tmpl = m.tmpl;
+        for (auto& kv : t.props) setProp(v.v(), kv.first, kv.second.get());
       }
       return;
     }
@@ -190,9 +190,9 @@ void Game::applyOp(const Mutation& m, Ctx& c, Value) {
         return (int)(it - d.zones.begin());
       };
       for (Value p : targets) {
-        int32_t from = m.from.present() ? zoneOf(m.from, "from") : playerZone(named("Deck"), p.v);
-        int32_t to = m.destination.present() ? zoneOf(m.destination, "destination") : playerZone(named("Hand"), p.v);
-        drawCards(p.v, count, from, to, c);
+        int32_t from = m.from.present() ? zoneOf(m.from, "from") : playerZone(named("Deck"), p.v());
+        int32_t to = m.destination.present() ? zoneOf(m.destination, "destination") : playerZone(named("Hand"), p.v());
+        drawCards(p.v(), count, from, to, c);
       }
       return;
     }
@@ -200,10 +200,10 @@ void Game::applyOp(const Mutation& m, Ctx& c, Value) {
     case Op::Shuffle: {
       Value z = eval(m.target, c);
       std::vector<int32_t> zoneIds;
-      if (z.k == VK::Zone) zoneIds.push_back(z.v);
-      else if (z.k == VK::List) {
-        for (int32_t i = 0; i < z.n; i++)
-          if (scratch_[z.v + i].k == VK::Zone) zoneIds.push_back(scratch_[z.v + i].v);
+      if (z.k() == VK::Zone) zoneIds.push_back(z.v());
+      else if (z.k() == VK::List) {
+        for (int32_t i = 0; i < z.n(); i++)
+          if (scratch_[z.v() + i].k() == VK::Zone) zoneIds.push_back(scratch_[z.v() + i].v());
       }
       for (int32_t zi : zoneIds) {
         auto& v = st_.zones[zi];
@@ -216,19 +216,19 @@ void Game::applyOp(const Mutation& m, Ctx& c, Value) {
       evalList(m.target, c, targets);
       std::vector<Value> ts = targets;
       for (Value t : ts) {
-        if (t.k != VK::Ent || !st_.ents[t.v].alive) continue;
+        if (t.k() != VK::Ent || !st_.ents[t.v()].alive) continue;
         Event ev;
         ev.type = Ev::DamageTaken;
         ev.player = c.player;
-        ev.entity = Slot{t.v, VK::Ent};
+        ev.entity = Slot{t.v(), VK::Ent};
         ev.damage = asInt(amount);
         int32_t src = c.selected >= 0 ? c.selected : c.self;
         if (src >= 0) ev.source = Slot{src, VK::Ent};
         fire(ev, true);
         if (ev.cancelled) continue;
         if (ev.damage > 0) {
-          Value cur = st_.props[(size_t)t.v * d.propNames.size() + m.prop].get();
-          setProp(t.v, m.prop, Value::num(asInt(cur) - ev.damage));
+          Value cur = st_.props[(size_t)t.v() * d.propNames.size() + m.prop].get();
+          setProp(t.v(), m.prop, Value::num(asInt(cur) - ev.damage));
         }
         fire(ev, false);
       }
@@ -237,12 +237,12 @@ void Game::applyOp(const Mutation& m, Ctx& c, Value) {
     case Op::Attach: {
       entityTargets();
       Value h = eval(m.host, c);
-      if (h.k != VK::Ent || !st_.ents[h.v].alive) err("host is not an entity");
+      if (h.k() != VK::Ent || !st_.ents[h.v()].alive) err("host is not an entity");
       for (Value t : targets) {
-        if (t.v == h.v) err("an entity cannot be attached to itself");
-        st_.ents[t.v].host = h.v;
-        if (st_.ents[h.v].zone >= 0 && st_.ents[t.v].zone != st_.ents[h.v].zone)
-          moveEntity(t.v, st_.ents[h.v].zone, false, c);
+        if (t.v() == h.v()) err("an entity cannot be attached to itself");
+        st_.ents[t.v()].host = h.v();
+        if (st_.ents[h.v()].zone >= 0 && st_.ents[t.v()].zone != st_.ents[h.v()].zone)
+          moveEntity(t.v(), st_.ents[h.v()].zone, false, c);
       }
       return;
     }
@@ -250,7 +250,7 @@ void Game::applyOp(const Mutation& m, Ctx& c, Value) {
     case Op::Win: case Op::Lose: {
       playerTargets();
       if (targets.empty()) return;
-      int32_t p = targets[0].v;
+      int32_t p = targets[0].v();
       if (m.op == Op::Win) { endGame(p); return; }
       auto& to = d.turnOrder;
       auto it = std::find(to.begin(), to.end(), p);
@@ -321,13 +321,13 @@ void Game::createEntities(const Mutation& m, Ctx& c) {
   int count = m.count.present() ? asInt(eval(m.count, c)) : 1;
   if (count > kMaxCreate) err("Create makes at most 1000 entities at once");
   Value z = eval(m.destination, c);
-  if (z.k != VK::Zone) err("destination is not a zone");
+  if (z.k() != VK::Zone) err("destination is not a zone");
   int32_t owner = -1;
   if (m.owner.present()) {
     Value o = eval(m.owner, c);
-    if (o.k == VK::Ent) owner = o.v < d.numPlayers() ? o.v : st_.ents[o.v].owner;
+    if (o.k() == VK::Ent) owner = o.v() < d.numPlayers() ? o.v() : st_.ents[o.v()].owner;
   }
-  if (owner < 0) owner = zoneOwner(z.v);
+  if (owner < 0) owner = zoneOwner(z.v());
   if (owner < 0) owner = c.player >= 0 ? c.player : st_.active;
   if (!m.id.empty() && count != 1) err("'id' can only be given when creating one entity");
   if (!m.id.empty() && findEntity(m.id) >= 0) err("an entity with id '" + m.id + "' already exists");
@@ -349,7 +349,7 @@ void Game::createEntities(const Mutation& m, Ctx& c) {
     st_.props.resize(st_.props.size() + np);
     for (auto& kv : t.props) st_.props[(size_t)idx * np + kv.first] = kv.second;
     st_.ents[idx].zone = -1;
-    moveEntity(idx, z.v, true, c);
+    moveEntity(idx, z.v(), true, c);
   }
 }
 
@@ -456,8 +456,8 @@ void Game::fire(Event& ev, bool before) {
         int32_t who = defaultPlayer;
         if (t.player.present()) {
           Value w = eval(t.player, c);
-          if (w.k != VK::Ent) return;
-          who = w.v < d.numPlayers() ? w.v : st_.ents[w.v].controller;
+          if (w.k() != VK::Ent) return;
+          who = w.v() < d.numPlayers() ? w.v() : st_.ents[w.v()].controller;
         }
         if (who != p) return;
         c.player = who;

@@ -9,9 +9,18 @@ namespace rulestack {
 enum class VK : uint8_t { Null, Int, Bool, Str, Ent, Zone, Item, List };
 
 struct Value {
-  VK k = VK::Null;
-  int32_t v = 0;
-  int32_t n = 0;  // list length (List only)
+  // One 64-bit word (v | kind << 32 | length << 40): a struct of a single scalar is returned
+  // in a register natively and in wasm, where a multi-field struct goes through memory on
+  // every expression node's return.
+  uint64_t bits;
+
+  Value() : bits((uint64_t)VK::Null << 32) {}
+  Value(VK kind, int32_t value, int32_t len)
+      : bits((uint64_t)(uint32_t)value | (uint64_t)kind << 32 | (uint64_t)(uint32_t)len << 40) {}
+
+  int32_t v() const { return (int32_t)(uint32_t)bits; }
+  VK k() const { return (VK)(uint8_t)(bits >> 32); }
+  int32_t n() const { return (int32_t)(bits >> 40); }
 
   static Value null() { return {}; }
   static Value num(int32_t x) { return {VK::Int, x, 0}; }
@@ -22,19 +31,20 @@ struct Value {
   static Value item(int32_t id) { return {VK::Item, id, 0}; }
   static Value list(int32_t off, int32_t len) { return {VK::List, off, len}; }
 
-  bool isNull() const { return k == VK::Null; }
+  bool isNull() const { return k() == VK::Null; }
   bool truthy() const {
-    switch (k) {
+    switch (k()) {
       case VK::Null: return false;
-      case VK::Int: case VK::Bool: return v != 0;
-      case VK::List: return n > 0;
+      case VK::Int: case VK::Bool: return v() != 0;
+      case VK::List: return n() > 0;
       default: return true;
     }
   }
   bool operator==(const Value& o) const {
-    if (k == VK::List || o.k == VK::List) return false;
-    if ((k == VK::Int || k == VK::Bool) && (o.k == VK::Int || o.k == VK::Bool)) return v == o.v;
-    return k == o.k && v == o.v;
+    VK a = k(), b = o.k();
+    if (a == VK::List || b == VK::List) return false;
+    if ((a == VK::Int || a == VK::Bool) && (b == VK::Int || b == VK::Bool)) return v() == o.v();
+    return a == b && v() == o.v();
   }
   bool operator!=(const Value& o) const { return !(*this == o); }
 };
@@ -44,7 +54,7 @@ struct Slot {
   int32_t v = 0;
   VK k = VK::Null;
   Value get() const { return {k, v, 0}; }
-  static Slot of(Value x) { return {x.v, x.k == VK::List ? VK::Null : x.k}; }
+  static Slot of(Value x) { return {x.v(), x.k() == VK::List ? VK::Null : x.k()}; }
   bool operator==(const Slot& o) const { return v == o.v && k == o.k; }
 };
 
