@@ -46,6 +46,7 @@ struct Mode {
 
 struct Reaction {
   std::string name;
+  int nameSym = -1;
   bool before = false;
   Ev event = Ev::ActionPlayed;
   int namedAction = -1;   // for Ev::Named: action name symbol
@@ -74,6 +75,7 @@ struct Action {
 
 struct Triggered {
   std::string name;
+  int nameSym = -1;
   bool before = false;
   Ev event = Ev::ActionPlayed;
   int namedAction = -1;

@@ -122,6 +122,7 @@ void Game::startTurn() {
   Event ev;
   ev.type = Ev::TurnStart;
   ev.player = st_.active;
+  ev.turn = st_.turn;
   fire(ev, true);
   fire(ev, false);
 }
@@ -376,12 +377,14 @@ void Game::executeItem(Item& it) {
     }
   } else if (it.kind == ItemKind::Reaction) {
     const Reaction& r = d.reactions[it.def];
+    ev.named = r.nameSym;
     c.event = &it.event;
     chain_.push_back(&r.name);
     run(r.mutations, c);
     chain_.pop_back();
   } else {
     const Triggered& t = d.triggered[it.def];
+    ev.named = t.nameSym;
     c.event = &it.event;
     chain_.push_back(&t.name);
     run(t.mutations, c);

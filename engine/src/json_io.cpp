@@ -284,7 +284,7 @@ json eventJson(const Game& g, const LogEntry& le) {
     if (e.winner >= 0) j["winner"] = d.playerIds[e.winner];
     else j["draw"] = true;
   }
-  if (e.type == Ev::TurnStart) j["turn"] = g.state().turn;
+  if (e.type == Ev::TurnStart) j["turn"] = e.turn;
   if (e.cancelled) j["cancelled"] = true;
   if (le.cause >= 0) j["cause"] = "q" + std::to_string(le.cause);
   return j;
@@ -297,7 +297,7 @@ json slotRaw(const Slot& s) { return json::array({(int)s.k, s.v}); }
 Slot slotFrom(const json& j) { return Slot{j.at(1).get<int32_t>(), (VK)j.at(0).get<int>()}; }
 json eventRaw(const Event& e) {
   return json::array({(int)e.type, e.named, e.player, slotRaw(e.entity), slotRaw(e.zone), slotRaw(e.from), slotRaw(e.source),
-                      e.damage, e.phase, e.item, e.winner, e.cancelled});
+                      e.damage, e.phase, e.item, e.winner, e.cancelled, e.turn});
 }
 Event eventFrom(const json& j) {
   Event e;
@@ -305,6 +305,7 @@ Event eventFrom(const json& j) {
   e.named = j.at(1); e.player = j.at(2);
   e.entity = slotFrom(j.at(3)); e.zone = slotFrom(j.at(4)); e.from = slotFrom(j.at(5)); e.source = slotFrom(j.at(6));
   e.damage = j.at(7); e.phase = j.at(8); e.item = j.at(9); e.winner = j.at(10); e.cancelled = j.at(11);
+  e.turn = j.size() > 12 ? j.at(12).get<int32_t>() : 0;
   return e;
 }
 json itemRaw(const Item& it) {

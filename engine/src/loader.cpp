@@ -362,6 +362,7 @@ struct Loader {
     r.optional = action >= 0;  // a reaction inside an action is its controller's choice
     if (j.contains("optional")) boolean(j["optional"], path + "/optional", r.optional);
     if (r.queue && r.before) error(path + "/queue", "a $Before reaction cannot go on the queue: it must act before the event");
+    r.nameSym = d.syms.intern(r.name);
     int idx = (int)d.reactions.size();
     d.reactions.push_back(std::move(r));
     if (tmpl >= 0) d.templates[tmpl].reactions.push_back(idx);
@@ -473,6 +474,7 @@ struct Loader {
     if (j.contains("player")) t.player = value(j["player"], path + "/player", true);
     if (j.contains("requires_target")) targetSpec(j["requires_target"], path + "/requires_target", t.target);
     if (j.contains("mutations")) mutations(j["mutations"], path + "/mutations", t.mutations);
+    t.nameSym = d.syms.intern(t.name);
     int idx = (int)d.triggered.size();
     d.triggered.push_back(std::move(t));
     if (tmpl >= 0) d.templates[tmpl].triggered.push_back(idx);

@@ -12,7 +12,7 @@ struct Hasher {
   void slot(const Slot& s) { byte((uint8_t)s.k); i32(s.v); }
   void event(const Event& e) {
     byte((uint8_t)e.type); i32(e.named); i32(e.player); slot(e.entity); slot(e.zone); slot(e.from);
-    slot(e.source); i32(e.damage); i32(e.phase); i32(e.item); i32(e.winner); byte(e.cancelled);
+    slot(e.source); i32(e.damage); i32(e.phase); i32(e.item); i32(e.winner); i32(e.turn); byte(e.cancelled);
   }
   void item(const Item& it) {
     i32(it.id); byte((uint8_t)it.kind); i32(it.def); i32(it.player); i32(it.source); i32(it.self);

@@ -30,6 +30,7 @@ struct Event {
   int32_t phase = -1;
   int32_t item = -1;        // queue item id
   int32_t winner = -1;      // GameOver: -1 draw
+  int32_t turn = 0;         // TurnStart: the turn that starts
   bool cancelled = false;
 };
 
