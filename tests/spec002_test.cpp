@@ -549,11 +549,11 @@ TEST_CASE("flow of time: an end condition at the turn limit, and a flow that nev
       "name": "Never", "players": { "count": 2 },
       "flow": { "phases": [ { "name": "Main", "valid_actions": ["Noop"] } ] },
       "actions": [ { "name": "Noop", "condition": false, "mutations": [] } ] })J");
-    // the engine ends a stalemate (1000 turns without asking anyone) in a draw
+    // the engine ends a stalemate (100 turns without asking anyone) in a draw
     REQUIRE(rt::errorsOf(def).empty());
     G g(def);
     CHECK(g.view()["result"] == json{{"draw", true}});
-    CHECK(g.view()["turn"] == 1000);
+    CHECK(g.view()["turn"] == 100);
   }
 }
 

@@ -8,7 +8,7 @@ namespace rulestack {
 
 namespace {
 constexpr int kMaxAdvanceSteps = 200000;
-constexpr int kMaxTurnsWithoutInput = 1000;
+constexpr int kMaxTurnsWithoutInput = 100;
 constexpr size_t kRecentItems = 8;
 }  // namespace
 
