@@ -22,6 +22,7 @@ EMSCRIPTEN_BINDINGS(rulestack) {
       .function("apply", &Session::apply)
       .function("undo", &Session::undo)
       .function("log", &Session::log)
+      .function("logFor", &Session::logFor)
       .function("stateHash", &Session::stateHash)
       .function("snapshot", &Session::snapshot)
       .function("restore", &Session::restore)

@@ -109,7 +109,7 @@ json viewJson(const Game& g, int viewer) {
     json zj;
     zj["owner"] = owner >= 0 ? json(d.playerIds[owner]) : json(nullptr);
     zj["count"] = s.zones[z].size();
-    bool visible = viewer == -2 || zd.vis == Vis::Everyone || (zd.vis == Vis::Owner && viewer >= 0 && viewer == owner);
+    bool visible = zoneVisible(g, z, viewer);
     if (visible) {
       json ents = json::array();
       for (int32_t e : s.zones[z]) ents.push_back(entityJson(g, e, true));
@@ -264,16 +264,25 @@ const char* parseMoveReason(const std::string& error) {
   return "malformed_move";
 }
 
-json eventJson(const Game& g, const LogEntry& le) {
+bool zoneVisible(const Game& g, int32_t z, int viewer) {
+  if (viewer == -2) return true;
+  const ZoneDef& zd = g.def().zones[g.zoneDefOf(z)];
+  return zd.vis == Vis::Everyone || (zd.vis == Vis::Owner && viewer >= 0 && viewer == g.zoneOwner(z));
+}
+
+json eventJson(const Game& g, const LogEntry& le, int viewer) {
   const Def& d = g.def();
   const Event& e = le.ev;
   json j;
+  // a card drawn into a hidden hand, or shuffled between hidden zones, stays unnamed
+  bool hideEntity = e.type == Ev::OnZoneEnter && e.zone.k == VK::Zone && !zoneVisible(g, e.zone.v, viewer) &&
+                    (e.from.k != VK::Zone || !zoneVisible(g, e.from.v, viewer));
   j["type"] = evName(e.type);
   if (e.type == Ev::Named) j["type"] = le.before ? "BeforeAction" : "AfterAction";
   else if (le.before) j["when"] = "before";
   if (e.named >= 0) j["action"] = d.syms.names[e.named];
   if (e.player >= 0) j["player"] = d.playerIds[e.player];
-  if (e.entity.k != VK::Null) j["entity"] = slotJson(g, e.entity);
+  if (e.entity.k != VK::Null) j["entity"] = hideEntity ? json(nullptr) : slotJson(g, e.entity);
   if (e.zone.k != VK::Null) j["zone"] = slotJson(g, e.zone);
   if (e.from.k != VK::Null) j["from"] = slotJson(g, e.from);
   if (e.source.k != VK::Null) j["source"] = slotJson(g, e.source);

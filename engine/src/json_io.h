@@ -16,7 +16,11 @@ nlohmann::json moveJson(const Game& g, const Move& m);
 bool parseMove(const Game& g, const nlohmann::json& j, Move& out, std::string& error);
 // The reason code for a parseMove error (unknown_action, bad_source, bad_target, malformed_move).
 const char* parseMoveReason(const std::string& error);
-nlohmann::json eventJson(const Game& g, const LogEntry& e);
+// An event as `viewer` may see it (-2: everything): an entity that moves between zones hidden
+// from the viewer is not named.
+nlohmann::json eventJson(const Game& g, const LogEntry& e, int viewer = -2);
+// Whether `viewer` (-1 spectator, -2 everything) sees the entities of zone instance z.
+bool zoneVisible(const Game& g, int32_t z, int viewer);
 nlohmann::json snapshotJson(const Game& g);
 // Restores a snapshot into g (whose definition is loaded). false + message on a bad snapshot.
 bool restoreSnapshot(Game& g, const nlohmann::json& j, std::string& error);

@@ -127,7 +127,7 @@ std::string Session::apply(const std::string& player, const std::string& moveTex
   history_->states.push_back(std::move(before));
   history_->logSizes.push_back(logStart);
   json events = json::array();
-  for (size_t i = logStart; i < game_->log.size(); i++) events.push_back(eventJson(*game_, game_->log[i]));
+  for (size_t i = logStart; i < game_->log.size(); i++) events.push_back(eventJson(*game_, game_->log[i], p));
   return json{{"ok", true}, {"events", events}}.dump();
 }
 
@@ -144,6 +144,15 @@ std::string Session::log() const {
   if (!game_) return "[]";
   json a = json::array();
   for (auto& e : game_->log) a.push_back(eventJson(*game_, e));
+  return a.dump();
+}
+
+std::string Session::logFor(const std::string& player) const {
+  if (!game_) return "[]";
+  int p = -1;
+  if (!player.empty() && (p = playerIndex(*game_, player)) < 0) return "[]";
+  json a = json::array();
+  for (auto& e : game_->log) a.push_back(eventJson(*game_, e, p));
   return a.dump();
 }
 

@@ -135,9 +135,15 @@ export class Game {
     return ok;
   }
 
-  /** Every event so far. */
-  log(): GameEvent[] {
-    return parseJson<GameEvent[]>(this.#s().log(), 'log');
+  /**
+   * Every event so far. Without an argument, the full record (for replays and tools); with a
+   * player, as that player may see it, and with `null` as a spectator may: a card that moves
+   * between zones hidden from them is not named (`entity: null`).
+   */
+  log(player?: PlayerRef | null): GameEvent[] {
+    const s = this.#s();
+    const text = player === undefined ? s.log() : s.logFor(player === null ? '' : playerId(player));
+    return parseJson<GameEvent[]>(text, 'log');
   }
 
   /** 16 lowercase hex digits; equal states have equal hashes (natively and in wasm). */

@@ -224,7 +224,7 @@ function load(): void {
   game = next;
   newBot();
   history = [];
-  setupEvents = game.log();
+  setupEvents = game.log(null);  // as a spectator: the hands dealt stay hidden
   render();
   scheduleBot();
 }

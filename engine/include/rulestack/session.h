@@ -26,12 +26,15 @@ class Session {
   std::string view(const std::string& player) const;
   // Every move that player may make now, fully specified. JSON array.
   std::string legalMoves(const std::string& player) const;
-  // Applies a move (JSON). {"ok":true,"events":[...]} or
+  // Applies a move (JSON). {"ok":true,"events":[...]} (as the mover may see them) or
   // {"ok":false,"reason":"not_your_priority"|...,"message":"..."}; on failure nothing changed.
   std::string apply(const std::string& player, const std::string& moveJson);
   // Back to the state before the last applied move; false when there is none.
   bool undo();
-  std::string log() const;        // JSON array of every event so far
+  std::string log() const;        // JSON array of every event so far (the full record)
+  // The events as that player may see them ("" = a spectator): cards moving between zones
+  // hidden from them are not named.
+  std::string logFor(const std::string& player) const;
   std::string stateHash() const;  // 16 lowercase hex digits
   std::string snapshot() const;   // JSON object
   // Loads the definition and restores the snapshot into this session. "" or {"errors":[...]}.

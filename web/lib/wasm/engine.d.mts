@@ -22,6 +22,7 @@ export interface Session extends EmbindObject {
   undo(): boolean;
   /** JSON array of every event so far. */
   log(): string;
+  logFor(player: string): string;
   /** 16 lowercase hex digits. */
   stateHash(): string;
   /** JSON object. */
