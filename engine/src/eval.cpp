@@ -10,7 +10,6 @@ constexpr int kMaxEffectDepth = 4;
 thread_local int effectDepth = 0;
 thread_local int evalDepth = 0;
 
-int32_t asInt(Value v) { return (v.k() == VK::Int || v.k() == VK::Bool) ? v.v() : 0; }
 }  // namespace
 
 // Equality, where an entity or zone also equals a string that is its id ($e.id == 'NW').

@@ -220,6 +220,30 @@ void Game::pushItem(Item&& it) {
   st_.queue.push_back(std::move(it));
 }
 
+Item Game::newItem(ItemKind kind, int32_t def, int32_t player, int32_t self, const Event* ev) {
+  Item it;
+  it.id = st_.nextItemId++;
+  it.kind = kind;
+  it.def = def;
+  it.player = player;
+  it.self = it.source = self;
+  if (ev) it.event = *ev;
+  return it;
+}
+
+Decision& Game::offer(DecisionKind kind, int32_t player, int32_t def, int32_t self, bool optional, const Event* ev) {
+  Decision dc;
+  dc.id = st_.nextDecisionId++;
+  dc.kind = kind;
+  dc.player = player;
+  dc.def = def;
+  dc.self = self;
+  dc.optional = optional;
+  if (ev) dc.event = *ev;
+  st_.decisions.push_back(std::move(dc));
+  return st_.decisions.back();
+}
+
 const Item* Game::findItem(int32_t id) const {
   for (auto& it : st_.queue)
     if (it.id == id) return &it;
@@ -253,13 +277,7 @@ Ctx Game::actionCtx(int player, int actionIdx, int source, const Move& m) const 
 void Game::takeAction(int player, const Move& m) {
   const Def& d = *def_;
   const Action& a = d.actions[m.action];
-  Item it;
-  it.id = st_.nextItemId++;
-  it.kind = ItemKind::Action;
-  it.def = m.action;
-  it.player = player;
-  it.source = m.source;
-  it.self = m.source;
+  Item it = newItem(ItemKind::Action, m.action, player, m.source, nullptr);
   it.mode = m.mode;
   it.x = m.x;
   it.hasX = a.hasX;
@@ -460,14 +478,7 @@ void Game::answer(int player, const Move& m) {
     case DecisionKind::Reaction: {
       const Reaction& r = d.reactions[dec.def];
       if (r.queue) {
-        Item it;
-        it.id = st_.nextItemId++;
-        it.kind = ItemKind::Reaction;
-        it.def = dec.def;
-        it.player = player;
-        it.self = it.source = dec.self;
-        it.event = dec.event;
-        pushItem(std::move(it));
+        pushItem(newItem(ItemKind::Reaction, dec.def, player, dec.self, &dec.event));
         break;
       }
       chain_.push_back(&r.name);
@@ -479,15 +490,8 @@ void Game::answer(int player, const Move& m) {
     }
     case DecisionKind::Trigger: {
       const Triggered& t = d.triggered[dec.def];
-      Item it;
-      it.id = st_.nextItemId++;
-      it.kind = ItemKind::Triggered;
-      it.def = dec.def;
-      it.player = player;
-      it.self = dec.self;
-      it.source = dec.self;
+      Item it = newItem(ItemKind::Triggered, dec.def, player, dec.self, &dec.event);
       it.targets = m.targets;
-      it.event = dec.event;
       if (t.queue) {
         pushItem(std::move(it));
         st_.passes = 0;

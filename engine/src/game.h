@@ -136,6 +136,9 @@ class Game {
   void takeAction(int player, const Move& m);
   void answer(int player, const Move& m);
   void pushItem(Item&& it);
+  // A new queue item / pending decision with the next id (the caller fills the rest).
+  Item newItem(ItemKind kind, int32_t def, int32_t player, int32_t self, const Event* ev);
+  Decision& offer(DecisionKind kind, int32_t player, int32_t def, int32_t self, bool optional, const Event* ev);
   void executeItem(Item& it);
   void cancelItem(Item& it, const char* why);
   bool targetsStillValid(Item& it);

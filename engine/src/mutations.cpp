@@ -11,7 +11,6 @@ constexpr int kMaxDepth = 64;
 constexpr size_t kMaxEntities = 20000;
 constexpr int kMaxCreate = 1000;
 
-int32_t asInt(Value v) { return (v.k() == VK::Int || v.k() == VK::Bool) ? v.v() : 0; }
 }  // namespace
 
 int32_t Game::playerZone(int zoneDef, int32_t player) const { return def_->zoneInstance(zoneDef, player); }
@@ -160,15 +159,10 @@ void Game::applyOp(const Mutation& m, Ctx& c, Value) {
         }
         int n = std::min<int>(count, (int)st_.zones[from].size());
         if (n <= 0) continue;
-        Decision dec;
-        dec.id = st_.nextDecisionId++;
-        dec.kind = DecisionKind::Discard;
-        dec.player = p.v();
-        dec.optional = false;
+        Decision& dec = offer(DecisionKind::Discard, p.v(), -1, -1, false, nullptr);
         dec.options = st_.zones[from];
         dec.count = n;
         dec.dest = dest;
-        st_.decisions.push_back(std::move(dec));
       }
       return;
     }
@@ -412,30 +406,12 @@ void Game::fire(Event& ev, bool before) {
         if (r.optional) {
           if (r.action >= 0) {
             // the action must be one its controller could take now (cost, condition)
-            Move probe;
-            probe.kind = Move::Take;
-            Ctx pc = c;
-            if (d.actions[r.action].condition.present() && !eval(d.actions[r.action].condition, pc).truthy()) continue;
-            if (!canPay(d.actions[r.action].cost, pc)) continue;
+            if (d.actions[r.action].condition.present() && !eval(d.actions[r.action].condition, c).truthy()) continue;
+            if (!canPay(d.actions[r.action].cost, c)) continue;
           }
-          Decision dc;
-          dc.id = st_.nextDecisionId++;
-          dc.kind = DecisionKind::Reaction;
-          dc.player = p;
-          dc.def = ri;
-          dc.self = e;
-          dc.optional = true;
-          dc.event = ev;
-          st_.decisions.push_back(std::move(dc));
+          offer(DecisionKind::Reaction, p, ri, e, true, &ev);
         } else if (r.queue) {
-          Item it;
-          it.id = st_.nextItemId++;
-          it.kind = ItemKind::Reaction;
-          it.def = ri;
-          it.player = p;
-          it.self = it.source = e;
-          it.event = ev;
-          pushItem(std::move(it));
+          pushItem(newItem(ItemKind::Reaction, ri, p, e, &ev));
           st_.passes = 0;
         } else {
           chain_.push_back(&r.name);
@@ -448,7 +424,7 @@ void Game::fire(Event& ev, bool before) {
     for (int ti : triggered) {
       const Triggered& t = d.triggered[ti];
       if (t.event == Ev::Named && t.namedAction != ev.named) continue;
-      auto offer = [&](int32_t self, int32_t defaultPlayer) {
+      auto offerTrigger = [&](int32_t self, int32_t defaultPlayer) {
         Ctx c;
         c.player = defaultPlayer;
         c.self = c.selected = self;
@@ -462,23 +438,15 @@ void Game::fire(Event& ev, bool before) {
         if (who != p) return;
         c.player = who;
         if (t.condition.present() && !eval(t.condition, c).truthy()) return;
-        Decision dc;
-        dc.id = st_.nextDecisionId++;
-        dc.kind = DecisionKind::Trigger;
-        dc.player = who;
-        dc.def = ti;
-        dc.self = self;
-        dc.optional = t.optional;
-        dc.event = ev;
-        st_.decisions.push_back(std::move(dc));
+        offer(DecisionKind::Trigger, who, ti, self, t.optional, &ev);
       };
       if (t.tmpl < 0) {
-        offer(-1, ev.player >= 0 ? ev.player : st_.active);
+        offerTrigger(-1, ev.player >= 0 ? ev.player : st_.active);
       } else {
         for (int32_t e = d.numPlayers(); e < (int32_t)st_.ents.size(); e++) {
           const Entity& en = st_.ents[e];
           if (!en.alive || en.tmpl != t.tmpl || en.zone < 0 || !d.zones[zoneDefOf(en.zone)].active) continue;
-          offer(e, en.controller);
+          offerTrigger(e, en.controller);
         }
       }
     }

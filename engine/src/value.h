@@ -49,6 +49,9 @@ struct Value {
   bool operator!=(const Value& o) const { return !(*this == o); }
 };
 
+// The integer a value stands for in arithmetic and comparisons (booleans are 0/1, the rest 0).
+inline int32_t asInt(Value v) { return (v.k() == VK::Int || v.k() == VK::Bool) ? v.v() : 0; }
+
 // A stored value (a property, a target): never a list.
 struct Slot {
   int32_t v = 0;
