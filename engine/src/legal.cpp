@@ -65,7 +65,7 @@ bool Game::canPay(const std::vector<Mutation>& cost, const Ctx& c) const {
     if (m.op != Op::Sub || m.prop < 0 || m.forEach.present()) continue;
     if (m.condition.present() && !eval(m.condition, c).truthy()) continue;
     Value amount = eval(m.value, c);
-    int32_t a = (amount.k() == VK::Int || amount.k() == VK::Bool) ? amount.v() : 0;
+    int32_t a = asInt(amount);
     evalList(m.target, c, targets);
     for (Value t : targets) {
       if (t.k() != VK::Ent) continue;
