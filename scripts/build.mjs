@@ -186,6 +186,8 @@ if (wanted.has('lib')) {
       process.exit(1);
     }
   }
+  // the definition types come from the schema (written only when they change)
+  run(process.execPath, [path.join('scripts', 'definition-types.mjs')]);
   const tsInputs = [
     'tsconfig.json',
     ...listFiles('web/lib', (p) => /\.(ts|mts|cts)$/.test(p)),

@@ -71,6 +71,12 @@ function check(node: unknown, s: Schema, path: string, errors: string[]): void {
   if (t === 'array' && s.items) (node as unknown[]).forEach((v, i) => check(v, s.items, `${path}/${i}`, errors));
 }
 
+test('web/lib/definition-types.ts is generated from the schema', async () => {
+  const script = repo('scripts/definition-types.mjs');
+  const { generate } = (await import(script)) as { generate: () => string };
+  assert.equal(readFileSync(repo('web/lib/definition-types.ts'), 'utf8'), generate());
+});
+
 test('every shipped example passes the schema', () => {
   const files = readdirSync(repo('examples')).filter((f) => f.endsWith('.yaml'));
   assert.ok(files.length >= 5);
