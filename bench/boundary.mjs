@@ -66,6 +66,12 @@ ${table}
 Both routes start from the same tree in C++ (what the engine builds from the state for the
 view), so the difference is only the crossing: printing it, copying the string out and
 \`JSON.parse\`, against building the JS objects through embind (one call per value).
+
+Decision: JSON text both ways. It is as fast or faster for the calls that carry data (embind
+pays a JS↔wasm call per value), it is one string copy whatever the shape, and it keeps the
+boundary to a handful of string functions. What a view costs is mostly building it from the
+state (the first column against the second), not crossing; the bots and \`simulate\` stay
+inside the engine, where nothing crosses per move.
 `;
 writeFileSync(path.join(root, 'bench/BOUNDARY.md'), md);
 console.log(md);
