@@ -125,6 +125,7 @@ struct Phase {
 struct EndCondition {
   Expr when, winner;
   bool draw = false;
+  bool perPlayer = true;  // reads $player.current/opponent: checked once per player, else once
 };
 
 // Symbols of the built-in member names, interned at load so member access compares ints.

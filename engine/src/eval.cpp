@@ -278,6 +278,10 @@ Value Game::evalNode(int n, const Ctx& c) const {
       return Value::list(off, (int32_t)st_.queue.size());
     }
     case N::Member: return member(evalNode(nd.a, c), nd.imm, c);
+    case N::Prop: {
+      Value o = evalNode(nd.a, c);
+      return o.k() == VK::Ent ? propValue(o.v(), nd.imm) : member(o, nd.b, c);
+    }
     case N::Index: {
       Value l = evalNode(nd.a, c);
       Value i = evalNode(nd.b, c);

@@ -37,6 +37,7 @@ enum class N : uint8_t {
   EventField,              // imm: field code (EvField)
   QueueSize, QueueTop, QueueItems,
   Member,                  // a: object, imm: member symbol
+  Prop,                    // a: object, imm: property index, b: member symbol (set at load for declared properties)
   Index,                   // a[b]
   Contains, Where, Size,   // a.contains(b), a.where(b), a.size
   Add, Sub, Mul, Div, Mod, Neg,

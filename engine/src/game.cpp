@@ -159,6 +159,7 @@ bool Game::checkEnd() {
   endDirty_ = false;
   for (const EndCondition& ec : d.ends) {
     for (int p : d.turnOrder) {
+      if (!ec.perPlayer && p != d.turnOrder.front()) break;  // the same for every player
       Ctx c;
       c.player = p;
       if (!eval(ec.when, c).truthy()) continue;

@@ -709,11 +709,20 @@ struct Loader {
       }
     }
 
+    // member access to a declared property reads it directly (not the built-ins id, owner,
+    // controller and zone, which win over a property of the same name)
+    for (Node& n : d.nodes.nodes) {
+      if (n.op != N::Member) continue;
+      int p = d.prop(n.imm);
+      if (p < 0 || n.imm == d.b.id || n.imm == d.b.owner || n.imm == d.b.controller || n.imm == d.b.zone) continue;
+      n = Node{N::Prop, n.a, n.imm, p};
+    }
     // what the end conditions read
     d.endProps.assign(d.propNames.size(), 0);
-    for (const EndCondition& c : d.ends) {
+    for (EndCondition& c : d.ends) {
       endReads(c.when.root);
       endReads(c.winner.root);
+      c.perPlayer = readsCurrentPlayer(c.when.root) || readsCurrentPlayer(c.winner.root);
     }
     if (d.hasEffects) d.endAny = true;  // derived values can change with anything
 
@@ -726,6 +735,13 @@ struct Loader {
       d.triggeredByKey[Def::key(d.triggered[i].before, d.triggered[i].event)].push_back((int)i);
   }
 
+  bool readsCurrentPlayer(int n) {
+    if (n < 0) return false;
+    const Node& nd = d.nodes.nodes[n];
+    if (nd.op == N::PCurrent || nd.op == N::POpponent || nd.op == N::ZoneNamed) return true;
+    return readsCurrentPlayer(nd.a) || (nd.op != N::Prop && readsCurrentPlayer(nd.b));
+  }
+
   void endReads(int n) {
     if (n < 0) return;
     const Node& nd = d.nodes.nodes[n];
@@ -736,6 +752,10 @@ struct Loader {
       case N::Lt: case N::Le: case N::Gt: case N::Ge: case N::And: case N::Or: case N::Not:
       case N::Min: case N::Max: case N::Abs:
         break;
+      case N::Prop:  // b is a symbol, not a node
+        d.endProps[nd.imm] = 1;
+        endReads(nd.a);
+        return;
       case N::Member: {
         int p = d.prop(nd.imm);
         if (p >= 0 && nd.imm != d.b.zone && nd.imm != d.b.owner && nd.imm != d.b.controller && nd.imm != d.b.id)
