@@ -69,7 +69,9 @@ struct Action {
   std::vector<Mode> modes;
   bool play = false, queue = true;
   bool anySource = false;
-  int fromZone = -1;       // the condition requires the source to be in this zone (def index): enumerate only it  // global, no `source`, reads $entity.selected: any entity the player controls
+  int fromZone = -1;       // the condition requires the source to be in this zone (def index): enumerate only it
+  bool groupable = false;  // reads its source only through properties, zone, type, template, tags,
+                           // controller: identical cards in one zone have the same moves  // global, no `source`, reads $entity.selected: any entity the player controls
   std::vector<std::pair<int, Expr>> props;  // symbol -> value at take time
 };
 

@@ -144,6 +144,7 @@ class Game {
   bool targetsStillValid(Item& it);
   bool onlyPass(int player) const;
   void collectMoves(int player, std::vector<Move>& out, bool firstOnly) const;
+  bool sameProperties(int32_t a, int32_t b) const;
   bool hasRealMove(int player) const;
 
   // actions and legality

@@ -143,6 +143,15 @@ void Game::enumerateAction(int player, int actionIdx, int source, std::vector<Mo
   }
 }
 
+bool Game::sameProperties(int32_t a, int32_t b) const {
+  size_t np = def_->propNames.size();
+  const Slot* pa = &st_.props[(size_t)a * np];
+  const Slot* pb = &st_.props[(size_t)b * np];
+  for (size_t i = 0; i < np; i++)
+    if (!(pa[i] == pb[i])) return false;
+  return true;
+}
+
 void Game::legalMoves(int player, std::vector<Move>& out) const {
   if (player == movesCachePlayer_ && st_.decisions.empty()) {
     out = movesCache_;
@@ -259,11 +268,27 @@ void Game::collectMoves(int player, std::vector<Move>& out, bool firstOnly) cons
       // only the entities in the zone the condition requires (the player's, for a per-player zone)
       if (!d.zones[a.fromZone].actions) continue;
       const std::vector<int32_t>& z = st_.zones[d.zoneInstance(a.fromZone, player)];
+      // identical cards (same properties) of a groupable action have the same moves but the
+      // source: the first of a kind is enumerated, the others copy its moves
+      bool group = a.groupable && !d.hasEffects;
+      int32_t rep = -1;
+      size_t repBegin = 0, repEnd = 0;
       for (size_t k = 0; k < z.size(); k++) {
         int32_t e = z[k];
         const Entity& en = st_.ents[e];
         if (!en.alive || en.tmpl != a.tmpl || en.controller != player) continue;
+        if (group && rep >= 0 && sameProperties(rep, e)) {
+          for (size_t i = repBegin; i < repEnd; i++) {
+            out.push_back(out[i]);
+            out.back().source = e;
+          }
+          continue;
+        }
+        size_t before = out.size();
         enumerateAction(player, ai, e, out, firstOnly ? 1 : kMaxMovesPerAction);
+        rep = e;
+        repBegin = before;
+        repEnd = out.size();
       }
     } else {
       for (int32_t e = d.numPlayers(); e < (int32_t)st_.ents.size(); e++) {

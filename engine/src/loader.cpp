@@ -389,6 +389,22 @@ struct Loader {
     return -1;
   }
 
+  // Whether expression n reads $entity.self/selected only as .zone, .type, .template, .tags,
+  // .controller or a property (`safe`: n is the object of such a member access).
+  bool selfSafe(int n, bool safe) {
+    if (n < 0) return true;
+    const Node& nd = d.nodes.nodes[n];
+    if (nd.op == N::ESelf || nd.op == N::ESelected) return safe;
+    if (nd.op == N::Member) {
+      int s = nd.imm;
+      bool member = s == d.b.zone || s == d.b.type || s == d.b.tmpl || s == d.b.tags || s == d.b.controller;
+      return selfSafe(nd.a, member);
+    }
+    if (nd.op == N::Prop) return selfSafe(nd.a, true);
+    if (nd.op == N::Sum) return selfSafe(nd.a, false);
+    return selfSafe(nd.a, false) && selfSafe(nd.b, false);
+  }
+
   void action(const json& j, const std::string& path, int tmpl) {
     if (!object(j, path, "action"))
       return;
@@ -716,6 +732,17 @@ struct Loader {
       int p = d.prop(n.imm);
       if (p < 0 || n.imm == d.b.id || n.imm == d.b.owner || n.imm == d.b.controller || n.imm == d.b.zone) continue;
       n = Node{N::Prop, n.a, n.imm, p};
+    }
+    // entity actions that read their source only through safe members (after the Prop pass)
+    for (Action& a : d.actions) {
+      if (a.tmpl < 0) continue;
+      bool ok = selfSafe(a.condition.root, false) && selfSafe(a.xMin.root, false) && selfSafe(a.xMax.root, false) &&
+                selfSafe(a.target.from.root, false) && selfSafe(a.target.filter.root, false);
+      for (const Mutation& m : a.cost)
+        ok = ok && selfSafe(m.target.root, false) && selfSafe(m.value.root, false) && selfSafe(m.condition.root, false) &&
+             selfSafe(m.forEach.root, false);
+      for (const Mode& mo : a.modes) ok = ok && selfSafe(mo.target.from.root, false) && selfSafe(mo.target.filter.root, false);
+      a.groupable = ok;
     }
     // what the end conditions read
     d.endProps.assign(d.propNames.size(), 0);
