@@ -165,6 +165,7 @@ struct Def {
   std::vector<std::vector<int>> reactionsByKey;  // key(before, ev) -> reaction indexes
   std::vector<std::vector<int>> triggeredByKey;
   bool hasEffects = false;
+  bool usesAttach = false;  // some mutation attaches: moves and destroys look for attachments
   // What the end conditions read, so they are re-checked only after a relevant change:
   // endProps[p] for each property, endAny when they read more than properties and $turn.
   std::vector<char> endProps;

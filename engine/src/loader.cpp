@@ -249,6 +249,7 @@ struct Loader {
       return;
     }
     m.op = kOpCodes[oi - kOps.begin()];
+    if (m.op == Op::Attach) d.usesAttach = true;
     if (!object(j, path, "mutation:" + opName)) return;
     auto get = [&](const char* k, Expr& e, bool cond = false) {
       if (j.contains(k)) e = value(j[k], path + "/" + k, cond);

@@ -113,7 +113,7 @@ void Game::applyOp(const Mutation& m, Ctx& c, Value) {
         }
         e.zone = -1;
         e.alive = false;
-        for (int32_t a = d.numPlayers(); a < (int32_t)st_.ents.size(); a++)
+        for (int32_t a = d.usesAttach ? d.numPlayers() : (int32_t)st_.ents.size(); a < (int32_t)st_.ents.size(); a++)
           if (st_.ents[a].host == t.v()) {
             st_.ents[a].host = -1;
             if (d.discardZone >= 0) moveEntity(a, playerZone(d.discardZone, st_.ents[a].owner), false, c);
@@ -280,7 +280,7 @@ void Game::moveEntity(int32_t e, int32_t zone, bool bottom, Ctx& c) {
   if (ent.host >= 0 && st_.ents[ent.host].zone != zone) ent.host = -1;  // moved away from its host
   // attachments follow their host; out of play they are discarded
   bool active = d.zones[zoneDefOf(zone)].active;
-  for (int32_t a = d.numPlayers(); a < (int32_t)st_.ents.size(); a++) {
+  for (int32_t a = d.usesAttach ? d.numPlayers() : (int32_t)st_.ents.size(); a < (int32_t)st_.ents.size(); a++) {
     if (st_.ents[a].host != e || !st_.ents[a].alive) continue;
     if (!active) {
       st_.ents[a].host = -1;
