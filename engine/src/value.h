@@ -61,4 +61,7 @@ struct Slot {
   bool operator==(const Slot& o) const { return v == o.v && k == o.k; }
 };
 
+// An order on stored values (target lists are kept sorted).
+inline bool slotLess(const Slot& a, const Slot& b) { return a.k != b.k ? a.k < b.k : a.v < b.v; }
+
 }  // namespace rulestack
