@@ -4,43 +4,16 @@
 // with N games; botChoose with N iterations), made repeatedly.
 //   node bench/wasm.mjs DUEL.json [--seconds S] [--rounds R]   prints one JSON object
 import { readFileSync } from 'node:fs';
-import { parseArgs } from 'node:util';
+import { benchArgs, best } from './timing.mjs';
 import { loadEngine } from '../dist/index.js';
 
-const { positionals, values } = parseArgs({
-  allowPositionals: true,
-  options: { seconds: { type: 'string', default: '2' }, rounds: { type: 'string', default: '3' } },
-});
-const seconds = Number(values.seconds);
-/** CPU time of this process (user + system): far less disturbed than wall time on a shared machine. */
-const cpuSeconds = () => {
-  const u = process.cpuUsage();
-  return (u.user + u.system) / 1e6;
-};
-const rounds = Number(values.rounds);
+const opts = benchArgs();
+const { positionals } = opts;
 const duel = readFileSync(positionals[0], 'utf8');
 
 const rs = await loadEngine();
 const m = rs.module;
 
-/** Calls f() (one batch of `units` work units) until `seconds` passed; best of `rounds`. */
-function best(f, units) {
-  let top = null;
-  for (let r = 0; r < rounds; r++) {
-    let done = 0, extra = 0;
-    const t0 = cpuSeconds();
-    let t;
-    do {
-      extra += f();
-      done += units;
-      t = cpuSeconds();
-    } while (t - t0 < seconds);
-    const s = t - t0;
-    const round = { units: done, extra, seconds: s, perSecond: done / s, extraPerSecond: extra / s };
-    if (!top || round.perSecond > top.perSecond) top = round;
-  }
-  return top;
-}
 
 // ---- random games: simulate() with GAMES games per call (game i: seed + i)
 const GAMES = 200;
@@ -52,10 +25,10 @@ const simulateBatch = () => {
   return r.moves;
 };
 for (let i = 0; i < 5; i++) simulateBatch(); // warm up (tier-up of the wasm code)
-const random = best(simulateBatch, GAMES);
+const random = await best(simulateBatch, GAMES, opts);
 
 // one game per call: what the per-call overhead (definition compile, JSON) costs
-const single = best(() => JSON.parse(m.simulate(duel, JSON.stringify({ games: 1, seed: seed++ }))).moves, 1);
+const single = await best(() => JSON.parse(m.simulate(duel, JSON.stringify({ games: 1, seed: seed++ }))).moves, 1, opts);
 
 // ---- MCTS: the bench position (bench/duel_bench.cpp `position`), reached through the JSON API
 const session = new m.Session();
@@ -82,7 +55,7 @@ const mctsBatch = () => {
 };
 mctsBatch();
 mctsBatch();
-const mcts = best(mctsBatch, ITER);
+const mcts = await best(mctsBatch, ITER, opts);
 session.delete();
 
 console.log(

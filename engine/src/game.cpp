@@ -394,19 +394,14 @@ void Game::executeItem(Item& it) {
       int zd = d.discardZone >= 0 ? d.discardZone : d.cancelZone;
       if (zd >= 0) moveEntity(it.source, playerZone(zd, ownerOf(it.source)), false, c);
     }
-  } else if (it.kind == ItemKind::Reaction) {
-    const Reaction& r = d.reactions[it.def];
-    ev.named = r.nameSym;
-    c.event = &it.event;
-    chain_.push_back(&r.name);
-    run(r.mutations, c);
-    chain_.pop_back();
   } else {
-    const Triggered& t = d.triggered[it.def];
-    ev.named = t.nameSym;
+    // a queued reaction or triggered action: its mutations, answering its own event
+    bool reaction = it.kind == ItemKind::Reaction;
+    const std::string& name = reaction ? d.reactions[it.def].name : d.triggered[it.def].name;
+    ev.named = reaction ? d.reactions[it.def].nameSym : d.triggered[it.def].nameSym;
     c.event = &it.event;
-    chain_.push_back(&t.name);
-    run(t.mutations, c);
+    chain_.push_back(&name);
+    run(reaction ? d.reactions[it.def].mutations : d.triggered[it.def].mutations, c);
     chain_.pop_back();
   }
   st_.recent.push_back(it);
