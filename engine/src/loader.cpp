@@ -76,9 +76,13 @@ struct Loader {
         error(path + "/" + jsonPointerEscape(it.key()),
               "unknown key '" + it.key() + "'" + didYouMean(it.key(), allowed));
     }
+    bool complete = true;  // the caller reads required keys: without one it must stop here
     for (auto& r : required)
-      if (!j.contains(r)) error(path, "missing required key '" + r + "'");
-    return true;
+      if (!j.contains(r)) {
+        error(path, "missing required key '" + r + "'");
+        complete = false;
+      }
+    return complete;
   }
 
   bool object(const json& j, const std::string& path, const std::string& context) {
@@ -516,8 +520,11 @@ struct Loader {
 
   // ---- the whole definition ----
   void load(const json& j) {
-    if (!object(j, "", "root"))
-      return;
+    // the top level goes on without a required key (each is read only when present), so
+    // every other error is reported too
+    bool isObject = j.is_object();
+    object(j, "", "root");
+    if (!isObject) return;
     str(j.value("name", json("")), "/name", d.name);
     d.syms.intern("");  // symbol 0: the empty string
     auto& b = d.b;
