@@ -16,7 +16,7 @@
 #include <nlohmann/json.hpp>
 
 #include "bot.h"
-#include "game.h"
+#include "rulestack/game.h"
 #include "rulestack/session.h"
 #include "session_impl.h"
 

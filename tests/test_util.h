@@ -15,7 +15,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "game.h"
+#include "rulestack/game.h"
 #include "json_io.h"
 #include "loader.h"
 #include "rulestack/session.h"

@@ -3,7 +3,7 @@
 #pragma once
 #include <cstdint>
 
-#include "game.h"
+#include "rulestack/game.h"
 
 namespace rulestack {
 

@@ -1,7 +1,7 @@
 // Expression evaluation over the state, and derived property values (effects).
 #include <algorithm>
 
-#include "game.h"
+#include "rulestack/game.h"
 
 namespace rulestack {
 

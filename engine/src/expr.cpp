@@ -1,5 +1,5 @@
 // The expression parser: a recursive-descent parser that emits nodes directly.
-#include "expr.h"
+#include "rulestack/expr.h"
 
 #include <algorithm>
 #include "names.h"

@@ -1,6 +1,6 @@
 // The flow of time and the priority loop: turns, phases, passing, taking actions,
 // executing the queue, decisions. DESIGN.md "The queue and the priority loop" made code.
-#include "game.h"
+#include "rulestack/game.h"
 
 #include <algorithm>
 

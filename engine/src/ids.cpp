@@ -2,7 +2,7 @@
 // "0" for a player. Only the JSON boundary uses these; the engine works on indexes.
 #include <algorithm>
 
-#include "game.h"
+#include "rulestack/game.h"
 
 namespace rulestack {
 

@@ -5,7 +5,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "game.h"
+#include "rulestack/game.h"
 
 namespace rulestack {
 

@@ -2,7 +2,7 @@
 // the enumeration lists it, so the two can never disagree.
 #include <algorithm>
 
-#include "game.h"
+#include "rulestack/game.h"
 
 namespace rulestack {
 

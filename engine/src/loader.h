@@ -6,7 +6,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "def.h"
+#include "rulestack/def.h"
 
 namespace rulestack {
 

@@ -2,7 +2,7 @@
 // they emit, with the reactions and triggered actions those events set off.
 #include <algorithm>
 
-#include "game.h"
+#include "rulestack/game.h"
 
 namespace rulestack {
 

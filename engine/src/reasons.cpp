@@ -2,7 +2,7 @@
 // come here (a move is legal exactly when legalMoves lists it), so this is cold code.
 #include <algorithm>
 
-#include "game.h"
+#include "rulestack/game.h"
 
 namespace rulestack {
 

@@ -2,7 +2,7 @@
 // the state, expected events). Game authors and the test suites use the same runner.
 #include <algorithm>
 
-#include "game.h"
+#include "rulestack/game.h"
 #include "json_io.h"
 #include "loader.h"
 #include "rulestack/session.h"

@@ -6,7 +6,7 @@
 #include <cstdio>
 
 #include "bot.h"
-#include "game.h"
+#include "rulestack/game.h"
 #include "json_io.h"
 #include "keys.h"
 #include "names.h"

@@ -4,7 +4,7 @@
 #include <string>
 #include <vector>
 
-#include "game.h"
+#include "rulestack/game.h"
 #include "loader.h"
 
 namespace rulestack {

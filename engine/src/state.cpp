@@ -1,6 +1,6 @@
 // The state hash: FNV-1a over every field, written field by field (never raw struct bytes,
 // whose padding differs) so native and wasm agree.
-#include "state.h"
+#include "rulestack/state.h"
 
 namespace rulestack {
 namespace {

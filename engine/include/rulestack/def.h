@@ -5,8 +5,8 @@
 #include <unordered_map>
 #include <vector>
 
-#include "expr.h"
-#include "value.h"
+#include "rulestack/expr.h"
+#include "rulestack/value.h"
 
 namespace rulestack {
 

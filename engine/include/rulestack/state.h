@@ -4,9 +4,9 @@
 #include <cstdint>
 #include <vector>
 
-#include "def.h"
-#include "rng.h"
-#include "value.h"
+#include "rulestack/def.h"
+#include "rulestack/rng.h"
+#include "rulestack/value.h"
 
 namespace rulestack {
 

@@ -6,8 +6,8 @@
 #include <string>
 #include <vector>
 
-#include "def.h"
-#include "state.h"
+#include "rulestack/def.h"
+#include "rulestack/state.h"
 
 namespace rulestack {
 
