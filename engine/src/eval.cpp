@@ -127,6 +127,7 @@ Value Game::member(Value obj, int sym, const Ctx& c) const {
         return Value::num((int32_t)(std::find(z.begin(), z.end(), obj.v()) - z.begin()));
       }
       if (sym == b.entity) return obj;
+      if (sym == b.player) return e.tmpl < 0 ? obj : Value::null();  // $target.player
       return Value::null();
     }
     case VK::Zone: {
