@@ -25,6 +25,15 @@ void Game::resetEval() {
   effectDepth = 0;
 }
 
+int32_t Game::opponentOf(int32_t p) const {
+  if (p < 0) return -1;
+  const auto& to = def_->turnOrder;
+  auto it = std::find(to.begin(), to.end(), p);
+  if (it == to.end()) return -1;
+  ++it;
+  return it == to.end() ? to.front() : *it;
+}
+
 Value Game::listOf(const std::vector<Value>& v) const {
   int32_t off = (int32_t)scratch_.size();
   scratch_.insert(scratch_.end(), v.begin(), v.end());
@@ -193,14 +202,7 @@ Value Game::evalNode(int n, const Ctx& c) const {
     }
     case N::PCurrent: return player(c.player);
     case N::PActive: return player(st_.active);
-    case N::POpponent: {
-      if (c.player < 0) return Value::null();
-      const auto& to = d.turnOrder;
-      auto it = std::find(to.begin(), to.end(), c.player);
-      if (it == to.end()) return Value::null();
-      ++it;
-      return Value::ent(it == to.end() ? to.front() : *it);
-    }
+    case N::POpponent: return player(opponentOf(c.player));
     case N::PPriority: return player(st_.priority);
     case N::PAll: {
       int32_t off = (int32_t)scratch_.size();
@@ -360,6 +362,29 @@ Value Game::evalNode(int n, const Ctx& c) const {
     case N::Not: return Value::boolean(!evalNode(nd.a, c).truthy());
     case N::Min: return Value::num(std::min(asInt(evalNode(nd.a, c)), asInt(evalNode(nd.b, c))));
     case N::Max: return Value::num(std::max(asInt(evalNode(nd.a, c)), asInt(evalNode(nd.b, c))));
+    case N::SelfProp: {
+      int32_t e = nd.a == 0 ? c.self : c.selected;
+      return e < 0 ? Value::null() : propValue(e, nd.imm);
+    }
+    case N::PlayerProp: {
+      int32_t p = nd.a == 0 ? c.player : nd.a == 1 ? st_.active : opponentOf(c.player);
+      return p < 0 ? Value::null() : propValue(p, nd.imm);
+    }
+    case N::SelfInZone: {
+      int32_t e = nd.a == 0 ? c.self : c.selected;
+      if (e < 0 || st_.ents[e].zone < 0) return Value::boolean(false);
+      return Value::boolean(st_.ents[e].zone == d.zoneInstance(nd.imm, c.player >= 0 ? c.player : st_.active));
+    }
+    case N::EqConst:
+    case N::NeConst: {
+      Value v = evalNode(nd.a, c);
+      bool eq = (v.k() == VK::Int || v.k() == VK::Bool) && v.v() == nd.imm;
+      return Value::boolean(nd.op == N::EqConst ? eq : !eq);
+    }
+    case N::LtConst: return Value::boolean(asInt(evalNode(nd.a, c)) < nd.imm);
+    case N::LeConst: return Value::boolean(asInt(evalNode(nd.a, c)) <= nd.imm);
+    case N::GtConst: return Value::boolean(asInt(evalNode(nd.a, c)) > nd.imm);
+    case N::GeConst: return Value::boolean(asInt(evalNode(nd.a, c)) >= nd.imm);
     case N::Abs: {
       int32_t a = asInt(evalNode(nd.a, c));
       return Value::num(a == INT32_MIN ? INT32_MAX : (a < 0 ? -a : a));

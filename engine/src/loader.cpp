@@ -761,6 +761,8 @@ struct Loader {
     }
     if (d.hasEffects) d.endAny = true;  // derived values can change with anything
 
+    fuse();
+
     // trigger indexes
     d.reactionsByKey.assign(2 * (int)Ev::Count, {});
     d.triggeredByKey.assign(2 * (int)Ev::Count, {});
@@ -768,6 +770,48 @@ struct Loader {
       d.reactionsByKey[Def::key(d.reactions[i].before, d.reactions[i].event)].push_back((int)i);
     for (size_t i = 0; i < d.triggered.size(); i++)
       d.triggeredByKey[Def::key(d.triggered[i].before, d.triggered[i].event)].push_back((int)i);
+  }
+
+  // Common node shapes fused into one node (after every static analysis, which reads the
+  // plain shapes): evaluation visits about half the nodes for a typical condition.
+  void fuse() {
+    auto& nodes = d.nodes.nodes;
+    auto constInt = [&](int k, int32_t& v) {
+      if (k < 0 || nodes[k].op != N::Const) return false;
+      const ConstVal& cv = d.nodes.consts[nodes[k].imm];
+      if (cv.kind != 1) return false;
+      v = cv.v;
+      return true;
+    };
+    auto who = [&](N op) { return op == N::ESelf ? 0 : op == N::ESelected ? 1 : -1; };
+    auto playerWho = [&](N op) { return op == N::PCurrent ? 0 : op == N::PActive ? 1 : op == N::POpponent ? 2 : -1; };
+    for (size_t i = 0; i < nodes.size(); i++) {
+      Node& n = nodes[i];
+      if (n.op == N::Prop) {
+        N o = nodes[n.a].op;
+        if (who(o) >= 0) n = Node{N::SelfProp, who(o), -1, n.imm};
+        else if (playerWho(o) >= 0) n = Node{N::PlayerProp, playerWho(o), -1, n.imm};
+      }
+    }
+    for (size_t i = 0; i < nodes.size(); i++) {
+      Node& n = nodes[i];
+      int32_t k;
+      if (n.op == N::Eq) {
+        // $entity.self.zone == $zone.@Z (either side)
+        for (int side = 0; side < 2; side++) {
+          int l = side ? n.b : n.a, r = side ? n.a : n.b;
+          const Node& m = nodes[l];
+          if (m.op == N::Member && m.imm == d.b.zone && who(nodes[m.a].op) >= 0 && nodes[r].op == N::ZoneNamed) {
+            n = Node{N::SelfInZone, who(nodes[m.a].op), -1, nodes[r].imm};
+            break;
+          }
+        }
+      }
+      static const std::pair<N, N> cmp[] = {{N::Eq, N::EqConst}, {N::Ne, N::NeConst}, {N::Lt, N::LtConst},
+                                            {N::Le, N::LeConst}, {N::Gt, N::GtConst}, {N::Ge, N::GeConst}};
+      for (auto& c : cmp)
+        if (n.op == c.first && constInt(n.b, k)) { n = Node{c.second, n.a, -1, k}; break; }
+    }
   }
 
   bool readsCurrentPlayer(int n) {

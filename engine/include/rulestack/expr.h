@@ -42,7 +42,12 @@ enum class N : uint8_t {
   Contains, Where, Size,   // a.contains(b), a.where(b), a.size
   Add, Sub, Mul, Div, Mod, Neg,
   Eq, Ne, Lt, Le, Gt, Ge, And, Or, Not,
-  Min, Max, Abs, Count, Sum /* a list, imm prop symbol */
+  Min, Max, Abs, Count, Sum /* a list, imm prop symbol */,
+  // fused forms of common shapes, made at load (same results, fewer nodes):
+  SelfProp,                // $entity.self/selected.<prop>: a 0 self / 1 selected, imm prop
+  PlayerProp,              // $player.current/active/opponent.<prop>: a 0/1/2, imm prop
+  SelfInZone,              // $entity.self/selected.zone == $zone.@Z: a 0/1, imm zone def
+  EqConst, NeConst, LtConst, LeConst, GtConst, GeConst  // a <op> imm (an integer literal)
 };
 
 enum class EvField : uint8_t { Action, Player, Entity, Zone, From, DamageValue, Source, Phase, Winner, Turn, Count };

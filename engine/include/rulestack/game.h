@@ -121,6 +121,7 @@ class Game {
   Value member(Value obj, int sym, const Ctx& c) const;
   Value listOf(const std::vector<Value>& v) const;
   bool same(Value a, Value b) const;
+  int32_t opponentOf(int32_t player) const;  // the next player in turn order, -1 for none
   static void resetEval();  // after an exception unwound an evaluation
   void flatten(Value v, std::vector<Value>& out) const;
 
