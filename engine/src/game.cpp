@@ -245,6 +245,13 @@ Decision& Game::offer(DecisionKind kind, int32_t player, int32_t def, int32_t se
   return st_.decisions.back();
 }
 
+// Items that just left the queue stay findable a little while ($event.action); dropped in
+// halves, not one at a time (each is a few vectors to move).
+void Game::trimRecent() {
+  if (st_.recent.size() >= 2 * kRecentItems)
+    st_.recent.erase(st_.recent.begin(), st_.recent.begin() + (st_.recent.size() - kRecentItems));
+}
+
 const Item* Game::findItem(int32_t id) const {
   for (auto& it : st_.queue)
     if (it.id == id) return &it;
@@ -405,7 +412,7 @@ void Game::executeItem(Item& it) {
     chain_.pop_back();
   }
   st_.recent.push_back(it);
-  if (st_.recent.size() > kRecentItems) st_.recent.erase(st_.recent.begin());
+  trimRecent();
   Event done;
   done.type = Ev::ActionExecuted;
   done.player = it.player;
@@ -430,7 +437,7 @@ void Game::cancelItem(Item& it, const char* why) {
     }
   }
   st_.recent.push_back(it);
-  if (st_.recent.size() > kRecentItems) st_.recent.erase(st_.recent.begin());
+  trimRecent();
   Event ev;
   ev.type = Ev::ActionCancelled;
   ev.player = it.player;

@@ -611,6 +611,8 @@ struct Loader {
     for (auto& z : d.zones) { z.base = inst; inst += z.perPlayer ? np : 1; }
     d.numZoneInstances = inst;
     d.queueZone = d.zones.back().base;
+    if (zoneByName.count("Deck")) d.deckZone = zoneByName["Deck"];
+    if (zoneByName.count("Hand")) d.handZone = zoneByName["Hand"];
 
     // templates: names and properties first, so every later reference resolves
     const json* ents = nullptr;

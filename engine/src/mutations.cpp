@@ -147,9 +147,8 @@ void Game::applyOp(const Mutation& m, Ctx& c, Value) {
         int32_t from;
         if (m.from.present()) from = zoneOf(m.from, "from");
         else {
-          auto it = std::find_if(d.zones.begin(), d.zones.end(), [](const ZoneDef& z) { return z.name == "Hand"; });
-          if (it == d.zones.end()) err("RequireDiscard without 'from' needs a zone named Hand");
-          from = playerZone((int)(it - d.zones.begin()), p.v());
+          if (d.handZone < 0) err("RequireDiscard without 'from' needs a zone named Hand");
+          from = playerZone(d.handZone, p.v());
         }
         int32_t dest;
         if (m.destination.present()) dest = zoneOf(m.destination, "destination");
@@ -178,14 +177,11 @@ void Game::applyOp(const Mutation& m, Ctx& c, Value) {
     case Op::DrawCard: {
       playerTargets();
       int count = m.count.present() ? asInt(eval(m.count, c)) : 1;
-      auto named = [&](const char* n) {
-        auto it = std::find_if(d.zones.begin(), d.zones.end(), [&](const ZoneDef& z) { return z.name == n; });
-        if (it == d.zones.end()) err(std::string("DrawCard without '") + (n[0] == 'D' ? "from" : "destination") + "' needs a zone named " + n);
-        return (int)(it - d.zones.begin());
-      };
       for (Value p : targets) {
-        int32_t from = m.from.present() ? zoneOf(m.from, "from") : playerZone(named("Deck"), p.v());
-        int32_t to = m.destination.present() ? zoneOf(m.destination, "destination") : playerZone(named("Hand"), p.v());
+        if (!m.from.present() && d.deckZone < 0) err("DrawCard without 'from' needs a zone named Deck");
+        if (!m.destination.present() && d.handZone < 0) err("DrawCard without 'destination' needs a zone named Hand");
+        int32_t from = m.from.present() ? zoneOf(m.from, "from") : playerZone(d.deckZone, p.v());
+        int32_t to = m.destination.present() ? zoneOf(m.destination, "destination") : playerZone(d.handZone, p.v());
         drawCards(p.v(), count, from, to, c);
       }
       return;

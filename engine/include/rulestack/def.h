@@ -160,6 +160,7 @@ struct Def {
   std::vector<EndCondition> ends;
   bool chain = false, autoPass = true;
   int cancelZone = -1, discardZone = -1;     // zone def indexes
+  int deckZone = -1, handZone = -1;          // the zones named Deck and Hand (DrawCard's defaults)
   int maxEvents = 10000;
   // indexes built at load
   std::vector<std::vector<int>> reactionsByKey;  // key(before, ev) -> reaction indexes

@@ -170,6 +170,7 @@ class Game {
   void createEntities(const Mutation& m, Ctx& c);
   void endGame(int32_t winner);
   const Item* findItem(int32_t id) const;
+  void trimRecent();
   Item* findQueued(int32_t id);
   int32_t playerZone(int zoneDef, int32_t player) const;
   int32_t ownerOf(int32_t e) const;
