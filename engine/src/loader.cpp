@@ -772,6 +772,9 @@ struct Loader {
       d.reactionsByKey[Def::key(d.reactions[i].before, d.reactions[i].event)].push_back((int)i);
     for (size_t i = 0; i < d.triggered.size(); i++)
       d.triggeredByKey[Def::key(d.triggered[i].before, d.triggered[i].event)].push_back((int)i);
+    d.listens.assign(d.reactionsByKey.size(), 0);
+    for (size_t k = 0; k < d.listens.size(); k++)
+      d.listens[k] = !d.reactionsByKey[k].empty() || !d.triggeredByKey[k].empty();
   }
 
   // Common node shapes fused into one node (after every static analysis, which reads the

@@ -360,9 +360,15 @@ void Game::countEvent() {
 }
 
 void Game::fire(Event& ev, bool before) {
-  const Def& d = *def_;
   countEvent();
-  logEvent(ev, before);
+  if (logging) logEvent(ev, before);
+  // most events have no listener: nothing more to do (the counter still bounds the move)
+  if (ev.type == Ev::Count || !def_->listens[Def::key(before, ev.type)]) return;
+  react(ev, before);
+}
+
+void Game::react(Event& ev, bool before) {
+  const Def& d = *def_;
   if (st_.over() && ev.type != Ev::GameOver) return;
   if (++depth_ > kMaxDepth) {
     std::string names;
@@ -373,13 +379,10 @@ void Game::fire(Event& ev, bool before) {
   }
   struct Dec { int& d; ~Dec() { d--; } } dec{depth_};
 
-  Ev type = ev.type == Ev::Count ? Ev::Count : ev.type;
-  if (type == Ev::Count) return;
   // Named (@Action) triggers listen to the Named event only.
-  int key = Def::key(before, type);
+  int key = Def::key(before, ev.type);
   const auto& reactions = d.reactionsByKey[key];
   const auto& triggered = d.triggeredByKey[key];
-  if (reactions.empty() && triggered.empty()) return;
 
   // holders in order: the active player's entities first, then in turn order
   auto& to = d.turnOrder;

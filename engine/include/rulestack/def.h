@@ -165,6 +165,7 @@ struct Def {
   // indexes built at load
   std::vector<std::vector<int>> reactionsByKey;  // key(before, ev) -> reaction indexes
   std::vector<std::vector<int>> triggeredByKey;
+  std::vector<char> listens;                     // key -> some reaction or triggered action
   bool hasEffects = false;
   bool usesAttach = false;  // some mutation attaches: moves and destroys look for attachments
   // What the end conditions read, so they are re-checked only after a relevant change:

@@ -163,7 +163,8 @@ class Game {
   void moveEntity(int32_t e, int32_t zone, bool bottom, Ctx& c);
   void setProp(int32_t e, int32_t p, Value v);
   void emit(Event& ev);             // Before reactions, (caller acts), After via emitAfter
-  void fire(Event& ev, bool before);
+  void fire(Event& ev, bool before);   // log it, then react() if anything listens
+  void react(Event& ev, bool before);  // the reactions and triggered actions of an event
   void logEvent(const Event& ev, bool before);
   void countEvent();
   void drawCards(int32_t player, int count, int32_t fromZone, int32_t toZone, Ctx& c);
