@@ -285,7 +285,6 @@ struct Parser {
     }
     if (r == "$event") {
       if (!isOp(".")) return emit(N::Event);
-      size_t save = pos; Tok saveTok = tok;
       member(m, mcol);
       if (m.size() > 1 && m[0] == '$') m = m.substr(1);
       static const std::pair<const char*, EvField> fields[] = {
@@ -295,7 +294,6 @@ struct Parser {
           {"turn", EvField::Turn}};
       for (auto& f : fields)
         if (m == f.first) return emit(N::EventField, -1, -1, (int)f.second);
-      (void)save; (void)saveTok;
       fail(mcol, "unknown event field '" + m +
                      "' (action, player, entity, zone, from, damage_value, source, phase, winner, turn)");
       return constant(0, 0);

@@ -271,14 +271,13 @@ Item* Game::findQueued(int32_t id) {
 
 // ---- taking, executing, cancelling ----
 
-Ctx Game::actionCtx(int player, int actionIdx, int source, const Move& m) const {
+Ctx Game::actionCtx(int player, int source, const Move& m) const {
   Ctx c;
   c.player = player;
   c.self = c.selected = source;
   c.targets = &m.targets;
   c.mode = m.mode;
   c.x = m.x;
-  (void)actionIdx;
   return c;
 }
 
@@ -290,7 +289,7 @@ void Game::takeAction(int player, const Move& m) {
   it.x = m.x;
   it.hasX = a.hasX;
   it.targets = m.targets;
-  Ctx c = actionCtx(player, m.action, m.source, m);
+  Ctx c = actionCtx(player, m.source, m);
   c.targets = &it.targets;
   for (auto& kv : a.props) it.props.push_back({kv.first, Slot::of(eval(kv.second, c))});
   c.props = &it.props;
@@ -314,7 +313,7 @@ void Game::takeAction(int player, const Move& m) {
   fire(ev, true);
   st_.passes = 0;
   if (ev.cancelled || it.cancelled) {
-    cancelItem(it, "cancelled when played");
+    cancelItem(it);
     st_.priority = player;
     return;
   }
@@ -370,7 +369,7 @@ void Game::executeItem(Item& it) {
   struct Restore { int32_t& c; int32_t v; ~Restore() { c = v; } } restore{cause_, savedCause};
 
   if (!targetsStillValid(it)) {
-    cancelItem(it, "no valid target");
+    cancelItem(it);
     return;
   }
   Ctx c;
@@ -392,7 +391,7 @@ void Game::executeItem(Item& it) {
     ev.named = a.nameSym;
     fire(ev, true);
     if (ev.cancelled || it.cancelled) {
-      cancelItem(it, "cancelled before it executed");
+      cancelItem(it);
       return;
     }
     run(a.mutations, c);
@@ -411,21 +410,25 @@ void Game::executeItem(Item& it) {
     run(reaction ? d.reactions[it.def].mutations : d.triggered[it.def].mutations, c);
     chain_.pop_back();
   }
-  st_.recent.push_back(it);
-  trimRecent();
-  Event done;
-  done.type = Ev::ActionExecuted;
-  done.player = it.player;
-  done.item = it.id;
-  done.named = ev.named;
-  done.entity = ev.entity;
-  fire(done, false);
+  itemLeft(it, Ev::ActionExecuted, ev.named, ev.entity);
   if (it.kind == ItemKind::Action) fire(ev, false);
 }
 
-void Game::cancelItem(Item& it, const char* why) {
+// An item that leaves the queue stays findable a little while ($event.action) and says so.
+void Game::itemLeft(const Item& it, Ev type, int32_t named, Slot entity) {
+  st_.recent.push_back(it);
+  trimRecent();
+  Event ev;
+  ev.type = type;
+  ev.player = it.player;
+  ev.item = it.id;
+  ev.named = named;
+  ev.entity = entity;
+  fire(ev, false);
+}
+
+void Game::cancelItem(Item& it) {
   const Def& d = *def_;
-  (void)why;
   it.cancelled = true;
   if (it.kind == ItemKind::Action) {
     const Action& a = d.actions[it.def];
@@ -436,15 +439,8 @@ void Game::cancelItem(Item& it, const char* why) {
       if (zd >= 0) moveEntity(it.source, playerZone(zd, ownerOf(it.source)), false, c);
     }
   }
-  st_.recent.push_back(it);
-  trimRecent();
-  Event ev;
-  ev.type = Ev::ActionCancelled;
-  ev.player = it.player;
-  ev.item = it.id;
-  if (it.source >= 0) ev.entity = Slot{it.source, VK::Ent};
-  if (it.kind == ItemKind::Action) ev.named = d.actions[it.def].nameSym;
-  fire(ev, false);
+  itemLeft(it, Ev::ActionCancelled, it.kind == ItemKind::Action ? d.actions[it.def].nameSym : -1,
+           it.source >= 0 ? Slot{it.source, VK::Ent} : Slot{});
 }
 
 // ---- decisions ----

@@ -55,7 +55,6 @@ void Game::targetCandidates(const TargetSpec& t, const Ctx& c, std::vector<Slot>
 }
 
 bool Game::canPay(const std::vector<Mutation>& cost, const Ctx& c) const {
-  const Def& d = *def_;
   struct Spend { int32_t ent, prop, amount; };
   thread_local std::vector<Spend> spent;
   thread_local std::vector<Value> targets;
@@ -75,15 +74,7 @@ bool Game::canPay(const std::vector<Mutation>& cost, const Ctx& c) const {
       if (prop(t.v(), m.prop) - total < 0) return false;
     }
   }
-  (void)d;
   return true;
-}
-
-bool Game::actionAvailable(int player, int actionIdx, int source, bool ignorePhase) const {
-  std::vector<Move> tmp;
-  (void)ignorePhase;
-  enumerateAction(player, actionIdx, source, tmp, 1);
-  return !tmp.empty();
 }
 
 void Game::enumerateAction(int player, int actionIdx, int source, std::vector<Move>& out, size_t cap) const {
@@ -94,7 +85,7 @@ void Game::enumerateAction(int player, int actionIdx, int source, std::vector<Mo
   m.action = actionIdx;
   m.source = source;
   m.hasX = a.hasX;
-  Ctx c = actionCtx(player, actionIdx, source, m);
+  Ctx c = actionCtx(player, source, m);
   int nModes = a.modes.empty() ? 1 : (int)a.modes.size();
   int xLo = 0, xHi = 0;
   if (a.hasX) {
@@ -301,7 +292,5 @@ void Game::collectMoves(int player, std::vector<Move>& out, bool firstOnly) cons
   }
   if (out.empty() || d.phases[st_.phase].canPass || !st_.queue.empty()) out.push_back(Move{});
 }
-
-bool Game::onlyPass(int player) const { return !hasRealMove(player); }
 
 }  // namespace rulestack

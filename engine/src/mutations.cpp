@@ -30,13 +30,13 @@ void Game::runOne(const Mutation& m, Ctx& c) {
       Ctx c2 = c;
       c2.item = v;
       if (m.condition.present() && !eval(m.condition, c2).truthy()) continue;
-      applyOp(m, c2, Value::null());
+      applyOp(m, c2);
       if (st_.over()) return;
     }
     return;
   }
   if (m.condition.present() && !eval(m.condition, c).truthy()) return;
-  applyOp(m, c, Value::null());
+  applyOp(m, c);
 }
 
 void Game::setProp(int32_t e, int32_t p, Value v) {
@@ -45,7 +45,7 @@ void Game::setProp(int32_t e, int32_t p, Value v) {
   st_.props[(size_t)e * def_->propNames.size() + p] = Slot::of(v);
 }
 
-void Game::applyOp(const Mutation& m, Ctx& c, Value) {
+void Game::applyOp(const Mutation& m, Ctx& c) {
   const Def& d = *def_;
   auto err = [&](const std::string& msg) { throw RuntimeError("runtime_error", m.path + ": " + msg); };
   // targets: a list of values (zones expand to their entities for entity operations)
@@ -132,7 +132,7 @@ void Game::applyOp(const Mutation& m, Ctx& c, Value) {
       if (Item* q = findQueued(t.v())) {
         Item it = std::move(*q);
         st_.queue.erase(st_.queue.begin() + (q - st_.queue.data()));
-        cancelItem(it, "cancelled");
+        cancelItem(it);
         return;
       }
       if (pending_ && pending_->id == t.v()) { pending_->cancelled = true; return; }

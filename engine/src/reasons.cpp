@@ -62,7 +62,7 @@ std::string Game::check(int player, const Move& given, std::string* message) con
   if (!a.modes.empty() && (m.mode < 0 || m.mode >= (int)a.modes.size()))
     return fail("bad_mode", "'" + a.name + "' needs a mode from 0 to " + std::to_string(a.modes.size() - 1));
   if (a.modes.empty() && m.mode >= 0) return fail("bad_mode", "'" + a.name + "' has no modes");
-  Ctx c = actionCtx(player, m.action, m.source, m);
+  Ctx c = actionCtx(player, m.source, m);
   if (a.hasX) {
     if (!m.hasX) return fail("bad_x", "'" + a.name + "' needs x");
     Value lo = eval(a.xMin, c), hi = eval(a.xMax, c);

@@ -130,7 +130,6 @@ class Game {
   void startTurn();
   void startPhase();
   void endPhase();
-  void giveFirstPriority();
   bool checkEnd();
   void doPass(int player);
   void resolveTop();
@@ -141,28 +140,26 @@ class Game {
   Item newItem(ItemKind kind, int32_t def, int32_t player, int32_t self, const Event* ev);
   Decision& offer(DecisionKind kind, int32_t player, int32_t def, int32_t self, bool optional, const Event* ev);
   void executeItem(Item& it);
-  void cancelItem(Item& it, const char* why);
+  void cancelItem(Item& it);
+  void itemLeft(const Item& it, Ev type, int32_t named, Slot entity);  // to recent items + its event
   bool targetsStillValid(Item& it);
-  bool onlyPass(int player) const;
   void collectMoves(int player, std::vector<Move>& out, bool firstOnly) const;
   bool sameProperties(int32_t a, int32_t b) const;
   bool hasRealMove(int player) const;
 
   // actions and legality
   void enumerateAction(int player, int actionIdx, int source, std::vector<Move>& out, size_t cap) const;
-  bool actionAvailable(int player, int actionIdx, int source, bool ignorePhase) const;
   void targetCandidates(const TargetSpec& t, const Ctx& c, std::vector<Slot>& out) const;
   bool canPay(const std::vector<Mutation>& cost, const Ctx& c) const;
-  Ctx actionCtx(int player, int actionIdx, int source, const Move& m) const;
+  Ctx actionCtx(int player, int source, const Move& m) const;
   int decisionTurnPlayer() const;
 
   // mutations and events
   void run(const std::vector<Mutation>& ms, Ctx& c);
   void runOne(const Mutation& m, Ctx& c);
-  void applyOp(const Mutation& m, Ctx& c, Value target);
+  void applyOp(const Mutation& m, Ctx& c);
   void moveEntity(int32_t e, int32_t zone, bool bottom, Ctx& c);
   void setProp(int32_t e, int32_t p, Value v);
-  void emit(Event& ev);             // Before reactions, (caller acts), After via emitAfter
   void fire(Event& ev, bool before);   // log it, then react() if anything listens
   void react(Event& ev, bool before);  // the reactions and triggered actions of an event
   void logEvent(const Event& ev, bool before);
