@@ -4,7 +4,9 @@
 // step that:
 //   - exactly the players in toAct have legal moves;
 //   - every listed legal move of the player to act applies (each tried on a copy);
-//   - a snapshot restores to the same state hash;
+//   - a snapshot restores to the same state hash, and the restored game, given the same
+//     move, reaches the same hash as the original (also when the snapshot was taken in
+//     the middle of a resolution, waiting for a decision);
 //   - undo (through the Session facade, driven alongside) restores the previous hash;
 //   - views leak nothing: a player's view holds no id of an entity in a zone hidden from
 //     them (visibility owner of another player, or nobody), the spectator's none from any
@@ -88,13 +90,15 @@ void checkViews(const rulestack::Game& g, int step) {
   }
 }
 
-void playout(const std::string& file, const std::string& text, uint64_t seed) {
+// Returns how many of the stops were in the middle of a resolution.
+int playout(const std::string& file, const std::string& text, uint64_t seed) {
   std::vector<rulestack::DefError> errs;
   auto def = rulestack::compileDefinition(text, errs);
   INFO(file << " seed " << seed << (errs.empty() ? "" : ": " + errs[0].path + ": " + errs[0].message));
   REQUIRE(def);
   auto game = rulestack::startGame(def, seed, errs);
   REQUIRE(game);
+  int midStops = 0;
   rulestack::Game& g = *game;
   g.logging = false;
   rulestack::Session session;
@@ -133,12 +137,13 @@ void playout(const std::string& file, const std::string& text, uint64_t seed) {
       } else {
         FAIL_CHECK(file << " seed " << seed << " step " << step << ": legal move " << rulestack::moveJson(g, m).dump()
                         << " by " << def->playerIds[p] << " rejected: " << r << ": " << msg);
-        return;
+        return midStops;
       }
     }
     // snapshot -> restore
+    if (!g.state().stack.empty()) midStops++;
+    rulestack::Game restored(def);
     {
-      rulestack::Game restored(def);
       std::string err;
       json snap = rulestack::snapshotJson(g);
       REQUIRE(rulestack::restoreSnapshot(restored, json::parse(snap.dump()), err));
@@ -152,6 +157,8 @@ void playout(const std::string& file, const std::string& text, uint64_t seed) {
     std::string mj = rulestack::moveJson(g, m).dump();
     std::string msg;
     REQUIRE(g.apply(p, m, &msg) == "");
+    REQUIRE(restored.apply(p, m, &msg) == "");
+    REQUIRE(restored.hash() == g.hash());  // the restored game resumes like the original
     std::string pid = def->playerIds[p];
     json r = json::parse(session.apply(pid, mj));
     INFO("session move " << mj << ": " << r.dump().substr(0, 300));
@@ -173,6 +180,7 @@ void playout(const std::string& file, const std::string& text, uint64_t seed) {
   CHECK(a["errors"] == 0);
   CHECK(a["unfinished"] == 0);
   CHECK(a["hashes"] == b["hashes"]);
+  return midStops;
 }
 
 void shard(int k) {
@@ -199,6 +207,17 @@ TEST_CASE("the example games are found", "[playout]") {
   INFO("looked in " << dir() << " (made by scripts/build.mjs)");
   REQUIRE(files.size() >= 5);
   CHECK(std::find(files.begin(), files.end(), "duel.json") != files.end());
+}
+
+// Some examples stop in the middle of a resolution (Ambush's traps, Nexus's end-of-turn
+// discard): the checks above then ran on those stops too.
+TEST_CASE("random playouts stop in the middle of resolutions, and resume from there", "[playout]") {
+  int stops = 0;
+  for (const char* file : {"ambush.json", "nexus.json"}) {
+    std::string text = rt::readFile(dir() + "/" + file);
+    for (uint64_t seed = 1; seed <= 2; seed++) stops += playout(file, text, seed);
+  }
+  CHECK(stops > 0);
 }
 
 TEST_CASE("random playouts of the example games, shard 0", "[playout]") { shard(0); }

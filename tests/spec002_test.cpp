@@ -215,15 +215,18 @@ TEST_CASE("spec 002 EnPassant: offered after a 2-square move, accepting captures
     g.play("0", mv(R"J({"action": "MovePiece", "source": "W", "mode": 1})J"));
     CHECK(g.zone("R4") == std::vector<std::string>{"W"});
     // every Pawn's EnPassant fires (the verbatim condition does not check sides): W's own
-    // offer goes to player 0, B's to player 1; the active player answers first
-    REQUIRE(g.st().decisions.size() == 2);
+    // offer goes to player 0, B's to player 1; one at a time, the active player's first
+    REQUIRE(g.st().decisions.size() == 1);
     json v = g.view(-2);
     CHECK(v["toAct"] == json::array({"0"}));
-    std::string mine, theirs;
-    for (auto& d : v["decisions"]) (d["player"] == "0" ? mine : theirs) = d["id"].get<std::string>();
     CHECK(v["decisions"][0]["name"] == "EnPassant");
-    g.illegal("1", json{{"decision", theirs}, {"accept", true}, {"targets", {"W"}}}, "not_your_decision");
+    CHECK(v["decisions"][0]["player"] == "0");
+    std::string mine = v["decisions"][0]["id"].get<std::string>();
+    g.illegal("1", json{{"decision", mine}, {"accept", true}, {"targets", {"W"}}}, "not_your_decision");
     g.play("0", json{{"decision", mine}, {"accept", false}});
+    REQUIRE(g.st().decisions.size() == 1);
+    std::string theirs = g.view(-2)["decisions"][0]["id"].get<std::string>();
+    CHECK(g.view(-2)["decisions"][0]["player"] == "1");
     CHECK(rt::hasEvent(g.legal("1"), json{{"decision", theirs}, {"accept", true}, {"targets", {"W"}}}));
     g.play("1", json{{"decision", theirs}, {"accept", true}, {"targets", {"W"}}});
     passUntilEmpty(g);
@@ -868,15 +871,18 @@ TEST_CASE("every reason a move is rejected (docs/language.md, Moves)", "[spec002
   CHECK(g.eval("$players[0].mana") == 1);
   passUntilEmpty(g);
   g.play("0", mv(R"J({"action": "Ask"})J"));
-  REQUIRE(g.st().decisions.size() == 2);
-  std::string d0 = g.st().decisions[0].player == 0 ? g.decisionId(0) : g.decisionId(1);
-  std::string d1 = g.st().decisions[0].player == 1 ? g.decisionId(0) : g.decisionId(1);
+  // one decision at a time: the active player's first; the next is asked after it
+  REQUIRE(g.st().decisions.size() == 1);
+  REQUIRE(g.st().decisions[0].player == 0);
+  std::string d0 = g.decisionId(0);
   g.illegal("0", kPass, "decision_pending");
-  g.illegal("1", json{{"decision", d1}, {"targets", {"Card#2"}}}, "not_your_decision");   // the active player's first
-  g.illegal("1", json{{"decision", d0}, {"targets", {"Card#1"}}}, "not_your_decision");   // not theirs at all
+  g.illegal("1", json{{"decision", d0}, {"targets", {"Card#1"}}}, "not_your_decision");   // not theirs
   g.illegal("0", json{{"decision", d0}, {"accept", false}}, "must_accept");
   g.illegal("0", json{{"decision", "d99"}, {"targets", {"Card#1"}}}, "unknown_decision");
   g.play("0", json{{"decision", d0}, {"targets", {"Card#1"}}});
+  REQUIRE(g.st().decisions.size() == 1);
+  REQUIRE(g.st().decisions[0].player == 1);
+  std::string d1 = g.decisionId(0);
   g.play("1", json{{"decision", d1}, {"targets", {"Card#2"}}});
   CHECK(g.zone("Board").size() == 3);
   g.play("0", mv(R"J({"action": "Win"})J"));

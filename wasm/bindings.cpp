@@ -20,6 +20,7 @@ EMSCRIPTEN_BINDINGS(rulestack) {
       .function("view", &Session::view)
       .function("legalMoves", &Session::legalMoves)
       .function("apply", &Session::apply)
+      .function("setTrace", &Session::setTrace)
       .function("undo", &Session::undo)
       .function("log", &Session::log)
       .function("logFor", &Session::logFor)

@@ -34,6 +34,10 @@ int32_t Game::opponentOf(int32_t p) const {
   return it == to.end() ? to.front() : *it;
 }
 
+// An entity reference that may point at a destroyed entity: null then.
+Value Game::live(int32_t e) const { return e < 0 || !st_.ents[e].alive ? Value::null() : Value::ent(e); }
+Value Game::liveValue(Value v) const { return v.k() == VK::Ent ? live(v.v()) : v; }
+
 Value Game::listOf(const std::vector<Value>& v) const {
   int32_t off = (int32_t)scratch_.size();
   scratch_.insert(scratch_.end(), v.begin(), v.end());
@@ -115,6 +119,7 @@ Value Game::member(Value obj, int sym, const Ctx& c) const {
   switch (obj.k()) {
     case VK::Ent: {
       const Entity& e = st_.ents[obj.v()];
+      if (!e.alive) return Value::null();  // a destroyed entity reads as null through any reference
       if (sym == b.id) return obj;
       if (sym == b.owner) return e.tmpl < 0 ? obj : (e.owner < 0 ? Value::null() : Value::ent(e.owner));
       if (sym == b.controller) return e.tmpl < 0 ? obj : (e.controller < 0 ? Value::null() : Value::ent(e.controller));
@@ -162,20 +167,21 @@ Value Game::member(Value obj, int sym, const Ctx& c) const {
         if (it->kind == ItemKind::Action) return Value::str(d.actions[it->def].nameSym);
         return Value::null();
       }
-      if (sym == b.source || sym == b.entity) return it->source < 0 ? Value::null() : Value::ent(it->source);
+      if (sym == b.source || sym == b.entity) return live(it->source);
       if (sym == b.player) return Value::ent(it->player);
       if (sym == b.targets) {
         std::vector<Value> v;
-        for (const Slot& s : it->targets) v.push_back(s.get());
+        for (const Slot& s : it->targets)
+          if (!liveValue(s.get()).isNull()) v.push_back(s.get());
         return listOf(v);
       }
-      if (sym == b.target) return it->targets.empty() ? Value::null() : it->targets[0].get();
+      if (sym == b.target) return it->targets.empty() ? Value::null() : liveValue(it->targets[0].get());
       if (sym == b.mode) return it->mode < 0 ? Value::null() : Value::num(it->mode);
       if (sym == b.x) return it->hasX ? Value::num(it->x) : Value::null();
       if (sym == b.cancelled) return Value::boolean(it->cancelled);
       for (auto& kv : it->props)
         if (kv.first == sym) return kv.second.get();
-      if (it->source >= 0) return member(Value::ent(it->source), sym, c);
+      if (it->source >= 0) return member(live(it->source), sym, c);
       return Value::null();
     }
     case VK::Str:
@@ -217,8 +223,8 @@ Value Game::evalNode(int n, const Ctx& c) const {
       if (i.k() != VK::Int || i.v() < 0 || i.v() >= d.numPlayers()) return Value::null();
       return Value::ent(i.v());  // declaration order (players.ids), not turn order
     }
-    case N::ESelf: return c.self < 0 ? Value::null() : Value::ent(c.self);
-    case N::ESelected: return c.selected < 0 ? Value::null() : Value::ent(c.selected);
+    case N::ESelf: return live(c.self);
+    case N::ESelected: return live(c.selected);
     case N::EOfType:
     case N::EAll: {
       int32_t off = (int32_t)scratch_.size();
@@ -230,11 +236,12 @@ Value Game::evalNode(int n, const Ctx& c) const {
       }
       return Value::list(off, (int32_t)scratch_.size() - off);
     }
-    case N::Target: return (c.targets && !c.targets->empty()) ? (*c.targets)[0].get() : Value::null();
+    case N::Target: return (c.targets && !c.targets->empty()) ? liveValue((*c.targets)[0].get()) : Value::null();
     case N::Targets: {
       int32_t off = (int32_t)scratch_.size();
       if (c.targets)
-        for (const Slot& s : *c.targets) scratch_.push_back(s.get());
+        for (const Slot& s : *c.targets)
+          if (!liveValue(s.get()).isNull()) scratch_.push_back(s.get());
       return Value::list(off, (int32_t)scratch_.size() - off);
     }
     case N::Candidate: return c.candidate;
@@ -261,11 +268,11 @@ Value Game::evalNode(int n, const Ctx& c) const {
       switch ((EvField)nd.imm) {
         case EvField::Action: return ev.item < 0 ? Value::null() : Value::item(ev.item);
         case EvField::Player: return player(ev.player);
-        case EvField::Entity: return ev.entity.get();
+        case EvField::Entity: return liveValue(ev.entity.get());
         case EvField::Zone: return ev.zone.get();
         case EvField::From: return ev.from.get();
         case EvField::DamageValue: return Value::num(ev.damage);
-        case EvField::Source: return ev.source.get();
+        case EvField::Source: return liveValue(ev.source.get());
         case EvField::Phase:
           return ev.phase < 0 ? Value::null() : Value::str(d.phases[ev.phase].nameSym);
         case EvField::Winner: return player(ev.winner);
@@ -283,7 +290,8 @@ Value Game::evalNode(int n, const Ctx& c) const {
     case N::Member: return member(evalNode(nd.a, c), nd.imm, c);
     case N::Prop: {
       Value o = evalNode(nd.a, c);
-      return o.k() == VK::Ent ? propValue(o.v(), nd.imm) : member(o, nd.b, c);
+      if (o.k() == VK::Ent) return st_.ents[o.v()].alive ? propValue(o.v(), nd.imm) : Value::null();
+      return member(o, nd.b, c);
     }
     case N::Index: {
       Value l = evalNode(nd.a, c);
@@ -364,7 +372,7 @@ Value Game::evalNode(int n, const Ctx& c) const {
     case N::Max: return Value::num(std::max(asInt(evalNode(nd.a, c)), asInt(evalNode(nd.b, c))));
     case N::SelfProp: {
       int32_t e = nd.a == 0 ? c.self : c.selected;
-      return e < 0 ? Value::null() : propValue(e, nd.imm);
+      return e < 0 || !st_.ents[e].alive ? Value::null() : propValue(e, nd.imm);
     }
     case N::PlayerProp: {
       int32_t p = nd.a == 0 ? c.player : nd.a == 1 ? st_.active : opponentOf(c.player);
@@ -372,7 +380,7 @@ Value Game::evalNode(int n, const Ctx& c) const {
     }
     case N::SelfInZone: {
       int32_t e = nd.a == 0 ? c.self : c.selected;
-      if (e < 0 || st_.ents[e].zone < 0) return Value::boolean(false);
+      if (e < 0 || st_.ents[e].zone < 0) return Value::boolean(false);  // (a destroyed entity has no zone)
       return Value::boolean(st_.ents[e].zone == d.zoneInstance(nd.imm, c.player >= 0 ? c.player : st_.active));
     }
     case N::EqConst:

@@ -7,9 +7,8 @@
 namespace rulestack {
 
 namespace {
-constexpr int kMaxAdvanceSteps = 200000;
+constexpr int kMaxAdvanceSteps = 2000000;
 constexpr int kMaxTurnsWithoutInput = 100;
-constexpr size_t kRecentItems = 8;
 }  // namespace
 
 bool Move::operator==(const Move& o) const {
@@ -46,12 +45,11 @@ void Game::init(uint64_t seed) {
   st_.serials.assign(d.templates.size(), 0);
   st_.rng.seed(seed);
   st_.active = d.firstPlayer;
-  Ctx c;
-  c.player = d.firstPlayer;
   eventsThisMove_ = 0;
-  run(d.setup, c);
+  FrameCtx k;
+  k.player = d.firstPlayer;
+  pushMuts(LK::Setup, -1, -1, std::move(k));
   st_.started = true;
-  eventsThisMove_ = 0;
   advance();
 }
 
@@ -63,9 +61,18 @@ void Game::advance() {
   const Def& d = *def_;
   int turnsWithoutInput = 0;
   for (int guard = 0;; guard++) {
-    if (guard > kMaxAdvanceSteps) throw RuntimeError("loop_limit", "the flow of time ran more than 200000 steps without asking a player");
-    if (st_.over()) { st_.priority = -1; return; }
-    if (!st_.decisions.empty()) return;
+    if (guard > kMaxAdvanceSteps) throw RuntimeError("loop_limit", "the flow of time ran more than 2000000 steps without asking a player");
+    if (st_.over()) {  // whatever was still to resolve is moot
+      st_.priority = -1;
+      st_.stack.clear();
+      st_.decisions.clear();
+      return;
+    }
+    if (!st_.decisions.empty()) return;  // the machine waits for an answer
+    if (!st_.stack.empty()) {            // the machine first: resolution before the flow of time
+      step();
+      continue;
+    }
     if (!st_.phaseStarted) {
       if (st_.phase < 0 || st_.phase >= (int)d.phases.size() || st_.endTurn) {
         // a new turn
@@ -123,12 +130,11 @@ void Game::startTurn() {
   ev.type = Ev::TurnStart;
   ev.player = st_.active;
   ev.turn = st_.turn;
-  fire(ev, true);
-  fire(ev, false);
+  emit(ev, 3);
 }
 
+// The phase's on_enter mutations run between the halves of PhaseExecute (resolve.cpp).
 void Game::startPhase() {
-  const Def& d = *def_;
   st_.phaseStarted = true;
   st_.priority = -1;
   st_.passes = 0;
@@ -136,13 +142,7 @@ void Game::startPhase() {
   ev.type = Ev::PhaseExecute;
   ev.player = st_.active;
   ev.phase = st_.phase;
-  fire(ev, true);
-  if (ev.cancelled) return;
-  Ctx c;
-  c.player = st_.active;
-  c.event = &ev;
-  run(d.phases[st_.phase].onEnter, c);
-  fire(ev, false);
+  emit(ev, 3);
 }
 
 void Game::endPhase() {
@@ -176,10 +176,12 @@ void Game::endGame(int32_t winner) {
   if (st_.over()) return;
   st_.result = winner;
   st_.priority = -1;
+  // said, not reacted to: nothing resolves after the end (advance() drops the stack)
   Event ev;
   ev.type = Ev::GameOver;
   ev.winner = winner;
-  fire(ev, false);
+  countEvent();
+  logEvent(ev, false);
 }
 
 void Game::doPass(int player) {
@@ -194,26 +196,26 @@ void Game::doPass(int player) {
   if (st_.passes >= d.numPlayers()) {
     st_.passes = 0;
     if (!st_.queue.empty()) {
+      // the top item executes (or, in a chain, the whole queue), then the active player acts
       if (d.chain) {
-        while (!st_.queue.empty() && !st_.over()) resolveTop();
+        pushFrame(FK::Chain).a = st_.active;
       } else {
-        resolveTop();
+        Item it = std::move(st_.queue.back());
+        st_.queue.pop_back();
+        pushExec(std::move(it), st_.active);
       }
-      st_.priority = st_.over() ? -1 : st_.active;
     } else {
       endPhase();
     }
     return;
   }
-  auto& to = d.turnOrder;
-  auto it = std::find(to.begin(), to.end(), player);
-  st_.priority = (it == to.end() || it + 1 == to.end()) ? to.front() : *(it + 1);
+  st_.priority = nextInTurn(player);
 }
 
-void Game::resolveTop() {
-  Item it = std::move(st_.queue.back());
-  st_.queue.pop_back();
-  executeItem(it);
+int Game::nextInTurn(int player) const {
+  auto& to = def_->turnOrder;
+  auto it = std::find(to.begin(), to.end(), player);
+  return (it == to.end() || it + 1 == to.end()) ? to.front() : *(it + 1);
 }
 
 void Game::pushItem(Item&& it) {
@@ -245,21 +247,23 @@ Decision& Game::offer(DecisionKind kind, int32_t player, int32_t def, int32_t se
   return st_.decisions.back();
 }
 
-// Items that just left the queue stay findable a little while ($event.action); dropped in
-// halves, not one at a time (each is a few vectors to move).
-void Game::trimRecent() {
-  if (st_.recent.size() >= 2 * kRecentItems)
-    st_.recent.erase(st_.recent.begin(), st_.recent.begin() + (st_.recent.size() - kRecentItems));
-}
-
 const Item* Game::findItem(int32_t id) const {
   for (auto& it : st_.queue)
     if (it.id == id) return &it;
-  if (pending_ && pending_->id == id) return pending_;
-  for (auto* it : executing_)
-    if (it->id == id) return it;
+  for (size_t i = st_.stack.size(); i-- > 0;) {
+    const Frame& f = st_.stack[i];
+    if ((f.kind == FK::Take || f.kind == FK::Exec) && f.item.id == id) return &f.item;
+  }
   for (auto& it : st_.recent)
     if (it.id == id) return &it;
+  return nullptr;
+}
+
+Item* Game::findPending(int32_t id) {
+  for (size_t i = st_.stack.size(); i-- > 0;) {
+    Frame& f = st_.stack[i];
+    if ((f.kind == FK::Take || f.kind == FK::Exec) && f.item.id == id) return &f.item;
+  }
   return nullptr;
 }
 
@@ -281,168 +285,6 @@ Ctx Game::actionCtx(int player, int source, const Move& m) const {
   return c;
 }
 
-void Game::takeAction(int player, const Move& m) {
-  const Def& d = *def_;
-  const Action& a = d.actions[m.action];
-  Item it = newItem(ItemKind::Action, m.action, player, m.source, nullptr);
-  it.mode = m.mode;
-  it.x = m.x;
-  it.hasX = a.hasX;
-  it.targets = m.targets;
-  Ctx c = actionCtx(player, m.source, m);
-  c.targets = &it.targets;
-  for (auto& kv : a.props) it.props.push_back({kv.first, Slot::of(eval(kv.second, c))});
-  c.props = &it.props;
-  pending_ = &it;
-  struct Reset { Item*& p; ~Reset() { p = nullptr; } } reset{pending_};
-  run(a.cost, c);
-  if (a.play && m.source >= 0) {
-    // the card waits on the queue (no zone events: it is not entering play)
-    Entity& e = st_.ents[m.source];
-    auto& from = st_.zones[e.zone];
-    from.erase(std::find(from.begin(), from.end(), m.source));
-    e.zone = d.queueZone;
-    st_.zones[d.queueZone].insert(st_.zones[d.queueZone].begin(), m.source);
-  }
-  Event ev;
-  ev.type = Ev::ActionPlayed;
-  ev.player = player;
-  ev.named = a.nameSym;
-  ev.entity = m.source >= 0 ? Slot{m.source, VK::Ent} : Slot{};
-  ev.item = it.id;
-  fire(ev, true);
-  st_.passes = 0;
-  if (ev.cancelled || it.cancelled) {
-    cancelItem(it);
-    st_.priority = player;
-    return;
-  }
-  if (a.queue) {
-    pushItem(std::move(it));
-    pending_ = nullptr;
-    fire(ev, false);
-    auto& to = d.turnOrder;
-    auto pi = std::find(to.begin(), to.end(), player);
-    if (!st_.over()) st_.priority = (pi == to.end() || pi + 1 == to.end()) ? to.front() : *(pi + 1);
-  } else {
-    fire(ev, false);
-    pending_ = nullptr;
-    executeItem(it);
-    if (!st_.over()) st_.priority = player;
-  }
-}
-
-bool Game::targetsStillValid(Item& it) {
-  const Def& d = *def_;
-  const TargetSpec* spec = nullptr;
-  Ctx c;
-  c.player = it.player;
-  c.self = it.self;
-  c.selected = it.source;
-  c.mode = it.mode;
-  c.x = it.x;
-  c.event = &it.event;
-  c.props = &it.props;
-  if (it.kind == ItemKind::Action) {
-    const Action& a = d.actions[it.def];
-    if (a.target.present) spec = &a.target;
-    else if (it.mode >= 0 && a.modes[it.mode].target.present) spec = &a.modes[it.mode].target;
-  } else if (it.kind == ItemKind::Triggered) {
-    if (d.triggered[it.def].target.present) spec = &d.triggered[it.def].target;
-  }
-  if (!spec || it.targets.empty()) return true;
-  std::vector<Slot> cands;
-  targetCandidates(*spec, c, cands);
-  std::vector<Slot> kept;
-  for (const Slot& t : it.targets)
-    if (std::find(cands.begin(), cands.end(), t) != cands.end()) kept.push_back(t);
-  it.targets = std::move(kept);
-  return !it.targets.empty();
-}
-
-void Game::executeItem(Item& it) {
-  const Def& d = *def_;
-  executing_.push_back(&it);
-  struct Pop { std::vector<Item*>& v; ~Pop() { v.pop_back(); } } pop{executing_};
-  int32_t savedCause = cause_;
-  cause_ = it.id;
-  struct Restore { int32_t& c; int32_t v; ~Restore() { c = v; } } restore{cause_, savedCause};
-
-  if (!targetsStillValid(it)) {
-    cancelItem(it);
-    return;
-  }
-  Ctx c;
-  c.player = it.player;
-  c.self = it.self;
-  c.selected = it.source;
-  c.targets = &it.targets;
-  c.mode = it.mode;
-  c.x = it.x;
-  c.props = &it.props;
-  Event ev;
-  ev.type = Ev::Named;
-  ev.player = it.player;
-  ev.item = it.id;
-  if (it.source >= 0) ev.entity = Slot{it.source, VK::Ent};
-  else if (!it.targets.empty()) ev.entity = it.targets[0];
-  if (it.kind == ItemKind::Action) {
-    const Action& a = d.actions[it.def];
-    ev.named = a.nameSym;
-    fire(ev, true);
-    if (ev.cancelled || it.cancelled) {
-      cancelItem(it);
-      return;
-    }
-    run(a.mutations, c);
-    if (it.mode >= 0 && !it.cancelled && !st_.over()) run(a.modes[it.mode].mutations, c);
-    if (a.play && it.source >= 0 && st_.ents[it.source].zone == d.queueZone) {
-      int zd = d.discardZone >= 0 ? d.discardZone : d.cancelZone;
-      if (zd >= 0) moveEntity(it.source, playerZone(zd, ownerOf(it.source)), false, c);
-    }
-  } else {
-    // a queued reaction or triggered action: its mutations, answering its own event
-    bool reaction = it.kind == ItemKind::Reaction;
-    const std::string& name = reaction ? d.reactions[it.def].name : d.triggered[it.def].name;
-    ev.named = reaction ? d.reactions[it.def].nameSym : d.triggered[it.def].nameSym;
-    c.event = &it.event;
-    chain_.push_back(&name);
-    run(reaction ? d.reactions[it.def].mutations : d.triggered[it.def].mutations, c);
-    chain_.pop_back();
-  }
-  itemLeft(it, Ev::ActionExecuted, ev.named, ev.entity);
-  if (it.kind == ItemKind::Action) fire(ev, false);
-}
-
-// An item that leaves the queue stays findable a little while ($event.action) and says so.
-void Game::itemLeft(const Item& it, Ev type, int32_t named, Slot entity) {
-  st_.recent.push_back(it);
-  trimRecent();
-  Event ev;
-  ev.type = type;
-  ev.player = it.player;
-  ev.item = it.id;
-  ev.named = named;
-  ev.entity = entity;
-  fire(ev, false);
-}
-
-void Game::cancelItem(Item& it) {
-  const Def& d = *def_;
-  it.cancelled = true;
-  if (it.kind == ItemKind::Action) {
-    const Action& a = d.actions[it.def];
-    if (a.play && it.source >= 0 && st_.ents[it.source].zone == d.queueZone) {
-      int zd = d.cancelZone >= 0 ? d.cancelZone : d.discardZone;
-      Ctx c;
-      c.player = it.player;
-      if (zd >= 0) moveEntity(it.source, playerZone(zd, ownerOf(it.source)), false, c);
-    }
-  }
-  itemLeft(it, Ev::ActionCancelled, it.kind == ItemKind::Action ? d.actions[it.def].nameSym : -1,
-           it.source >= 0 ? Slot{it.source, VK::Ent} : Slot{});
-}
-
 // ---- decisions ----
 
 int Game::decisionTurnPlayer() const {
@@ -459,59 +301,11 @@ int Game::decisionTurnPlayer() const {
   return st_.decisions.front().player;
 }
 
-void Game::answer(int player, const Move& m) {
-  const Def& d = *def_;
-  auto di = std::find_if(st_.decisions.begin(), st_.decisions.end(), [&](const Decision& x) { return x.id == m.decision; });
-  Decision dec = *di;
-  st_.decisions.erase(di);
-  if (!m.accept) return;
-  Ctx c;
-  c.player = player;
-  c.self = c.selected = dec.self;
-  c.event = &dec.event;
-  c.targets = &m.targets;
-  switch (dec.kind) {
-    case DecisionKind::Discard:
-      for (const Slot& s : m.targets) moveEntity(s.v, dec.dest, false, c);
-      break;
-    case DecisionKind::Reaction: {
-      const Reaction& r = d.reactions[dec.def];
-      if (r.queue) {
-        pushItem(newItem(ItemKind::Reaction, dec.def, player, dec.self, &dec.event));
-        break;
-      }
-      chain_.push_back(&r.name);
-      if (r.action >= 0) run(d.actions[r.action].cost, c);
-      run(r.mutations, c);
-      if (r.action >= 0) run(d.actions[r.action].mutations, c);
-      chain_.pop_back();
-      break;
-    }
-    case DecisionKind::Trigger: {
-      const Triggered& t = d.triggered[dec.def];
-      Item it = newItem(ItemKind::Triggered, dec.def, player, dec.self, &dec.event);
-      it.targets = m.targets;
-      if (t.queue) {
-        pushItem(std::move(it));
-        st_.passes = 0;
-        auto& to = d.turnOrder;
-        auto pi = std::find(to.begin(), to.end(), player);
-        if (st_.priority >= 0) st_.priority = (pi == to.end() || pi + 1 == to.end()) ? to.front() : *(pi + 1);
-      } else {
-        executeItem(it);
-      }
-      break;
-    }
-  }
-}
-
 // ---- applying moves ----
 
 void Game::applyUnchecked(int player, const Move& m) {
   movesCachePlayer_ = -1;
   eventsThisMove_ = 0;
-  depth_ = 0;
-  chain_.clear();
   switch (m.kind) {
     case Move::Pass: doPass(player); break;
     case Move::Take: takeAction(player, m); break;
@@ -530,9 +324,6 @@ std::string Game::apply(int player, const Move& m, std::string* message) {
     movesCachePlayer_ = -1;
     st_ = std::move(backup);
     log.resize(logSize);
-    pending_ = nullptr;
-    executing_.clear();
-    chain_.clear();
     endDirty_ = true;
   };
   try {
@@ -555,9 +346,10 @@ std::string Game::runMutations(const std::vector<Mutation>& ms, std::string* mes
   size_t logSize = log.size();
   try {
     eventsThisMove_ = 0;
-    Ctx c;
-    c.player = st_.active;
-    run(ms, c);
+    extra_.push_back(ms);
+    FrameCtx k;
+    k.player = st_.active;
+    pushMuts(LK::Extra, (int32_t)extra_.size() - 1, -1, std::move(k));
     advance();
   } catch (const RuntimeError& e) {
     resetEval();

@@ -299,6 +299,45 @@ json eventJson(const Game& g, const LogEntry& le, int viewer) {
   return j;
 }
 
+json traceJson(const Game& g, const Game::TraceStep& t) {
+  const Def& d = g.def();
+  static const char* kinds[] = {"mutation", "for_each", "event", "reactions", "take", "execute", "discard", "draw",
+                                "create", "chain", "priority"};
+  json j = {{"step", kinds[(int)t.kind]}, {"depth", t.depth}};
+  auto listName = [&]() -> std::string {
+    switch (t.lk) {
+      case LK::Setup: return "setup";
+      case LK::OnEnter: return "phase " + d.phases[t.li].name + " on_enter";
+      case LK::Cost: return "action " + d.actions[t.li].name + " cost";
+      case LK::Action: return "action " + d.actions[t.li].name;
+      case LK::Mode: return "action " + d.actions[t.li].name + " mode " + std::to_string(t.lj);
+      case LK::Reaction: return "reaction " + (d.reactions[t.li].name.empty() ? std::string("(unnamed)") : d.reactions[t.li].name);
+      case LK::Triggered: return "triggered " + d.triggered[t.li].name;
+      case LK::Extra: return "do";
+      default: return "";
+    }
+  };
+  switch (t.kind) {
+    case FK::Muts: case FK::ForEach:
+      j["list"] = listName();
+      j["index"] = t.index;
+      break;
+    case FK::Event: case FK::React: {
+      json e = eventJson(g, LogEntry{t.ev, false, -1});
+      e.erase("when");
+      j["event"] = e;
+      if (t.kind == FK::Event) j["stage"] = t.stage == 0 ? "before" : t.stage == 1 ? "apply" : t.stage == 2 ? "after" : "done";
+      break;
+    }
+    case FK::Take: case FK::Exec:
+      if (t.item >= 0) j["item"] = "q" + std::to_string(t.item);
+      j["stage"] = t.stage;
+      break;
+    default: break;
+  }
+  return j;
+}
+
 // ---- snapshots: the state field by field ----
 
 namespace {
@@ -334,6 +373,87 @@ Item itemFrom(const json& j) {
   it.event = eventFrom(j.at(12));
   return it;
 }
+json frameRaw(const Frame& f) {
+  const FrameCtx& k = f.ctx;
+  json t = json::array();
+  for (auto& s : k.targets) t.push_back(slotRaw(s));
+  json v = json::array();
+  for (auto& s : f.values) v.push_back(slotRaw(s));
+  return json::array({(int)f.kind, f.stage, f.halves, f.before, (int)f.lk, f.li, f.lj, f.next, f.pos, f.a, f.b, f.c, f.k, f.idx,
+                      f.e, f.part,
+                      json::array({k.player, k.self, k.selected, k.mode, k.x, slotRaw(k.item), k.evFrame, k.evInItem,
+                                   k.itemFrame, t}),
+                      eventRaw(f.ev), itemRaw(f.item), v});
+}
+Frame frameFrom(const json& j) {
+  Frame f;
+  f.kind = (FK)j.at(0).get<int>(); f.stage = j.at(1).get<uint8_t>(); f.halves = j.at(2).get<uint8_t>(); f.before = j.at(3);
+  f.lk = (LK)j.at(4).get<int>(); f.li = j.at(5); f.lj = j.at(6); f.next = j.at(7); f.pos = j.at(8);
+  f.a = j.at(9); f.b = j.at(10); f.c = j.at(11); f.k = j.at(12); f.idx = j.at(13); f.e = j.at(14);
+  f.part = j.at(15).get<uint8_t>();
+  const json& c = j.at(16);
+  FrameCtx& k = f.ctx;
+  k.player = c.at(0); k.self = c.at(1); k.selected = c.at(2); k.mode = c.at(3); k.x = c.at(4); k.item = slotFrom(c.at(5));
+  k.evFrame = c.at(6); k.evInItem = c.at(7); k.itemFrame = c.at(8);
+  for (auto& t : c.at(9)) k.targets.push_back(slotFrom(t));
+  f.ev = eventFrom(j.at(17));
+  f.item = itemFrom(j.at(18));
+  for (auto& v : j.at(19)) f.values.push_back(slotFrom(v));
+  return f;
+}
+
+// Everything a frame indexes must exist, so that a restored stack resumes safely.
+bool frameValid(const Def& d, const State& s, size_t i, const Frame& f, size_t extraLists) {
+  auto in = [](int32_t v, int32_t lo, size_t n) { return v >= lo && v < (int32_t)n; };
+  int np = d.numPlayers();
+  if ((int)f.kind > (int)FK::Priority || (int)f.lk > (int)LK::Extra) return false;
+  const FrameCtx& k = f.ctx;
+  if (!in(k.player, -1, (size_t)np) || !in(k.self, -1, s.ents.size()) || !in(k.selected, -1, s.ents.size())) return false;
+  if (!in(k.evFrame, -1, i + 1) || !in(k.itemFrame, -1, i + 1)) return false;
+  if (k.itemFrame >= 0 && s.stack[k.itemFrame].kind != FK::Take && s.stack[k.itemFrame].kind != FK::Exec) return false;
+  // the list
+  if (f.kind == FK::Muts || f.kind == FK::ForEach) {
+    switch (f.lk) {
+      case LK::Setup: break;
+      case LK::OnEnter: if (!in(f.li, 0, d.phases.size())) return false; break;
+      case LK::Cost: case LK::Action: if (!in(f.li, 0, d.actions.size())) return false; break;
+      case LK::Mode: if (!in(f.li, 0, d.actions.size()) || !in(f.lj, 0, d.actions[f.li].modes.size())) return false; break;
+      case LK::Reaction: if (!in(f.li, 0, d.reactions.size())) return false; break;
+      case LK::Triggered: if (!in(f.li, 0, d.triggered.size())) return false; break;
+      case LK::Extra: if (!in(f.li, 0, extraLists)) return false; break;
+      default: return false;
+    }
+    if (f.next < 0 || f.pos < 0) return false;
+  }
+  if (f.kind == FK::ForEach && f.next >= 1000000) return false;
+  if (f.kind == FK::React && (!in(f.a, 0, i) || f.part > 2 || f.k < 0 || f.idx < 0 || f.e < 0)) return false;
+  if (f.kind == FK::Event && f.ev.type == Ev::OnZoneEnter &&
+      (f.ev.entity.k != VK::Ent || !in(f.ev.entity.v, np, s.ents.size()) || f.ev.zone.k != VK::Zone ||
+       !in(f.ev.zone.v, 0, s.zones.size())))
+    return false;
+  if (f.kind == FK::Event && f.ev.type == Ev::DamageTaken &&
+      (f.ev.entity.k != VK::Ent || !in(f.ev.entity.v, 0, s.ents.size()) || !in(f.a, 0, d.propNames.size())))
+    return false;
+  if (f.kind == FK::Event && f.ev.type == Ev::PhaseExecute && !in(f.ev.phase, 0, d.phases.size())) return false;
+  if (f.kind == FK::Take || f.kind == FK::Exec) {
+    const Item& it = f.item;
+    int n = it.kind == ItemKind::Action ? (int)d.actions.size() : it.kind == ItemKind::Reaction ? (int)d.reactions.size() : (int)d.triggered.size();
+    if (!in(it.def, 0, (size_t)n) || !in(it.player, 0, (size_t)np) || !in(it.source, -1, s.ents.size())) return false;
+    if (it.kind == ItemKind::Action && !in(it.mode, -1, d.actions[it.def].modes.size())) return false;
+  }
+  if (f.kind == FK::Take && !in(f.a, 0, (size_t)np)) return false;
+  if ((f.kind == FK::Exec || f.kind == FK::Chain) && !in(f.a, -1, (size_t)np)) return false;
+  if (f.kind == FK::Discard) {
+    if (f.values.size() % 3 != 0) return false;
+    for (size_t v = 0; v < f.values.size(); v += 3)
+      if (!in(f.values[v].v, 0, (size_t)np) || !in(f.values[v + 1].v, 0, s.zones.size()) || !in(f.values[v + 2].v, 0, s.zones.size()))
+        return false;
+  }
+  if (f.kind == FK::Draw && (!in(f.a, 0, (size_t)np) || !in(f.b, 0, s.zones.size()) || !in(f.c, 0, s.zones.size()))) return false;
+  if (f.kind == FK::Create && (!in(f.a, 0, d.templates.size()) || !in(f.b, 0, s.zones.size()) || !in(f.c, 0, (size_t)np))) return false;
+  if (f.kind == FK::Priority && !in(f.a, 0, (size_t)np)) return false;
+  return true;
+}
 }  // namespace
 
 json snapshotJson(const Game& g) {
@@ -346,12 +466,15 @@ json snapshotJson(const Game& g) {
   for (auto& it : s.queue) queue.push_back(itemRaw(it));
   json decs = json::array();
   for (auto& d : s.decisions)
-    decs.push_back(json::array({d.id, (int)d.kind, d.player, d.def, d.self, d.optional, eventRaw(d.event), d.options, d.count, d.dest}));
+    decs.push_back(json::array({d.id, (int)d.kind, d.player, d.def, d.self, d.optional, eventRaw(d.event), d.options, d.count, d.dest,
+                                d.evFrame}));
+  json stack = json::array();
+  for (auto& f : s.stack) stack.push_back(frameRaw(f));
   json custom = json::array();
   for (auto& c : s.customIds) custom.push_back(json::array({c.first, c.second}));
   std::string rng = hex16(s.rng.s);
   return {{"format", "rulestack-snapshot-1"}, {"game", g.def().name}, {"entities", ents}, {"props", props},
-          {"zones", s.zones}, {"serials", s.serials}, {"queue", queue}, {"decisions", decs}, {"customIds", custom},
+          {"zones", s.zones}, {"serials", s.serials}, {"queue", queue}, {"decisions", decs}, {"stack", stack}, {"customIds", custom},
           {"flow", json::array({s.turn, s.phase, s.active, s.priority, s.passes, s.nextItemId, s.nextDecisionId, s.result,
                                 s.phaseStarted, s.endTurn, s.started})},
           {"rng", rng}};
@@ -384,8 +507,14 @@ bool restoreSnapshot(Game& g, const json& j, std::string& error) {
       dc.id = dj.at(0); dc.kind = (DecisionKind)dj.at(1).get<int>(); dc.player = dj.at(2); dc.def = dj.at(3);
       dc.self = dj.at(4); dc.optional = dj.at(5); dc.event = eventFrom(dj.at(6));
       dc.options = dj.at(7).get<std::vector<int32_t>>(); dc.count = dj.at(8); dc.dest = dj.at(9);
+      dc.evFrame = dj.size() > 10 ? dj.at(10).get<int32_t>() : -1;
       s.decisions.push_back(dc);
     }
+    if (j.contains("stack"))
+      for (auto& fj : j.at("stack")) {
+        if (s.stack.size() > 400) break;  // (refused below)
+        s.stack.push(FK::Muts) = frameFrom(fj);
+      }
     for (auto& c : j.at("customIds")) s.customIds.push_back({c.at(0).get<int32_t>(), c.at(1).get<std::string>()});
     const json& f = j.at("flow");
     s.turn = f.at(0); s.phase = f.at(1); s.active = f.at(2); s.priority = f.at(3); s.passes = f.at(4);
@@ -424,7 +553,11 @@ bool restoreSnapshot(Game& g, const json& j, std::string& error) {
       if (dc.player < 0 || dc.player >= d.numPlayers()) return bad("decision");
       if (dc.kind == DecisionKind::Trigger && (dc.def < 0 || dc.def >= (int)d.triggered.size())) return bad("decision");
       if (dc.kind == DecisionKind::Reaction && (dc.def < 0 || dc.def >= (int)d.reactions.size())) return bad("decision");
+      if (dc.evFrame < -1 || dc.evFrame >= (int32_t)s.stack.size()) return bad("decision");
     }
+    if (s.stack.size() > 400) return bad("resolution stack");
+    for (size_t i = 0; i < s.stack.size(); i++)
+      if (!frameValid(d, s, i, s.stack[i], g.extraLists())) return bad("resolution frame " + std::to_string(i));
     g.mutableState() = std::move(s);
     return true;
   } catch (const std::exception& e) {

@@ -19,6 +19,8 @@ const char* parseMoveReason(const std::string& error);
 // An event as `viewer` may see it (-2: everything): an entity that moves between zones hidden
 // from the viewer is not named.
 nlohmann::json eventJson(const Game& g, const LogEntry& e, int viewer = -2);
+// A step of the resolution machine, for tools (everything shown: not for players' eyes).
+nlohmann::json traceJson(const Game& g, const Game::TraceStep& t);
 // Whether `viewer` (-1 spectator, -2 everything) sees the entities of zone instance z.
 bool zoneVisible(const Game& g, int32_t z, int viewer);
 nlohmann::json snapshotJson(const Game& g);

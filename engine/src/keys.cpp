@@ -8,7 +8,7 @@ namespace {
 // One line per object: "context: allowed keys | required keys". Kept as text (not a table
 // of initializer lists) because that compiles to a fraction of the code in wasm.
 const char* const kTable = R"(
-root: name players settings zones entities setup flow actions triggered_actions end_conditions description $schema | name players flow
+root: name players settings zones entities setup flow actions reactions triggered_actions end_conditions description $schema | name players flow
 players: count ids properties per_turn |
 settings: resolution auto_pass cancel_zone discard_zone max_events |
 zone: name per_player visibility ordered active actions description | name
@@ -17,7 +17,7 @@ action: name source requires_target condition cost x modes play queue properties
 x: min max | max
 mode: name requires_target mutations description | mutations
 target: from filter count min max | from
-reaction: name trigger condition mutations queue optional description | trigger
+reaction: name trigger condition requires_target mutations queue optional description | trigger
 triggered_action: name trigger condition optional player requires_target queue mutations description | name trigger
 effect: applies_to filter property add set while description | applies_to property
 flow: turn_order first_player phases | phases

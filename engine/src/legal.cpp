@@ -190,13 +190,15 @@ void Game::collectMoves(int player, std::vector<Move>& out, bool firstOnly) cons
       Ctx c;
       c.player = player;
       c.self = c.selected = dec.self;
-      Event ev = dec.event;
+      // the live event when it is still being resolved (a $Before answer sees its changes)
+      Event ev = dec.evFrame >= 0 && dec.evFrame < (int32_t)st_.stack.size() ? st_.stack[dec.evFrame].ev : dec.event;
       c.event = &ev;
       bool canAccept = true;
       const TargetSpec* spec = nullptr;
       if (dec.kind == DecisionKind::Reaction) {
         const Reaction& r = d.reactions[dec.def];
         if (r.action >= 0) canAccept = canPay(d.actions[r.action].cost, c);
+        if (r.target.present) spec = &r.target;
       } else {
         const Triggered& t = d.triggered[dec.def];
         if (t.target.present) spec = &t.target;

@@ -362,6 +362,7 @@ struct Loader {
     else if (action >= 0) r.name = d.actions[action].name;
     trigger(j["trigger"], path + "/trigger", r.before, r.event, r.namedAction);
     if (j.contains("condition")) r.condition = value(j["condition"], path + "/condition", true);
+    if (j.contains("requires_target")) targetSpec(j["requires_target"], path + "/requires_target", r.target);
     if (j.contains("mutations")) mutations(j["mutations"], path + "/mutations", r.mutations);
     if (j.contains("queue")) boolean(j["queue"], path + "/queue", r.queue);
     r.optional = action >= 0;  // a reaction inside an action is its controller's choice
@@ -714,6 +715,9 @@ struct Loader {
     if (j.contains("triggered_actions") && list(j["triggered_actions"], "/triggered_actions"))
       for (size_t i = 0; i < j["triggered_actions"].size(); i++)
         triggered(j["triggered_actions"][i], "/triggered_actions/" + std::to_string(i), -1);
+    // the game's own reactions: no entity holds them; they act for the event's player
+    if (j.contains("reactions") && list(j["reactions"], "/reactions"))
+      for (size_t i = 0; i < j["reactions"].size(); i++) reaction(j["reactions"][i], "/reactions/" + std::to_string(i), -1, -1);
 
     if (j.contains("setup")) mutations(j["setup"], "/setup", d.setup);
 

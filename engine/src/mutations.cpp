@@ -1,5 +1,7 @@
-// Mutations (the operations of spec 002 and the language's additions) and the events
-// they emit, with the reactions and triggered actions those events set off.
+// Mutations (the operations of spec 002 and the language's additions). An operation changes
+// the state at once where nothing can answer it; an event (a move, damage, a draw) is pushed
+// as a frame of the resolution machine (resolve.cpp), which runs its reactions around it.
+// Several events from one operation are pushed last first, so they happen in order.
 #include <algorithm>
 
 #include "rulestack/game.h"
@@ -7,37 +9,12 @@
 namespace rulestack {
 
 namespace {
-constexpr int kMaxDepth = 64;
 constexpr size_t kMaxEntities = 20000;
 constexpr int kMaxCreate = 1000;
 
 }  // namespace
 
 int32_t Game::playerZone(int zoneDef, int32_t player) const { return def_->zoneInstance(zoneDef, player); }
-
-void Game::run(const std::vector<Mutation>& ms, Ctx& c) {
-  for (const Mutation& m : ms) {
-    if (st_.over()) return;
-    runOne(m, c);
-  }
-}
-
-void Game::runOne(const Mutation& m, Ctx& c) {
-  if (m.forEach.present()) {
-    std::vector<Value> items;
-    evalList(m.forEach, c, items);
-    for (Value v : items) {
-      Ctx c2 = c;
-      c2.item = v;
-      if (m.condition.present() && !eval(m.condition, c2).truthy()) continue;
-      applyOp(m, c2);
-      if (st_.over()) return;
-    }
-    return;
-  }
-  if (m.condition.present() && !eval(m.condition, c).truthy()) return;
-  applyOp(m, c);
-}
 
 void Game::setProp(int32_t e, int32_t p, Value v) {
   const Def& d = *def_;
@@ -99,12 +76,16 @@ void Game::applyOp(const Mutation& m, Ctx& c) {
       entityTargets();
       if (targets.empty()) return;
       int32_t z = zoneOf(m.destination, "destination");
-      std::vector<Value> ts = targets;
-      for (Value t : ts) moveEntity(t.v(), z, m.bottom, c);
+      std::vector<Event>& moves = evScratch_;  // (emitAll never comes back here: no reuse while in use)
+      moves.clear();
+      for (Value t : targets) moves.push_back(moveEvent(t.v(), z, c.player));
+      emitAll(moves, 3, m.bottom ? 1 : 0);
       return;
     }
     case Op::Destroy: {
       entityTargets();
+      std::vector<Event>& discard = evScratch_;  // attachments of what is destroyed
+      discard.clear();
       for (Value t : targets) {
         Entity& e = st_.ents[t.v()];
         if (e.zone >= 0) {
@@ -116,9 +97,10 @@ void Game::applyOp(const Mutation& m, Ctx& c) {
         for (int32_t a = d.usesAttach ? d.numPlayers() : (int32_t)st_.ents.size(); a < (int32_t)st_.ents.size(); a++)
           if (st_.ents[a].host == t.v()) {
             st_.ents[a].host = -1;
-            if (d.discardZone >= 0) moveEntity(a, playerZone(d.discardZone, st_.ents[a].owner), false, c);
+            if (d.discardZone >= 0) discard.push_back(moveEvent(a, playerZone(d.discardZone, st_.ents[a].owner), c.player));
           }
       }
+      emitAll(discard, 3, 0);
       return;
     }
     case Op::Cancel: {
@@ -132,17 +114,24 @@ void Game::applyOp(const Mutation& m, Ctx& c) {
       if (Item* q = findQueued(t.v())) {
         Item it = std::move(*q);
         st_.queue.erase(st_.queue.begin() + (q - st_.queue.data()));
-        cancelItem(it);
+        cancelItem(std::move(it));
         return;
       }
-      if (pending_ && pending_->id == t.v()) { pending_->cancelled = true; return; }
-      for (Item* it : executing_)
-        if (it->id == t.v()) it->cancelled = true;
+      if (Item* p = findPending(t.v())) p->cancelled = true;  // being taken or executed
       return;
     }
     case Op::RequireDiscard: {
+      // one decision per player, active player first then turn order, each after the last
       playerTargets();
       int count = m.count.present() ? asInt(eval(m.count, c)) : 1;
+      auto& to = d.turnOrder;
+      auto turnPos = [&](int32_t p) {
+        long i = std::find(to.begin(), to.end(), p) - to.begin();
+        long s0 = std::find(to.begin(), to.end(), st_.active) - to.begin();
+        return (i - s0 + (long)to.size()) % (long)to.size();
+      };
+      std::stable_sort(targets.begin(), targets.end(), [&](Value a, Value b) { return turnPos(a.v()) < turnPos(b.v()); });
+      std::vector<Slot> asked;  // player, from, destination
       for (Value p : targets) {
         int32_t from;
         if (m.from.present()) from = zoneOf(m.from, "from");
@@ -156,13 +145,14 @@ void Game::applyOp(const Mutation& m, Ctx& c) {
           if (d.discardZone < 0) err("RequireDiscard without 'destination' needs settings.discard_zone");
           dest = playerZone(d.discardZone, p.v());
         }
-        int n = std::min<int>(count, (int)st_.zones[from].size());
-        if (n <= 0) continue;
-        Decision& dec = offer(DecisionKind::Discard, p.v(), -1, -1, false, nullptr);
-        dec.options = st_.zones[from];
-        dec.count = n;
-        dec.dest = dest;
+        asked.push_back(Slot{p.v(), VK::Ent});
+        asked.push_back(Slot{from, VK::Zone});
+        asked.push_back(Slot{dest, VK::Zone});
       }
+      if (count <= 0 || asked.empty()) return;
+      Frame& f = pushFrame(FK::Discard);
+      f.a = count;
+      f.values = std::move(asked);
       return;
     }
     case Op::Promote: {
@@ -177,16 +167,67 @@ void Game::applyOp(const Mutation& m, Ctx& c) {
     case Op::DrawCard: {
       playerTargets();
       int count = m.count.present() ? asInt(eval(m.count, c)) : 1;
+      if (count <= 0 || targets.empty()) return;
+      if (!m.from.present() && d.deckZone < 0) err("DrawCard without 'from' needs a zone named Deck");
+      if (!m.destination.present() && d.handZone < 0) err("DrawCard without 'destination' needs a zone named Hand");
+      // the zones first (expressions read the stack), then one frame per player, last first
+      thread_local std::vector<int32_t> zones;
+      zones.clear();
       for (Value p : targets) {
-        if (!m.from.present() && d.deckZone < 0) err("DrawCard without 'from' needs a zone named Deck");
-        if (!m.destination.present() && d.handZone < 0) err("DrawCard without 'destination' needs a zone named Hand");
-        int32_t from = m.from.present() ? zoneOf(m.from, "from") : playerZone(d.deckZone, p.v());
-        int32_t to = m.destination.present() ? zoneOf(m.destination, "destination") : playerZone(d.handZone, p.v());
-        drawCards(p.v(), count, from, to, c);
+        zones.push_back(m.from.present() ? zoneOf(m.from, "from") : playerZone(d.deckZone, p.v()));
+        zones.push_back(m.destination.present() ? zoneOf(m.destination, "destination") : playerZone(d.handZone, p.v()));
+      }
+      Event failed;
+      failed.type = Ev::DrawFailed;
+      if (quiet(moveEvent(0, zones[1], c.player), 3) && quiet(failed, 3)) {  // nothing can interrupt: draw now
+        for (size_t i = 0; i < targets.size(); i++)
+          for (int k = 0; k < count; k++) {
+            if (st_.zones[zones[2 * i]].empty()) {
+              failed.player = targets[i].v();
+              emit(failed, 3);
+              break;
+            }
+            emit(moveEvent(st_.zones[zones[2 * i]].front(), zones[2 * i + 1], c.player), 3, 0);
+          }
+        return;
+      }
+      for (size_t i = targets.size(); i-- > 0;) {
+        Frame& f = pushFrame(FK::Draw);
+        f.a = targets[i].v();
+        f.b = zones[2 * i];
+        f.c = zones[2 * i + 1];
+        f.next = count;
+        f.ctx.player = c.player;
       }
       return;
     }
-    case Op::Create: createEntities(m, c); return;
+    case Op::Create: {
+      int count = m.count.present() ? asInt(eval(m.count, c)) : 1;
+      if (count > kMaxCreate) err("Create makes at most 1000 entities at once");
+      Value z = eval(m.destination, c);
+      if (z.k() != VK::Zone) err("destination is not a zone");
+      int32_t owner = -1;
+      if (m.owner.present()) {
+        Value o = eval(m.owner, c);
+        if (o.k() == VK::Ent) owner = o.v() < d.numPlayers() ? o.v() : st_.ents[o.v()].owner;
+      }
+      if (owner < 0) owner = zoneOwner(z.v());
+      if (owner < 0) owner = c.player >= 0 ? c.player : st_.active;
+      if (!m.id.empty()) {
+        if (count != 1) err("'id' can only be given when creating one entity");
+        if (findEntity(m.id) >= 0) err("an entity with id '" + m.id + "' already exists");
+        createOne(m.tmpl, z.v(), owner, &m.id, c.player);
+        return;
+      }
+      if (count <= 0) return;
+      Frame& f = pushFrame(FK::Create);  // one entity a step: each arrives before the next exists
+      f.a = m.tmpl;
+      f.b = z.v();
+      f.c = owner;
+      f.next = count;
+      f.ctx.player = c.player;
+      return;
+    }
     case Op::Shuffle: {
       Value z = eval(m.target, c);
       std::vector<int32_t> zoneIds;
@@ -204,36 +245,35 @@ void Game::applyOp(const Mutation& m, Ctx& c) {
     case Op::Damage: {
       Value amount = eval(m.value, c);
       evalList(m.target, c, targets);
-      std::vector<Value> ts = targets;
-      for (Value t : ts) {
-        if (t.k() != VK::Ent || !st_.ents[t.v()].alive) continue;
+      int32_t src = c.selected >= 0 ? c.selected : c.self;
+      std::vector<Event>& hits = evScratch_;
+      hits.clear();
+      for (Value t : targets) {
+        if (t.k() != VK::Ent) continue;
         Event ev;
         ev.type = Ev::DamageTaken;
         ev.player = c.player;
         ev.entity = Slot{t.v(), VK::Ent};
         ev.damage = asInt(amount);
-        int32_t src = c.selected >= 0 ? c.selected : c.self;
         if (src >= 0) ev.source = Slot{src, VK::Ent};
-        fire(ev, true);
-        if (ev.cancelled) continue;
-        if (ev.damage > 0) {
-          Value cur = st_.props[(size_t)t.v() * d.propNames.size() + m.prop].get();
-          setProp(t.v(), m.prop, Value::num(asInt(cur) - ev.damage));
-        }
-        fire(ev, false);
+        hits.push_back(ev);
       }
+      emitAll(hits, 3, m.prop);  // the damage is dealt between the halves (resolve.cpp)
       return;
     }
     case Op::Attach: {
       entityTargets();
       Value h = eval(m.host, c);
       if (h.k() != VK::Ent || !st_.ents[h.v()].alive) err("host is not an entity");
+      std::vector<Event>& moving = evScratch_;
+      moving.clear();
       for (Value t : targets) {
         if (t.v() == h.v()) err("an entity cannot be attached to itself");
         st_.ents[t.v()].host = h.v();
         if (st_.ents[h.v()].zone >= 0 && st_.ents[t.v()].zone != st_.ents[h.v()].zone)
-          moveEntity(t.v(), st_.ents[h.v()].zone, false, c);
+          moving.push_back(moveEvent(t.v(), st_.ents[h.v()].zone, c.player));
       }
+      emitAll(moving, 3, 0);
       return;
     }
     case Op::EndTurn: st_.endTurn = true; return;
@@ -241,215 +281,44 @@ void Game::applyOp(const Mutation& m, Ctx& c) {
       playerTargets();
       if (targets.empty()) return;
       int32_t p = targets[0].v();
-      if (m.op == Op::Win) { endGame(p); return; }
-      auto& to = d.turnOrder;
-      auto it = std::find(to.begin(), to.end(), p);
-      endGame((it == to.end() || it + 1 == to.end()) ? to.front() : *(it + 1));
+      endGame(m.op == Op::Win ? p : nextInTurn(p));
       return;
     }
     case Op::Draw: endGame(-1); return;
   }
 }
 
-void Game::moveEntity(int32_t e, int32_t zone, bool bottom, Ctx& c) {
+// One new entity: made, then moved into its zone (an event; true when it became a frame).
+bool Game::createOne(int32_t tmpl, int32_t zone, int32_t owner, const std::string* customId, int32_t player) {
   const Def& d = *def_;
-  Entity& en = st_.ents[e];
-  Event ev;
-  ev.type = Ev::OnZoneEnter;
-  ev.player = c.player;
-  ev.entity = Slot{e, VK::Ent};
-  ev.zone = Slot{zone, VK::Zone};
-  if (en.zone >= 0) ev.from = Slot{en.zone, VK::Zone};
-  fire(ev, true);
-  if (ev.cancelled || !st_.ents[e].alive) return;
-  Entity& ent = st_.ents[e];
-  if (d.endAny) endDirty_ = true;
-  if (ent.zone >= 0) {
-    auto& from = st_.zones[ent.zone];
-    auto it = std::find(from.begin(), from.end(), e);
-    if (it != from.end()) from.erase(it);
-  }
-  auto& to = st_.zones[zone];
-  if (bottom) to.push_back(e);
-  else to.insert(to.begin(), e);
-  ent.zone = zone;
-  if (ent.host >= 0 && st_.ents[ent.host].zone != zone) ent.host = -1;  // moved away from its host
-  // attachments follow their host; out of play they are discarded
-  bool active = d.zones[zoneDefOf(zone)].active;
-  for (int32_t a = d.usesAttach ? d.numPlayers() : (int32_t)st_.ents.size(); a < (int32_t)st_.ents.size(); a++) {
-    if (st_.ents[a].host != e || !st_.ents[a].alive) continue;
-    if (!active) {
-      st_.ents[a].host = -1;
-      if (d.discardZone >= 0) moveEntity(a, playerZone(d.discardZone, st_.ents[a].owner), false, c);
-      continue;
-    }
-    auto& az = st_.zones[st_.ents[a].zone];
-    az.erase(std::find(az.begin(), az.end(), a));
-    st_.zones[zone].push_back(a);
-    st_.ents[a].zone = zone;
-  }
-  fire(ev, false);
-}
-
-void Game::drawCards(int32_t player, int count, int32_t fromZone, int32_t toZone, Ctx& c) {
-  for (int i = 0; i < count; i++) {
-    if (st_.zones[fromZone].empty()) {
-      Event ev;
-      ev.type = Ev::DrawFailed;
-      ev.player = player;
-      fire(ev, true);
-      fire(ev, false);
-      return;
-    }
-    moveEntity(st_.zones[fromZone].front(), toZone, false, c);
-  }
-}
-
-void Game::createEntities(const Mutation& m, Ctx& c) {
-  const Def& d = *def_;
-  auto err = [&](const std::string& msg) { throw RuntimeError("runtime_error", m.path + ": " + msg); };
-  int count = m.count.present() ? asInt(eval(m.count, c)) : 1;
-  if (count > kMaxCreate) err("Create makes at most 1000 entities at once");
-  Value z = eval(m.destination, c);
-  if (z.k() != VK::Zone) err("destination is not a zone");
-  int32_t owner = -1;
-  if (m.owner.present()) {
-    Value o = eval(m.owner, c);
-    if (o.k() == VK::Ent) owner = o.v() < d.numPlayers() ? o.v() : st_.ents[o.v()].owner;
-  }
-  if (owner < 0) owner = zoneOwner(z.v());
-  if (owner < 0) owner = c.player >= 0 ? c.player : st_.active;
-  if (!m.id.empty() && count != 1) err("'id' can only be given when creating one entity");
-  if (!m.id.empty() && findEntity(m.id) >= 0) err("an entity with id '" + m.id + "' already exists");
-  const Template& t = d.templates[m.tmpl];
+  if (st_.ents.size() >= kMaxEntities) throw RuntimeError("runtime_error", "Create: more than 20000 entities");
+  const Template& t = d.templates[tmpl];
   size_t np = d.propNames.size();
-  for (int i = 0; i < count; i++) {
-    if (st_.ents.size() >= kMaxEntities) err("more than 20000 entities");
-    Entity e;
-    e.tmpl = e.idTmpl = m.tmpl;
-    e.owner = e.controller = owner;
-    if (!m.id.empty()) {
-      e.serial = -1 - (int32_t)st_.customIds.size();
-      st_.customIds.push_back({(int32_t)st_.ents.size(), m.id});
-    } else {
-      e.serial = ++st_.serials[m.tmpl];
-    }
-    int32_t idx = (int32_t)st_.ents.size();
-    st_.ents.push_back(e);
-    st_.props.resize(st_.props.size() + np);
-    for (auto& kv : t.props) st_.props[(size_t)idx * np + kv.first] = kv.second;
-    st_.ents[idx].zone = -1;
-    moveEntity(idx, z.v(), true, c);
+  Entity e;
+  e.tmpl = e.idTmpl = tmpl;
+  e.owner = e.controller = owner;
+  if (customId) {
+    e.serial = -1 - (int32_t)st_.customIds.size();
+    st_.customIds.push_back({(int32_t)st_.ents.size(), *customId});
+  } else {
+    e.serial = ++st_.serials[tmpl];
   }
+  int32_t idx = (int32_t)st_.ents.size();
+  st_.ents.push_back(e);
+  st_.props.resize(st_.props.size() + np);
+  for (auto& kv : t.props) st_.props[(size_t)idx * np + kv.first] = kv.second;
+  return emit(moveEvent(idx, zone, player), 3, 1);
 }
 
 // ---- events ----
 
 void Game::logEvent(const Event& ev, bool before) {
-  if (logging) log.push_back(LogEntry{ev, before, cause_});
+  if (logging) log.push_back(LogEntry{ev, before, causeItem()});
 }
 
 void Game::countEvent() {
-  if (++eventsThisMove_ > def_->maxEvents) {
-    std::string names;
-    for (size_t i = chain_.size() > 6 ? chain_.size() - 6 : 0; i < chain_.size(); i++)
-      names += (names.empty() ? "" : " -> ") + (chain_[i]->empty() ? std::string("(unnamed)") : *chain_[i]);
-    throw RuntimeError("loop_limit", "more than " + std::to_string(def_->maxEvents) +
-                                         " events in one move" + (names.empty() ? "" : "; the chain: " + names));
-  }
-}
-
-void Game::fire(Event& ev, bool before) {
-  countEvent();
-  if (logging) logEvent(ev, before);
-  // most events have no listener: nothing more to do (the counter still bounds the move)
-  if (ev.type == Ev::Count || !def_->listens[Def::key(before, ev.type)]) return;
-  react(ev, before);
-}
-
-void Game::react(Event& ev, bool before) {
-  const Def& d = *def_;
-  if (st_.over() && ev.type != Ev::GameOver) return;
-  if (++depth_ > kMaxDepth) {
-    std::string names;
-    for (size_t i = chain_.size() > 6 ? chain_.size() - 6 : 0; i < chain_.size(); i++)
-      names += (names.empty() ? "" : " -> ") + (chain_[i]->empty() ? std::string("(unnamed)") : *chain_[i]);
-    depth_ = 0;
-    throw RuntimeError("loop_limit", "reactions nested more than 64 deep; the chain: " + names);
-  }
-  struct Dec { int& d; ~Dec() { d--; } } dec{depth_};
-
-  // Named (@Action) triggers listen to the Named event only.
-  int key = Def::key(before, ev.type);
-  const auto& reactions = d.reactionsByKey[key];
-  const auto& triggered = d.triggeredByKey[key];
-
-  // holders in order: the active player's entities first, then in turn order
-  auto& to = d.turnOrder;
-  auto start = std::find(to.begin(), to.end(), st_.active);
-  size_t s0 = start == to.end() ? 0 : (size_t)(start - to.begin());
-  for (size_t k = 0; k < to.size(); k++) {
-    int32_t p = to[(s0 + k) % to.size()];
-    for (int ri : reactions) {
-      const Reaction& r = d.reactions[ri];
-      if (r.event == Ev::Named && r.namedAction != ev.named) continue;
-      for (int32_t e = d.numPlayers(); e < (int32_t)st_.ents.size(); e++) {
-        const Entity& en = st_.ents[e];
-        if (!en.alive || en.tmpl != r.tmpl || en.controller != p || en.zone < 0) continue;
-        if (!d.zones[zoneDefOf(en.zone)].active) continue;
-        Ctx c;
-        c.player = p;
-        c.self = c.selected = e;
-        c.event = &ev;
-        if (r.condition.present() && !eval(r.condition, c).truthy()) continue;
-        if (r.optional) {
-          if (r.action >= 0) {
-            // the action must be one its controller could take now (cost, condition)
-            if (d.actions[r.action].condition.present() && !eval(d.actions[r.action].condition, c).truthy()) continue;
-            if (!canPay(d.actions[r.action].cost, c)) continue;
-          }
-          offer(DecisionKind::Reaction, p, ri, e, true, &ev);
-        } else if (r.queue) {
-          pushItem(newItem(ItemKind::Reaction, ri, p, e, &ev));
-          st_.passes = 0;
-        } else {
-          chain_.push_back(&r.name);
-          run(r.mutations, c);
-          chain_.pop_back();
-        }
-        if (st_.over()) return;
-      }
-    }
-    for (int ti : triggered) {
-      const Triggered& t = d.triggered[ti];
-      if (t.event == Ev::Named && t.namedAction != ev.named) continue;
-      auto offerTrigger = [&](int32_t self, int32_t defaultPlayer) {
-        Ctx c;
-        c.player = defaultPlayer;
-        c.self = c.selected = self;
-        c.event = &ev;
-        int32_t who = defaultPlayer;
-        if (t.player.present()) {
-          Value w = eval(t.player, c);
-          if (w.k() != VK::Ent) return;
-          who = w.v() < d.numPlayers() ? w.v() : st_.ents[w.v()].controller;
-        }
-        if (who != p) return;
-        c.player = who;
-        if (t.condition.present() && !eval(t.condition, c).truthy()) return;
-        offer(DecisionKind::Trigger, who, ti, self, t.optional, &ev);
-      };
-      if (t.tmpl < 0) {
-        offerTrigger(-1, ev.player >= 0 ? ev.player : st_.active);
-      } else {
-        for (int32_t e = d.numPlayers(); e < (int32_t)st_.ents.size(); e++) {
-          const Entity& en = st_.ents[e];
-          if (!en.alive || en.tmpl != t.tmpl || en.zone < 0 || !d.zones[zoneDefOf(en.zone)].active) continue;
-          offerTrigger(e, en.controller);
-        }
-      }
-    }
-  }
+  if (++eventsThisMove_ > def_->maxEvents)
+    throw RuntimeError("loop_limit", "more than " + std::to_string(def_->maxEvents) + " events in one move; the chain: " + chainNames());
 }
 
 }  // namespace rulestack

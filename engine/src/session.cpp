@@ -122,14 +122,25 @@ std::string Session::apply(const std::string& player, const std::string& moveTex
   size_t logStart = game_->log.size();
   State before = game_->state();
   std::string msg;
+  std::vector<Game::TraceStep> steps;
+  game_->trace = trace_ ? &steps : nullptr;
   std::string reason = game_->apply(p, m, &msg);
+  game_->trace = nullptr;
   if (!reason.empty()) return fail(reason.c_str(), msg);
   history_->states.push_back(std::move(before));
   history_->logSizes.push_back(logStart);
   json events = json::array();
   for (size_t i = logStart; i < game_->log.size(); i++) events.push_back(eventJson(*game_, game_->log[i], p));
-  return json{{"ok", true}, {"events", events}}.dump();
+  json r = {{"ok", true}, {"events", events}};
+  if (trace_) {
+    json a = json::array();
+    for (auto& t : steps) a.push_back(traceJson(*game_, t));
+    r["steps"] = a;
+  }
+  return r.dump();
 }
+
+void Session::setTrace(bool on) { trace_ = on; }
 
 bool Session::undo() {
   if (!game_ || history_->states.empty()) return false;
@@ -204,10 +215,16 @@ std::string simulate(const std::string& definitionJson, const std::string& optio
   auto def = compileDefinition(definitionJson, errs);
   if (!def) return errorsJson(errs);
   json o = json::parse(optionsJson, nullptr, false);
+  int errors = 0;
   int games = 1, iterations = 200;
   uint64_t seed = 1;
   bool mcts = false, wantHashes = false;
   json hashes = json::array();
+  json errorList = json::array();  // the first few errored games, with their messages
+  auto failed = [&](int i, const std::string& message) {
+    errors++;
+    if (errorList.size() < 20) errorList.push_back({{"game", i}, {"seed", (double)(seed + (uint64_t)i)}, {"message", message}});
+  };
   if (o.is_object()) {
     wantHashes = o.value("hashes", false);
     if (o.contains("games") && o["games"].is_number_integer()) games = std::max(1, std::min(1000000, o["games"].get<int>()));
@@ -216,13 +233,16 @@ std::string simulate(const std::string& definitionJson, const std::string& optio
     mcts = o.value("bot", "random") == "mcts";
   }
   long long moves = 0;
-  int draws = 0, errors = 0, unfinished = 0;
+  int draws = 0, unfinished = 0;
   std::vector<int> wins(def->numPlayers(), 0);
   std::vector<Move> scratch;
   for (int i = 0; i < games; i++) {
     std::vector<DefError> e2;
     auto g = startGame(def, seed + (uint64_t)i, e2);
-    if (!g) { errors++; continue; }
+    if (!g) {
+      failed(i, e2.empty() ? "the game could not start" : e2[0].message);
+      continue;
+    }
     g->logging = false;
     Rng rng;  // depends on this game's seed only, so games are the same however they are batched
     rng.seed((seed + (uint64_t)i) * 0x9E3779B97F4A7C15ULL + 0x632BE59BD9B4E019ULL);
@@ -243,8 +263,8 @@ std::string simulate(const std::string& definitionJson, const std::string& optio
         }
         moves += n;
       }
-    } catch (const std::exception&) {
-      errors++;
+    } catch (const std::exception& e) {
+      failed(i, e.what());
       continue;
     }
     const State& s = g->state();
@@ -258,6 +278,7 @@ std::string simulate(const std::string& definitionJson, const std::string& optio
   json out = {{"games", games}, {"moves", moves}, {"wins", w}, {"draws", draws}, {"unfinished", unfinished},
               {"errors", errors}, {"meanLength", games ? (double)moves / games : 0.0}};
   if (wantHashes) out["hashes"] = hashes;
+  if (!errorList.empty()) out["errorList"] = errorList;
   return out.dump();
 }
 

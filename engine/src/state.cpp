@@ -23,6 +23,20 @@ struct Hasher {
     for (auto& p : it.props) { i32(p.first); slot(p.second); }
     event(it.event);
   }
+  void frame(const Frame& f) {
+    byte((uint8_t)f.kind); byte(f.stage); byte(f.halves); byte(f.before); byte((uint8_t)f.lk);
+    i32(f.li); i32(f.lj); i32(f.next); i32(f.pos); i32(f.a); i32(f.b); i32(f.c);
+    i32(f.k); i32(f.idx); i32(f.e); byte(f.part);
+    const FrameCtx& k = f.ctx;
+    i32(k.player); i32(k.self); i32(k.selected); i32(k.mode); i32(k.x); slot(k.item);
+    i32(k.evFrame); byte(k.evInItem); i32(k.itemFrame);
+    i32((int32_t)k.targets.size());
+    for (auto& t : k.targets) slot(t);
+    event(f.ev);
+    item(f.item);
+    i32((int32_t)f.values.size());
+    for (auto& v : f.values) slot(v);
+  }
 };
 }  // namespace
 
@@ -44,8 +58,13 @@ uint64_t hashState(const State& s) {
   h.i32((int32_t)s.decisions.size());
   for (auto& d : s.decisions) {
     h.i32(d.id); h.byte((uint8_t)d.kind); h.i32(d.player); h.i32(d.def); h.i32(d.self); h.byte(d.optional);
-    h.event(d.event); h.i32(d.count); h.i32(d.dest);
+    h.event(d.event); h.i32(d.count); h.i32(d.dest); h.i32(d.evFrame);
     for (int32_t o : d.options) h.i32(o);
+  }
+  // the suspended resolution (empty whenever a player has priority: hashes as before)
+  if (!s.stack.empty()) {
+    h.i32((int32_t)s.stack.size());
+    for (auto& f : s.stack) h.frame(f);
   }
   for (int32_t v : s.serials) h.i32(v);
   for (auto& c : s.customIds) { h.i32(c.first); for (char ch : c.second) h.byte((uint8_t)ch); }

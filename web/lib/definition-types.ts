@@ -322,6 +322,7 @@ export interface ReactionDefinition {
   name?: string;
   trigger: string;
   condition?: Expression;
+  requires_target?: Expression | TargetRequirement;
   mutations?: Array<Mutation>;
   queue?: boolean;
   optional?: boolean;
@@ -388,6 +389,8 @@ export interface GameDefinition {
   setup?: Array<Mutation>;
   flow: FlowDefinition;
   actions?: Array<ActionDefinition>;
+  /** the game's own reactions: held by no entity, they run for the event's player */
+  reactions?: Array<ReactionDefinition>;
   triggered_actions?: Array<TriggeredActionDefinition>;
   end_conditions?: Array<EndCondition>;
   /** free text for people */

@@ -1,7 +1,7 @@
 // Game: one running game over an engine Session. Bot: a bot bound to a game.
 import type { EngineModule, Session } from './wasm/engine.mjs';
 import { IllegalMoveError } from './errors.js';
-import type { GameEvent, GameView, Move, PlayerId, PlayerRef, Snapshot, BotOptions } from './types.js';
+import type { GameEvent, GameView, Move, PlayerId, PlayerRef, ResolutionStep, Snapshot, BotOptions } from './types.js';
 
 export interface MoveRecord {
   player: PlayerId;
@@ -114,11 +114,12 @@ export class Game {
     } catch (e) {
       throw new IllegalMoveError('bad_move', `the move is not JSON-serializable: ${String(e)}`, move, id);
     }
-    const r = parseJson<{ ok: boolean; events?: GameEvent[]; reason?: string; message?: string }>(
+    const r = parseJson<{ ok: boolean; events?: GameEvent[]; steps?: ResolutionStep[]; reason?: string; message?: string }>(
       s.apply(id, moveJson),
       'apply',
     );
     if (!r.ok) throw new IllegalMoveError(r.reason ?? 'illegal', r.message ?? '', move, id);
+    this.#steps = r.steps ?? [];
     const events = r.events ?? [];
     this.#emit('event', events);
     if (this.#listeners.move.size > 0) {
@@ -127,6 +128,22 @@ export class Game {
     }
     return events;
   }
+
+  /**
+   * Records every step of the resolution machine from now on (off: nothing is recorded, at
+   * no cost). `steps()` then returns those of the last applied move.
+   */
+  setTrace(on: boolean): void {
+    this.#s().setTrace(on);
+    if (!on) this.#steps = [];
+  }
+
+  /** The resolution steps of the last applied move, while tracing (see `setTrace`). */
+  steps(): ResolutionStep[] {
+    return this.#steps;
+  }
+
+  #steps: ResolutionStep[] = [];
 
   /** Goes back to the state before the last applied move. False when there is none. */
   undo(): boolean {

@@ -50,6 +50,22 @@ export interface GameEvent {
 
 // ---------------------------------------------------------------- views
 
+/**
+ * One step of the resolution machine (`game.setTrace(true)`, then `game.steps()`): a
+ * mutation of a list, an event's stage, an event's reactions, taking or executing an item.
+ * `depth` is the nesting: a step at depth n+1 happens because of the step at depth n above
+ * it. Everything is named: a designer's tool, not for a player's eyes.
+ */
+export interface ResolutionStep {
+  step: 'mutation' | 'for_each' | 'event' | 'reactions' | 'take' | 'execute' | 'discard' | 'draw' | 'create' | 'chain' | 'priority';
+  depth: number;
+  list?: string;
+  index?: number;
+  event?: GameEvent;
+  stage?: string | number;
+  item?: string;
+}
+
 export type GameResult = null | { winner: PlayerId } | { draw: true };
 
 export interface PlayerView {

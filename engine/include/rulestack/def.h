@@ -52,8 +52,9 @@ struct Reaction {
   int namedAction = -1;   // for Ev::Named: action name symbol
   Expr condition;
   bool queue = false, optional = false;
+  TargetSpec target;      // requires_target: chosen when the reaction is accepted
   std::vector<Mutation> mutations;
-  int tmpl = -1;          // owner template (-1: none)
+  int tmpl = -1;          // owner template (-1: the game's own reaction)
   int action = -1;        // action it is declared in (-1: on the entity itself)
 };
 

@@ -57,6 +57,7 @@ class Game {
   Game clone() const {
     Game g(def_);
     g.st_ = st_;
+    g.extra_ = extra_;
     g.logging = false;
     return g;
   }
@@ -78,6 +79,7 @@ class Game {
   std::string runMutations(const std::vector<Mutation>& ms, std::string* message);
 
   uint64_t hash() const { return hashState(st_); }
+  size_t extraLists() const { return extra_.size(); }
 
   // Expressions (used by views, scenarios and the engine itself).
   Value eval(const Expr& e, const Ctx& c) const;
@@ -98,6 +100,17 @@ class Game {
 
   bool logging = true;
   std::vector<LogEntry> log;
+  // Tools: when set, every step the resolution machine runs is appended here (cheap when null).
+  struct TraceStep {
+    FK kind;
+    uint8_t stage;
+    int32_t depth;   // stack size when the step ran
+    LK lk;
+    int32_t li, lj, index;  // the mutation list and the mutation (Muts/ForEach)
+    Event ev;        // Event/React/Take/Exec: the event
+    int32_t item;    // Take/Exec: item id
+  };
+  std::vector<TraceStep>* trace = nullptr;
 
  private:
   friend struct Runner;
@@ -110,42 +123,75 @@ class Game {
   // pass for them automatically; valid until the state changes.
   mutable std::vector<Move> movesCache_;
   mutable int movesCachePlayer_ = -1;
-  int depth_ = 0;
-  int32_t cause_ = -1;
-  Item* pending_ = nullptr;               // the action being taken (before it is queued)
-  std::vector<Item*> executing_;          // items being executed (innermost last)
-  std::vector<const std::string*> chain_; // names of the reactions running, for loop errors
+  // Mutation lists that are not part of the definition (scenarios' `do`), by LK::Extra index.
+  std::vector<std::vector<Mutation>> extra_;
+  std::vector<Event> evScratch_;  // an operation's events, before they are emitted
+  int64_t steps_ = 0;  // machine steps in this move (bounded)
 
   void init(uint64_t seed);
   Value evalNode(int n, const Ctx& c) const;
   Value member(Value obj, int sym, const Ctx& c) const;
   Value listOf(const std::vector<Value>& v) const;
+  Value live(int32_t e) const;
+  Value liveValue(Value v) const;
   bool same(Value a, Value b) const;
   int32_t opponentOf(int32_t player) const;  // the next player in turn order, -1 for none
   static void resetEval();  // after an exception unwound an evaluation
   void flatten(Value v, std::vector<Value>& out) const;
 
-  // flow
+  // flow (game.cpp)
   void advance();
   void startTurn();
   void startPhase();
   void endPhase();
   bool checkEnd();
   void doPass(int player);
-  void resolveTop();
   void takeAction(int player, const Move& m);
   void answer(int player, const Move& m);
   void pushItem(Item&& it);
   // A new queue item / pending decision with the next id (the caller fills the rest).
   Item newItem(ItemKind kind, int32_t def, int32_t player, int32_t self, const Event* ev);
   Decision& offer(DecisionKind kind, int32_t player, int32_t def, int32_t self, bool optional, const Event* ev);
-  void executeItem(Item& it);
-  void cancelItem(Item& it);
-  void itemLeft(const Item& it, Ev type, int32_t named, Slot entity);  // to recent items + its event
-  bool targetsStillValid(Item& it);
   void collectMoves(int player, std::vector<Move>& out, bool firstOnly) const;
   bool sameProperties(int32_t a, int32_t b) const;
   bool hasRealMove(int player) const;
+  int nextInTurn(int player) const;
+
+  // the resolution machine (resolve.cpp)
+  void step();
+  Frame& pushFrame(FK kind);
+  bool pushMuts(LK lk, int32_t li, int32_t lj, FrameCtx&& ctx);  // false: the list is empty
+  void pushEvent(const Event& ev, uint8_t halves, int32_t a = -1);
+  Event moveEvent(int32_t e, int32_t zone, int32_t player) const;
+  bool quiet(const Event& ev, uint8_t halves) const;
+  bool emit(Event ev, uint8_t halves, int32_t a = 0);
+  void emitAll(const std::vector<Event>& evs, uint8_t halves, int32_t a);
+  bool startEvent(Event& ev);
+  bool changeNow(const Event& ev, int32_t a);
+  void pushExec(Item&& it, int32_t priorityTo);
+  void pushPriority(int32_t player);
+  const std::vector<Mutation>& listOf(LK lk, int32_t li, int32_t lj) const;
+  Ctx ctxOf(int fi) const;
+  Ctx ctxFrom(const FrameCtx& k) const;
+  bool announce(int fi, bool before);
+  void stepMuts(int fi);
+  void stepForEach(int fi);
+  void stepEvent(int fi);
+  void stepReact(int fi);
+  void stepTake(int fi);
+  void stepExec(int fi);
+  void stepDiscard(int fi);
+  bool once(int fi);
+  void stepDraw(int fi);
+  void stepCreate(int fi);
+  void stepChain(int fi);
+  int applyEvent(int fi);
+  void startReaction(int ri, int32_t player, int32_t self, int32_t evFrame, const std::vector<Slot>& targets);
+  void cancelItem(Item&& it);
+  bool itemLeft(const Item& it, Ev type, int32_t named, Slot entity, bool framed);  // to recent items + its event
+  bool targetsStillValid(Item& it);
+  int32_t causeItem() const;
+  std::string chainNames() const;
 
   // actions and legality
   void enumerateAction(int player, int actionIdx, int source, std::vector<Move>& out, size_t cap) const;
@@ -154,22 +200,17 @@ class Game {
   Ctx actionCtx(int player, int source, const Move& m) const;
   int decisionTurnPlayer() const;
 
-  // mutations and events
-  void run(const std::vector<Mutation>& ms, Ctx& c);
-  void runOne(const Mutation& m, Ctx& c);
+  // mutations (mutations.cpp)
   void applyOp(const Mutation& m, Ctx& c);
-  void moveEntity(int32_t e, int32_t zone, bool bottom, Ctx& c);
   void setProp(int32_t e, int32_t p, Value v);
-  void fire(Event& ev, bool before);   // log it, then react() if anything listens
-  void react(Event& ev, bool before);  // the reactions and triggered actions of an event
   void logEvent(const Event& ev, bool before);
   void countEvent();
-  void drawCards(int32_t player, int count, int32_t fromZone, int32_t toZone, Ctx& c);
-  void createEntities(const Mutation& m, Ctx& c);
+  bool createOne(int32_t tmpl, int32_t zone, int32_t owner, const std::string* customId, int32_t player);
   void endGame(int32_t winner);
   const Item* findItem(int32_t id) const;
   void trimRecent();
   Item* findQueued(int32_t id);
+  Item* findPending(int32_t id);  // an item being taken or executed (in a frame)
   int32_t playerZone(int zoneDef, int32_t player) const;
   int32_t ownerOf(int32_t e) const;
 };

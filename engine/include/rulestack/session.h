@@ -29,6 +29,9 @@ class Session {
   // Applies a move (JSON). {"ok":true,"events":[...]} (as the mover may see them) or
   // {"ok":false,"reason":"not_your_priority"|...,"message":"..."}; on failure nothing changed.
   std::string apply(const std::string& player, const std::string& moveJson);
+  // When on, apply also returns "steps": every step the resolution machine ran (an event
+  // half, a reaction cursor, a mutation...), with its depth: what happened because of what.
+  void setTrace(bool on);
   // Back to the state before the last applied move; false when there is none.
   bool undo();
   std::string log() const;        // JSON array of every event so far (the full record)
@@ -45,6 +48,7 @@ class Session {
  private:
   std::unique_ptr<Game> game_;
   std::unique_ptr<SessionHistory> history_;
+  bool trace_ = false;
 };
 
 // {"errors":[...]} — an empty array means the definition is valid.
@@ -56,7 +60,8 @@ std::string runScenario(const std::string& scenarioJson);
 
 // Bot-vs-bot games: options {"games":N,"bot":"random"|"mcts","seed":N,"iterations":N,"hashes":bool}.
 // Game i uses seed+i. Returns {"games":N,"moves":N,"wins":{"<player>":N},"draws":N,
-// "unfinished":N,"errors":N,"meanLength":x} plus "hashes" (each final state hash) when asked.
+// "unfinished":N,"errors":N,"meanLength":x} plus "hashes" (each final state hash) when asked, and
+// "errorList" ([{"game","seed","message"}], the first 20) when some game failed.
 std::string simulate(const std::string& definitionJson, const std::string& optionsJson);
 
 // The keys of every object of the definition language:

@@ -60,10 +60,125 @@ struct Decision {
   int32_t def = -1;         // triggered / reaction index
   int32_t self = -1;
   bool optional = true;
-  Event event;
+  Event event;              // a copy, for views and legal moves
+  int32_t evFrame = -1;     // the frame holding the live event (a $Before answer changes it)
   // Discard: choose `count` of `options`, moved to `dest`
   std::vector<int32_t> options;
   int32_t count = 0, dest = -1;
+};
+
+// ---- the resolution machine's frames (engine/src/resolve.cpp reads them top to bottom) ----
+
+// Which mutation list a frame runs: an index into the definition, never a pointer.
+enum class LK : uint8_t { None, Setup, OnEnter, Cost, Action, Mode, Reaction, Triggered, Extra };
+
+// What the mutations of a frame see: $player.current, $entity.self/selected, $item, and
+// where $event and the targets, properties, mode and X live (another frame of the stack).
+struct FrameCtx {
+  int32_t player = -1, self = -1, selected = -1, mode = -1, x = 0;
+  Slot item;                  // $item of a for-each
+  int32_t evFrame = -1;       // frame whose event is $event (-1: none)
+  bool evInItem = false;      // ... its item's event (a queued reaction answering it)
+  int32_t itemFrame = -1;     // frame whose item gives targets, properties, mode, X
+  std::vector<Slot> targets;  // own targets (an answered decision), when itemFrame < 0
+};
+
+enum class FK : uint8_t {
+  Muts,      // a mutation list: lk/li/lj, next = the next mutation
+  ForEach,   // mutation `next` of the list over `values`, pos = the next value
+  Event,     // an event: stage 0 before-reactions, 1 apply, 2 after-reactions, 3 done
+  React,     // the reactions and triggered actions of one event half: a cursor over holders
+  Take,      // taking an action: cost, $Before.ActionPlayed, then the queue or execution
+  Exec,      // executing a queue item; then priority to player `a` (-1: unchanged)
+  Discard,   // RequireDiscard: one decision per player in `values` (player, from, dest)
+  Draw,      // DrawCard for one player: `next` cards left
+  Create,    // Create: `next` entities left
+  Chain,     // resolve the whole queue (settings.resolution: chain); then priority to `a`
+  Priority,  // when the work above is done, priority goes to player `a`
+};
+
+struct Frame {
+  FK kind = FK::Muts;
+  uint8_t stage = 0;
+  uint8_t halves = 3;         // Event: 1 before, 2 after, 3 both
+  bool before = false;        // React: which half
+  LK lk = LK::None;
+  int32_t li = -1, lj = -1;   // the list: Setup; OnEnter phase; Cost/Action action; Mode action+mode; ...
+  int32_t next = 0, pos = 0;
+  int32_t a = -1, b = -1, c = -1;  // kind-specific (see resolve.cpp)
+  int32_t k = 0, idx = 0, e = 0;   // React: holder cursor (turn-order position, list index, entity)
+  uint8_t part = 0;                // React: 0 game reactions, 1 entity reactions, 2 triggered
+  FrameCtx ctx;
+  Event ev;
+  Item item;
+  std::vector<Slot> values;
+
+  // Back to a new frame of that kind, keeping the memory of its lists (FrameStack reuses it).
+  void reset(FK k) {
+    kind = k;
+    stage = 0;
+    halves = 3;
+    before = false;
+    lk = LK::None;
+    li = lj = a = b = c = -1;
+    next = pos = this->k = idx = e = 0;
+    part = 0;
+    ctx.player = ctx.self = ctx.selected = ctx.mode = ctx.evFrame = ctx.itemFrame = -1;
+    ctx.x = 0;
+    ctx.item = Slot{};
+    ctx.evInItem = false;
+    ctx.targets.clear();
+    ev = Event{};
+    item.id = 0;
+    item.kind = ItemKind::Action;
+    item.def = item.player = item.source = item.self = item.mode = -1;
+    item.x = 0;
+    item.hasX = item.cancelled = false;
+    item.targets.clear();
+    item.props.clear();
+    item.event = Event{};
+    values.clear();
+  }
+};
+
+// The machine's stack. A push reuses the frame that was popped there (no allocation once a
+// game has run a while); a copy (bots, undo) copies only the live frames.
+class FrameStack {
+ public:
+  FrameStack() = default;
+  FrameStack(const FrameStack& o) : f_(o.begin(), o.end()), n_(o.n_) {}
+  FrameStack& operator=(const FrameStack& o) {
+    if (this != &o) {
+      f_.assign(o.begin(), o.end());
+      n_ = o.n_;
+    }
+    return *this;
+  }
+  FrameStack(FrameStack&&) noexcept = default;
+  FrameStack& operator=(FrameStack&&) noexcept = default;
+
+  size_t size() const { return n_; }
+  bool empty() const { return n_ == 0; }
+  Frame& operator[](size_t i) { return f_[i]; }
+  const Frame& operator[](size_t i) const { return f_[i]; }
+  Frame& back() { return f_[n_ - 1]; }
+  const Frame* begin() const { return f_.data(); }
+  const Frame* end() const { return f_.data() + n_; }
+  void pop_back() { n_--; }
+  void clear() { n_ = 0; }
+  Frame& push(FK kind) {
+    if (n_ == f_.size()) {
+      f_.emplace_back();
+      f_.back().kind = kind;
+    } else {
+      f_[n_].reset(kind);
+    }
+    return f_[n_++];
+  }
+
+ private:
+  std::vector<Frame> f_;
+  size_t n_ = 0;
 };
 
 struct State {
@@ -74,6 +189,7 @@ struct State {
   std::vector<Item> queue;              // back = top
   std::vector<Item> recent;             // items that just left the queue (for $event.action)
   std::vector<Decision> decisions;
+  FrameStack stack;                     // suspended resolution: empty whenever a player has priority
   std::vector<std::pair<int32_t, std::string>> customIds;
   int32_t turn = 0, phase = -1, active = 0, priority = -1, passes = 0;
   int32_t nextItemId = 1, nextDecisionId = 1;

@@ -19,6 +19,8 @@ export interface Session extends EmbindObject {
   legalMoves(player: string): string;
   /** `{"ok":true,"events":[...]}` or `{"ok":false,"reason":"...","message":"..."}`. */
   apply(player: string, moveJson: string): string;
+  /** When on, apply's result also has "steps" (the resolution machine's steps). */
+  setTrace(on: boolean): void;
   undo(): boolean;
   /** JSON array of every event so far. */
   log(): string;

@@ -1,0 +1,907 @@
+// The resolution machine. Everything that happens between two player choices — taking an
+// action, executing a queue item, an event with its $Before and $After reactions, a list of
+// mutations — is a frame on State::stack, run one step at a time from the top by step().
+// A step that needs a player's choice offers a decision and the machine stops (advance()
+// returns); the answer resumes at that very step. Frames are plain values inside the state
+// (indexes into the definition, never pointers), so copies, undo, snapshots and the hash
+// work at every stop, and a faster interpreter can later drive the same frames.
+//
+// The rule of every step: read what it needs from its frame and advance the frame's cursor
+// first, then act. Acting may push frames (the stack may move), so no reference to a frame
+// is used after anything that can push.
+#include <algorithm>
+
+#include "rulestack/game.h"
+
+namespace rulestack {
+
+namespace {
+constexpr size_t kMaxFrames = 400;
+constexpr size_t kRecentItems = 8;
+}  // namespace
+
+// ---- the loop's one step ----
+
+void Game::step() {
+  int fi = (int)st_.stack.size() - 1;
+  const Frame& f = st_.stack[fi];
+  if (trace && f.kind != FK::Muts) {  // (stepMuts reports each mutation it runs)
+    TraceStep t{f.kind, f.stage, fi + 1, f.lk, f.li, f.lj, -1, f.ev, f.item.id};
+    if (f.kind == FK::ForEach) t.index = f.next;
+    else if (f.kind == FK::React) t.ev = st_.stack[f.a].ev;
+    trace->push_back(t);
+  }
+  switch (f.kind) {
+    case FK::Muts: stepMuts(fi); return;
+    case FK::ForEach: stepForEach(fi); return;
+    case FK::Event: stepEvent(fi); return;
+    case FK::React: stepReact(fi); return;
+    case FK::Take: stepTake(fi); return;
+    case FK::Exec: stepExec(fi); return;
+    case FK::Discard: stepDiscard(fi); return;
+    case FK::Draw: stepDraw(fi); return;
+    case FK::Create: stepCreate(fi); return;
+    case FK::Chain: stepChain(fi); return;
+    case FK::Priority: {
+      int32_t p = f.a;
+      st_.stack.pop_back();
+      if (!st_.over()) st_.priority = p;
+      return;
+    }
+  }
+}
+
+// A new frame on top, built in place (frames are big: no temporary and no move).
+Frame& Game::pushFrame(FK kind) {
+  if (st_.stack.size() >= kMaxFrames)
+    throw RuntimeError("loop_limit", "the resolution nested more than 400 steps deep (reactions setting each other off?); the chain: " +
+                                         chainNames());
+  return st_.stack.push(kind);
+}
+
+// The names of the reactions and triggered actions running, innermost last (for loop errors).
+std::string Game::chainNames() const {
+  const Def& d = *def_;
+  std::vector<const std::string*> names;
+  for (const Frame& f : st_.stack) {
+    if (f.kind != FK::Muts) continue;
+    if (f.lk == LK::Reaction) names.push_back(&d.reactions[f.li].name);
+    else if (f.lk == LK::Triggered) names.push_back(&d.triggered[f.li].name);
+  }
+  std::string out;
+  for (size_t i = names.size() > 6 ? names.size() - 6 : 0; i < names.size(); i++)
+    out += (out.empty() ? "" : " -> ") + (names[i]->empty() ? std::string("(unnamed)") : *names[i]);
+  return out.empty() ? "(none)" : out;
+}
+
+const std::vector<Mutation>& Game::listOf(LK lk, int32_t li, int32_t lj) const {
+  const Def& d = *def_;
+  static const std::vector<Mutation> none;
+  switch (lk) {
+    case LK::Setup: return d.setup;
+    case LK::OnEnter: return d.phases[li].onEnter;
+    case LK::Cost: return d.actions[li].cost;
+    case LK::Action: return d.actions[li].mutations;
+    case LK::Mode: return d.actions[li].modes[lj].mutations;
+    case LK::Reaction: return d.reactions[li].mutations;
+    case LK::Triggered: return d.triggered[li].mutations;
+    case LK::Extra: return extra_[li];
+    case LK::None: break;
+  }
+  return none;
+}
+
+// What mutations see, from a frame context (pointers into the stack: valid until a push).
+Ctx Game::ctxFrom(const FrameCtx& k) const {
+  Ctx c;
+  c.player = k.player;
+  c.self = k.self;
+  c.selected = k.selected;
+  c.mode = k.mode;
+  c.x = k.x;
+  c.item = k.item.get();
+  if (k.itemFrame >= 0) {
+    const Item& it = st_.stack[k.itemFrame].item;
+    c.targets = &it.targets;
+    c.props = &it.props;
+  } else {
+    c.targets = &k.targets;
+  }
+  if (k.evFrame >= 0) {
+    Frame& e = const_cast<Frame&>(st_.stack[k.evFrame]);  // $Before reactions change the event
+    c.event = k.evInItem ? &e.item.event : &e.ev;
+  }
+  return c;
+}
+
+Ctx Game::ctxOf(int fi) const { return ctxFrom(st_.stack[fi].ctx); }
+
+namespace {
+// A list whose operations can neither set off an event nor ask a player (arithmetic,
+// Shuffle, Promote, EndTurn) runs at once, with no frame: nothing can interrupt it.
+bool plain(const std::vector<Mutation>& ms) {
+  for (const Mutation& m : ms) {
+    if (m.forEach.present()) return false;
+    switch (m.op) {
+      case Op::Set: case Op::Add: case Op::Sub: case Op::Mul: case Op::Div: case Op::Shuffle: case Op::Promote:
+      case Op::EndTurn:
+        break;
+      default:
+        return false;
+    }
+  }
+  return true;
+}
+}  // namespace
+
+bool Game::pushMuts(LK lk, int32_t li, int32_t lj, FrameCtx&& ctx) {
+  const std::vector<Mutation>& ms = listOf(lk, li, lj);
+  if (ms.empty()) return false;
+  if (!trace && plain(ms)) {  // (traced, every mutation is a step of its own)
+    Ctx c = ctxFrom(ctx);
+    for (const Mutation& m : ms)
+      if (!m.condition.present() || eval(m.condition, c).truthy()) applyOp(m, c);
+    return false;
+  }
+  Frame& f = pushFrame(FK::Muts);
+  f.lk = lk;
+  f.li = li;
+  f.lj = lj;
+  f.ctx = std::move(ctx);
+  return true;
+}
+
+void Game::pushEvent(const Event& ev, uint8_t halves, int32_t a) {
+  Frame& f = pushFrame(FK::Event);
+  f.halves = halves;
+  f.ev = ev;
+  f.a = a;
+}
+
+Event Game::moveEvent(int32_t e, int32_t zone, int32_t player) const {
+  Event ev;
+  ev.type = Ev::OnZoneEnter;
+  ev.player = player;
+  ev.entity = Slot{e, VK::Ent};
+  ev.zone = Slot{zone, VK::Zone};
+  return ev;
+}
+
+// Whether nothing can answer an event (most events of most games): it then happens at once,
+// logged as two halves, with no frame. Same order, same log, same state: a shortcut.
+bool Game::quiet(const Event& ev, uint8_t halves) const {
+  const Def& d = *def_;
+  if (ev.type == Ev::OnZoneEnter && d.usesAttach) return false;  // attachments move with it
+  if (ev.type == Ev::PhaseExecute && !d.phases[ev.phase].onEnter.empty()) return false;
+  return !((halves & 1) && d.listens[Def::key(true, ev.type)]) && !((halves & 2) && d.listens[Def::key(false, ev.type)]);
+}
+
+// An event: at once when quiet, else as a frame. True when it became a frame (the calling
+// step must then return: the frame runs next).
+bool Game::emit(Event e, uint8_t halves, int32_t a) {
+  if (!quiet(e, halves)) {
+    pushEvent(e, halves, a);
+    return true;
+  }
+  if (!startEvent(e)) return false;
+  if (halves & 1) {
+    countEvent();
+    if (logging) logEvent(e, true);
+  }
+  if (!changeNow(e, a)) return false;
+  if (halves & 2) {
+    countEvent();
+    if (logging) logEvent(e, false);
+  }
+  return false;
+}
+
+// Several events of one kind from one operation, in order: at once, or as frames pushed
+// last first (so that they run first to last, each with its reactions before the next).
+void Game::emitAll(const std::vector<Event>& evs, uint8_t halves, int32_t a) {
+  if (evs.empty()) return;
+  if (quiet(evs[0], halves)) {
+    for (const Event& e : evs) emit(e, halves, a);
+    return;
+  }
+  for (size_t i = evs.size(); i-- > 0;) pushEvent(evs[i], halves, a);
+}
+
+// As an event starts: false when it cannot happen any more (damage to a destroyed entity).
+bool Game::startEvent(Event& ev) {
+  if (ev.type == Ev::DamageTaken && !st_.ents[ev.entity.v].alive) return false;
+  if (ev.type == Ev::OnZoneEnter) {
+    int32_t z = st_.ents[ev.entity.v].zone;
+    ev.from = z >= 0 ? Slot{z, VK::Zone} : Slot{};
+  }
+  return true;
+}
+
+// The change an event makes between its halves (attachments aside): false when it did not
+// happen (a destroyed entity does not move).
+bool Game::changeNow(const Event& ev, int32_t a) {
+  const Def& d = *def_;
+  if (ev.type == Ev::DamageTaken) {
+    int32_t e = ev.entity.v;
+    if (ev.damage > 0) {
+      int32_t cur = asInt(st_.props[(size_t)e * d.propNames.size() + a].get());
+      setProp(e, a, Value::num((int32_t)((uint32_t)cur - (uint32_t)ev.damage)));
+    }
+    return true;
+  }
+  if (ev.type != Ev::OnZoneEnter) return true;
+  int32_t e = ev.entity.v, zone = ev.zone.v;
+  Entity& ent = st_.ents[e];
+  if (!ent.alive) return false;
+  if (d.endAny) endDirty_ = true;
+  if (ent.zone >= 0) {
+    auto& from = st_.zones[ent.zone];
+    auto it = std::find(from.begin(), from.end(), e);
+    if (it != from.end()) from.erase(it);
+  }
+  auto& to = st_.zones[zone];
+  if (a == 1) to.push_back(e);  // a: 1 to the bottom
+  else to.insert(to.begin(), e);
+  ent.zone = zone;
+  if (ent.host >= 0 && st_.ents[ent.host].zone != zone) ent.host = -1;  // moved away from its host
+  return true;
+}
+
+// An item to execute; when done, priority goes to `priorityTo` (-1: unchanged).
+void Game::pushExec(Item&& it, int32_t priorityTo) {
+  Frame& f = pushFrame(FK::Exec);
+  f.item = std::move(it);
+  f.a = priorityTo;
+}
+
+void Game::pushPriority(int32_t player) { pushFrame(FK::Priority).a = player; }
+
+int32_t Game::causeItem() const {
+  for (size_t i = st_.stack.size(); i-- > 0;)
+    if (st_.stack[i].kind == FK::Exec) return st_.stack[i].item.id;
+  return -1;
+}
+
+// ---- mutation lists ----
+
+// Runs the list's mutations one after the other in this step, until one pushes a frame,
+// asks for a decision or ends the game: the machine then takes over from there.
+void Game::stepMuts(int fi) {
+  for (;;) {
+    Frame& f = st_.stack[fi];
+    const std::vector<Mutation>& ms = listOf(f.lk, f.li, f.lj);
+    if (f.next >= (int32_t)ms.size()) {
+      st_.stack.pop_back();
+      return;
+    }
+    int32_t mi = f.next++;
+    const Mutation& m = ms[mi];
+    if (trace) trace->push_back(TraceStep{FK::Muts, 0, fi + 1, f.lk, f.li, f.lj, mi, Event{}, -1});
+    Ctx c = ctxOf(fi);
+    if (m.forEach.present()) {
+      thread_local std::vector<Value> values;
+      evalList(m.forEach, c, values);
+      FrameCtx ctx = f.ctx;
+      LK lk = f.lk;
+      int32_t li = f.li, lj = f.lj;
+      Frame& g = pushFrame(FK::ForEach);  // (f is not used after this)
+      g.lk = lk;
+      g.li = li;
+      g.lj = lj;
+      g.next = mi;
+      g.ctx = std::move(ctx);
+      for (Value v : values) g.values.push_back(Slot::of(v));
+      return;
+    }
+    if (m.condition.present() && !eval(m.condition, c).truthy()) continue;
+    size_t depth = st_.stack.size();
+    applyOp(m, c);
+    if (st_.stack.size() != depth || !st_.decisions.empty() || st_.over()) return;
+  }
+}
+
+void Game::stepForEach(int fi) {
+  Frame& f = st_.stack[fi];
+  if (f.pos >= (int32_t)f.values.size()) {
+    st_.stack.pop_back();
+    return;
+  }
+  const Mutation& m = listOf(f.lk, f.li, f.lj)[f.next];
+  Ctx c = ctxOf(fi);
+  c.item = f.values[f.pos++].get();
+  if (m.condition.present() && !eval(m.condition, c).truthy()) return;
+  applyOp(m, c);
+}
+
+// ---- events: $Before reactions, the change itself, $After reactions ----
+
+// An event half: counted, logged, and when something listens, its reactions as a frame.
+bool Game::announce(int fi, bool before) {
+  const Event& ev = st_.stack[fi].ev;
+  countEvent();
+  if (logging) logEvent(ev, before);
+  if (ev.type == Ev::Count || !def_->listens[Def::key(before, ev.type)]) return false;
+  Frame& r = pushFrame(FK::React);
+  r.before = before;
+  r.a = fi;
+  r.e = def_->numPlayers();
+  return true;
+}
+
+void Game::stepEvent(int fi) {
+  for (;;) {
+    Frame& f = st_.stack[fi];
+    switch (f.stage) {
+      case 0:
+        f.stage = 1;
+        if (!startEvent(f.ev)) {
+          st_.stack.pop_back();
+          return;
+        }
+        if ((f.halves & 1) && announce(fi, true)) return;
+        break;
+      case 1: {
+        f.stage = 2;
+        if (f.ev.cancelled) {  // a $Before reaction cancelled it: it does not happen
+          st_.stack.pop_back();
+          return;
+        }
+        int r = applyEvent(fi);
+        if (r == 2) st_.stack.pop_back();
+        if (r != 0) return;
+        break;
+      }
+      case 2:
+        f.stage = 3;
+        if ((f.halves & 2) && announce(fi, false)) return;
+        break;
+      default:
+        st_.stack.pop_back();
+        return;
+    }
+  }
+}
+
+// What an event changes, between its halves: 0 done, 1 pushed more work, 2 did not happen.
+int Game::applyEvent(int fi) {
+  const Def& d = *def_;
+  Frame& f = st_.stack[fi];
+  if (f.ev.type == Ev::PhaseExecute) {
+    FrameCtx k;
+    k.player = st_.active;
+    k.evFrame = fi;
+    return pushMuts(LK::OnEnter, f.ev.phase, -1, std::move(k)) ? 1 : 0;
+  }
+  if (!changeNow(f.ev, f.a)) return 2;
+  if (f.ev.type != Ev::OnZoneEnter || !d.usesAttach) return 0;
+  // attachments follow their host; out of play they are discarded (each a move of its own)
+  int32_t e = f.ev.entity.v, zone = f.ev.zone.v, player = f.ev.player;
+  bool active = d.zones[zoneDefOf(zone)].active;
+  std::vector<Event> discard;
+  for (int32_t a = d.numPlayers(); a < (int32_t)st_.ents.size(); a++) {
+    if (st_.ents[a].host != e || !st_.ents[a].alive) continue;
+    if (!active) {
+      st_.ents[a].host = -1;
+      if (d.discardZone >= 0) discard.push_back(moveEvent(a, playerZone(d.discardZone, st_.ents[a].owner), player));
+      continue;
+    }
+    auto& az = st_.zones[st_.ents[a].zone];
+    az.erase(std::find(az.begin(), az.end(), a));
+    st_.zones[zone].push_back(a);
+    st_.ents[a].zone = zone;
+  }
+  emitAll(discard, 3, 0);
+  return discard.empty() ? 0 : 1;
+}
+
+// ---- reactions and triggered actions: a cursor over the holders, in a fixed order ----
+// For each player from the active one in turn order: the game's own reactions (for the
+// event's player), then that player's entities' reactions, then triggered actions. Each
+// is looked at when the cursor reaches it, so it sees what the ones before it did.
+
+void Game::stepReact(int fi) {
+  const Def& d = *def_;
+  Frame& f = st_.stack[fi];
+  const int32_t evf = f.a;
+  const Event& ev = st_.stack[evf].ev;
+  const int key = Def::key(f.before, ev.type);
+  const auto& reactions = d.reactionsByKey[key];
+  const auto& triggered = d.triggeredByKey[key];
+  const auto& to = d.turnOrder;
+  const int32_t np = d.numPlayers();
+  auto start = std::find(to.begin(), to.end(), st_.active);
+  size_t s0 = start == to.end() ? 0 : (size_t)(start - to.begin());
+  const int32_t evPlayer = ev.player >= 0 && ev.player < np ? ev.player : st_.active;
+
+  auto ready = [&](int ri, int32_t p, int32_t self) {
+    const Reaction& r = d.reactions[ri];
+    Ctx c;
+    c.player = p;
+    c.self = c.selected = self;
+    c.event = &st_.stack[evf].ev;
+    if (r.condition.present() && !eval(r.condition, c).truthy()) return false;
+    if (r.action >= 0) {
+      // the action must be one its controller could take now (condition, cost)
+      const Action& a = d.actions[r.action];
+      if (a.condition.present() && !eval(a.condition, c).truthy()) return false;
+      if (!canPay(a.cost, c)) return false;
+    }
+    return true;
+  };
+  auto act = [&](int ri, int32_t p, int32_t self) {
+    const Reaction& r = d.reactions[ri];
+    if (r.optional || r.target.present) {
+      offer(DecisionKind::Reaction, p, ri, self, r.optional, &st_.stack[evf].ev).evFrame = evf;
+      return;
+    }
+    startReaction(ri, p, self, evf, {});
+  };
+  // a triggered action: true when offered
+  auto trigger = [&](int ti, int32_t p, int32_t self, int32_t defaultPlayer) {
+    const Triggered& t = d.triggered[ti];
+    Ctx c;
+    c.player = defaultPlayer;
+    c.self = c.selected = self;
+    c.event = &st_.stack[evf].ev;
+    int32_t who = defaultPlayer;
+    if (t.player.present()) {
+      Value w = eval(t.player, c);
+      if (w.k() != VK::Ent) return false;
+      who = w.v() < np ? w.v() : st_.ents[w.v()].controller;
+    }
+    if (who != p) return false;
+    c.player = who;
+    if (t.condition.present() && !eval(t.condition, c).truthy()) return false;
+    offer(DecisionKind::Trigger, who, ti, self, t.optional, &st_.stack[evf].ev).evFrame = evf;
+    return true;
+  };
+
+  while (f.k < (int32_t)to.size()) {
+    int32_t p = to[(s0 + f.k) % to.size()];
+    if (f.part == 0) {  // the game's own reactions
+      while (f.idx < (int32_t)reactions.size()) {
+        int ri = reactions[f.idx++];
+        const Reaction& r = d.reactions[ri];
+        if (r.tmpl >= 0 || r.action >= 0 || p != evPlayer || (r.event == Ev::Named && r.namedAction != ev.named)) continue;
+        if (ready(ri, p, -1)) return act(ri, p, -1);
+      }
+      f.part = 1;
+      f.idx = 0;
+      f.e = np;
+    }
+    if (f.part == 1) {  // the player's entities' reactions
+      while (f.idx < (int32_t)reactions.size()) {
+        int ri = reactions[f.idx];
+        const Reaction& r = d.reactions[ri];
+        if (r.tmpl >= 0 && (r.event != Ev::Named || r.namedAction == ev.named)) {
+          while (f.e < (int32_t)st_.ents.size()) {
+            int32_t e = f.e++;
+            const Entity& en = st_.ents[e];
+            if (!en.alive || en.tmpl != r.tmpl || en.controller != p || en.zone < 0) continue;
+            if (!d.zones[zoneDefOf(en.zone)].active) continue;
+            if (ready(ri, p, e)) return act(ri, p, e);
+          }
+        }
+        f.idx++;
+        f.e = np;
+      }
+      f.part = 2;
+      f.idx = 0;
+      f.e = np;
+    }
+    while (f.idx < (int32_t)triggered.size()) {  // triggered actions
+      int ti = triggered[f.idx];
+      const Triggered& t = d.triggered[ti];
+      if (t.event != Ev::Named || t.namedAction == ev.named) {
+        if (t.tmpl < 0) {
+          f.idx++;
+          f.e = np;
+          if (trigger(ti, p, -1, evPlayer)) return;
+          continue;
+        }
+        while (f.e < (int32_t)st_.ents.size()) {
+          int32_t e = f.e++;
+          const Entity& en = st_.ents[e];
+          if (!en.alive || en.tmpl != t.tmpl || en.zone < 0 || !d.zones[zoneDefOf(en.zone)].active) continue;
+          if (trigger(ti, p, e, en.controller)) return;
+        }
+      }
+      f.idx++;
+      f.e = np;
+    }
+    f.k++;
+    f.part = 0;
+    f.idx = 0;
+    f.e = np;
+  }
+  st_.stack.pop_back();
+}
+
+// A reaction goes ahead (mandatory, or accepted): on the queue, or its mutations now — for a
+// reaction declared in an action, that action's cost, the reaction's and the action's
+// mutations, in that order. They see the live event: a $Before one can change or cancel it.
+void Game::startReaction(int ri, int32_t player, int32_t self, int32_t evFrame, const std::vector<Slot>& targets) {
+  const Reaction& r = def_->reactions[ri];
+  if (r.queue) {
+    Item it = newItem(ItemKind::Reaction, ri, player, self, evFrame >= 0 ? &st_.stack[evFrame].ev : nullptr);
+    it.targets = targets;
+    pushItem(std::move(it));
+    st_.passes = 0;
+    return;
+  }
+  FrameCtx k;
+  k.player = player;
+  k.self = k.selected = self;
+  k.evFrame = evFrame;
+  k.targets = targets;
+  if (r.action >= 0) pushMuts(LK::Action, r.action, -1, FrameCtx(k));
+  pushMuts(LK::Reaction, ri, -1, FrameCtx(k));
+  if (r.action >= 0) pushMuts(LK::Cost, r.action, -1, std::move(k));
+}
+
+// ---- decisions ----
+
+void Game::answer(int player, const Move& m) {
+  const Def& d = *def_;
+  auto di = std::find_if(st_.decisions.begin(), st_.decisions.end(), [&](const Decision& x) { return x.id == m.decision; });
+  Decision dec = *di;
+  st_.decisions.erase(di);
+  if (!m.accept) return;  // declined: nothing changes, the machine goes on
+  bool live = dec.evFrame >= 0 && dec.evFrame < (int32_t)st_.stack.size();
+  switch (dec.kind) {
+    case DecisionKind::Discard: {
+      std::vector<Event> moves;
+      for (const Slot& t : m.targets) moves.push_back(moveEvent(t.v, dec.dest, player));
+      emitAll(moves, 3, 0);
+      return;
+    }
+    case DecisionKind::Reaction:
+      startReaction(dec.def, player, dec.self, live ? dec.evFrame : -1, m.targets);
+      return;
+    case DecisionKind::Trigger: {
+      const Triggered& t = d.triggered[dec.def];
+      Item it = newItem(ItemKind::Triggered, dec.def, player, dec.self, live ? &st_.stack[dec.evFrame].ev : &dec.event);
+      it.targets = m.targets;
+      if (t.queue) {
+        pushItem(std::move(it));
+        st_.passes = 0;
+        if (st_.priority >= 0) st_.priority = nextInTurn(player);
+      } else {
+        pushExec(std::move(it), -1);
+      }
+      return;
+    }
+  }
+}
+
+// RequireDiscard: one player at a time (values: player, from zone, destination zone).
+void Game::stepDiscard(int fi) {
+  Frame& f = st_.stack[fi];
+  while (f.pos + 3 <= (int32_t)f.values.size()) {
+    int32_t p = f.values[f.pos].v, from = f.values[f.pos + 1].v, dest = f.values[f.pos + 2].v;
+    f.pos += 3;
+    int n = std::min<int>(f.a, (int)st_.zones[from].size());
+    if (n <= 0) continue;
+    Decision& dec = offer(DecisionKind::Discard, p, -1, -1, false, nullptr);
+    dec.options = st_.zones[from];
+    dec.count = n;
+    dec.dest = dest;
+    return;
+  }
+  st_.stack.pop_back();
+}
+
+// A frame that repeats `next` times: true for one more time, false (popped) when done.
+bool Game::once(int fi) {
+  Frame& f = st_.stack[fi];
+  if (f.next <= 0) {
+    st_.stack.pop_back();
+    return false;
+  }
+  f.next--;
+  return true;
+}
+
+// DrawCard for one player (a the player, b the zone drawn from, c the zone drawn to).
+void Game::stepDraw(int fi) {
+  while (once(fi)) {
+    const Frame& f = st_.stack[fi];
+    int32_t player = f.a, from = f.b, to = f.c, mover = f.ctx.player;
+    if (st_.zones[from].empty()) {
+      st_.stack.pop_back();
+      Event ev;
+      ev.type = Ev::DrawFailed;
+      ev.player = player;
+      emit(ev, 3);
+      return;
+    }
+    if (emit(moveEvent(st_.zones[from].front(), to, mover), 3, 0)) return;
+  }
+}
+
+// Create, one entity a step (a the template, b the zone, c the owner).
+void Game::stepCreate(int fi) {
+  while (once(fi)) {
+    const Frame& f = st_.stack[fi];
+    if (createOne(f.a, f.b, f.c, nullptr, f.ctx.player)) return;
+  }
+}
+
+// The whole queue, last in first; then priority to player `a`.
+void Game::stepChain(int fi) {
+  if (st_.queue.empty()) {
+    int32_t p = st_.stack[fi].a;
+    st_.stack.pop_back();
+    if (!st_.over()) st_.priority = p;
+    return;
+  }
+  Item it = std::move(st_.queue.back());
+  st_.queue.pop_back();
+  pushExec(std::move(it), -1);
+}
+
+// ---- taking an action ----
+
+void Game::takeAction(int player, const Move& m) {
+  const Def& d = *def_;
+  const Action& a = d.actions[m.action];
+  Frame& f = pushFrame(FK::Take);
+  f.a = player;
+  Item& it = f.item;  // filled in place: a reused frame keeps its lists' memory
+  it.id = st_.nextItemId++;
+  it.kind = ItemKind::Action;
+  it.def = m.action;
+  it.player = player;
+  it.self = it.source = m.source;
+  it.mode = m.mode;
+  it.x = m.x;
+  it.hasX = a.hasX;
+  it.targets = m.targets;
+  Ctx c = actionCtx(player, m.source, m);
+  c.targets = &it.targets;
+  for (auto& kv : a.props) it.props.push_back({kv.first, Slot::of(eval(kv.second, c))});
+}
+
+// Stages: 0 pay the cost; 1 the card waits on the queue, $Before.ActionPlayed; 2 cancelled,
+// queued or executed at once; 3-4 $After.ActionPlayed then priority to the next player;
+// 5-6 $After.ActionPlayed then execution, the same player keeping priority.
+void Game::stepTake(int fi) {
+  const Def& d = *def_;
+  for (;;) {
+    Frame& f = st_.stack[fi];
+    const Action& a = d.actions[f.item.def];
+    const int32_t player = f.a;
+    switch (f.stage) {
+      case 0: {
+        f.stage = 1;
+        FrameCtx k;
+        k.player = player;
+        k.self = k.selected = f.item.source;
+        k.mode = f.item.mode;
+        k.x = f.item.x;
+        k.itemFrame = fi;
+        if (pushMuts(LK::Cost, f.item.def, -1, std::move(k))) return;
+        break;
+      }
+      case 1: {
+        f.stage = 2;
+        int32_t src = f.item.source;
+        if (a.play && src >= 0 && st_.ents[src].zone >= 0) {
+          // the card waits on the queue (no zone events: it is not entering play)
+          Entity& e = st_.ents[src];
+          auto& from = st_.zones[e.zone];
+          from.erase(std::find(from.begin(), from.end(), src));
+          e.zone = d.queueZone;
+          st_.zones[d.queueZone].insert(st_.zones[d.queueZone].begin(), src);
+        }
+        f.ev = Event{};
+        f.ev.type = Ev::ActionPlayed;
+        f.ev.player = player;
+        f.ev.named = a.nameSym;
+        f.ev.entity = src >= 0 ? Slot{src, VK::Ent} : Slot{};
+        f.ev.item = f.item.id;
+        if (announce(fi, true)) return;
+        break;
+      }
+      case 2:
+        st_.passes = 0;
+        if (f.ev.cancelled || f.item.cancelled) {
+          Item it = std::move(f.item);
+          st_.stack.pop_back();
+          pushPriority(player);
+          cancelItem(std::move(it));
+          return;
+        }
+        if (a.queue) {
+          f.stage = 3;
+          pushItem(std::move(f.item));
+          st_.stack[fi].item.id = -1;  // the queue holds it now
+        } else {
+          f.stage = 5;
+        }
+        break;
+      case 3:
+      case 5:
+        f.stage++;
+        if (announce(fi, false)) return;
+        break;
+      case 4:
+        st_.stack.pop_back();
+        if (!st_.over()) st_.priority = nextInTurn(player);
+        return;
+      default: {
+        Item it = std::move(f.item);
+        st_.stack.pop_back();
+        pushExec(std::move(it), player);
+        return;
+      }
+    }
+  }
+}
+
+// ---- executing a queue item ----
+
+bool Game::targetsStillValid(Item& it) {
+  const Def& d = *def_;
+  const TargetSpec* spec = nullptr;
+  Ctx c;
+  c.player = it.player;
+  c.self = it.self;
+  c.selected = it.source;
+  c.mode = it.mode;
+  c.x = it.x;
+  c.event = &it.event;
+  c.props = &it.props;
+  if (it.kind == ItemKind::Action) {
+    const Action& a = d.actions[it.def];
+    if (a.target.present) spec = &a.target;
+    else if (it.mode >= 0 && a.modes[it.mode].target.present) spec = &a.modes[it.mode].target;
+  } else if (it.kind == ItemKind::Triggered) {
+    if (d.triggered[it.def].target.present) spec = &d.triggered[it.def].target;
+  } else if (d.reactions[it.def].target.present) {
+    spec = &d.reactions[it.def].target;
+  }
+  if (!spec || it.targets.empty()) return true;
+  std::vector<Slot> cands;
+  targetCandidates(*spec, c, cands);
+  std::vector<Slot> kept;
+  for (const Slot& t : it.targets)
+    if (std::find(cands.begin(), cands.end(), t) != cands.end()) kept.push_back(t);
+  it.targets = std::move(kept);
+  return !it.targets.empty();
+}
+
+// Stages: 0 targets re-checked, $Before.@Action (a reaction or triggered item: its
+// mutations); 1 the action's mutations; 2 its mode's; 3 a played card to the discard;
+// 4 ActionExecuted; 5 $After.@Action; 6 done.
+void Game::stepExec(int fi) {
+  const Def& d = *def_;
+  for (;;) {
+    Frame& f = st_.stack[fi];
+    Item& it = f.item;
+    auto itemCtx = [&] {  // the item's own mutations see its player, source, targets, mode, X
+      FrameCtx k;
+      k.player = it.player;
+      k.self = it.self;
+      k.selected = it.source;
+      k.mode = it.mode;
+      k.x = it.x;
+      k.itemFrame = fi;
+      return k;
+    };
+    switch (f.stage) {
+      case 0: {
+        f.stage = 1;
+        if (!targetsStillValid(it)) {
+          f.stage = 6;
+          cancelItem(Item(it));
+          return;
+        }
+        f.ev = Event{};
+        f.ev.type = Ev::Named;
+        f.ev.player = it.player;
+        f.ev.item = it.id;
+        if (it.source >= 0) f.ev.entity = Slot{it.source, VK::Ent};
+        else if (!it.targets.empty()) f.ev.entity = it.targets[0];
+        if (it.kind == ItemKind::Action) {
+          f.ev.named = d.actions[it.def].nameSym;
+          if (announce(fi, true)) return;
+          break;
+        }
+        // a queued reaction or triggered action: its mutations, answering its own event
+        bool reaction = it.kind == ItemKind::Reaction;
+        f.ev.named = reaction ? d.reactions[it.def].nameSym : d.triggered[it.def].nameSym;
+        f.stage = 3;
+        FrameCtx k = itemCtx();
+        k.evFrame = fi;
+        k.evInItem = true;
+        if (pushMuts(reaction ? LK::Reaction : LK::Triggered, it.def, -1, std::move(k))) return;
+        break;
+      }
+      case 1:
+        if (f.ev.cancelled || it.cancelled) {
+          f.stage = 6;
+          cancelItem(Item(it));
+          return;
+        }
+        f.stage = 2;
+        if (pushMuts(LK::Action, it.def, -1, itemCtx())) return;
+        break;
+      case 2:
+        f.stage = 3;
+        if (it.mode >= 0 && !it.cancelled && pushMuts(LK::Mode, it.def, it.mode, itemCtx())) return;
+        break;
+      case 3: {
+        f.stage = 4;
+        if (it.kind != ItemKind::Action) break;
+        const Action& a = d.actions[it.def];
+        if (a.play && it.source >= 0 && st_.ents[it.source].zone == d.queueZone) {
+          int zd = d.discardZone >= 0 ? d.discardZone : d.cancelZone;
+          if (zd >= 0 && emit(moveEvent(it.source, playerZone(zd, ownerOf(it.source)), it.player), 3, 0)) return;
+        }
+        break;
+      }
+      case 4:
+        f.stage = 5;
+        if (itemLeft(it, Ev::ActionExecuted, f.ev.named, f.ev.entity, false)) return;
+        break;
+      case 5:
+        f.stage = 6;
+        if (it.kind == ItemKind::Action && announce(fi, false)) return;
+        break;
+      default: {
+        int32_t p = f.a;
+        st_.stack.pop_back();
+        if (p >= 0 && !st_.over()) st_.priority = p;
+        return;
+      }
+    }
+  }
+}
+
+// An item that leaves the queue stays findable a little while ($event.action) and says so
+// (true: as a frame, which `framed` forces).
+bool Game::itemLeft(const Item& it, Ev type, int32_t named, Slot entity, bool framed) {
+  st_.recent.push_back(it);
+  // dropped in halves, not one at a time (each is a few vectors to move)
+  if (st_.recent.size() >= 2 * kRecentItems)
+    st_.recent.erase(st_.recent.begin(), st_.recent.begin() + (st_.recent.size() - kRecentItems));
+  Event ev;
+  ev.type = type;
+  ev.player = it.player;
+  ev.item = it.id;
+  ev.named = named;
+  ev.entity = entity;
+  if (!framed) return emit(ev, 2);
+  pushEvent(ev, 2);
+  return true;
+}
+
+// A cancelled item says so, and a cancelled card goes from the queue to the cache first.
+void Game::cancelItem(Item&& it) {
+  const Def& d = *def_;
+  it.cancelled = true;
+  bool card = false;
+  if (it.kind == ItemKind::Action) {
+    const Action& a = d.actions[it.def];
+    card = a.play && it.source >= 0 && st_.ents[it.source].zone == d.queueZone;
+  }
+  int32_t source = it.source, player = it.player;
+  int32_t named = it.kind == ItemKind::Action ? d.actions[it.def].nameSym : -1;
+  Slot ent = source >= 0 ? Slot{source, VK::Ent} : Slot{};
+  int zd = d.cancelZone >= 0 ? d.cancelZone : d.discardZone;
+  if (!card || zd < 0) {
+    itemLeft(it, Ev::ActionCancelled, named, ent, false);
+    return;
+  }
+  Event move = moveEvent(source, playerZone(zd, ownerOf(source)), player);
+  if (quiet(move, 3)) {  // the move, then ActionCancelled
+    emit(move, 3, 0);
+    itemLeft(it, Ev::ActionCancelled, named, ent, false);
+  } else {  // the same order as frames: ActionCancelled under the move
+    itemLeft(it, Ev::ActionCancelled, named, ent, true);
+    pushEvent(move, 3, 0);
+  }
+}
+
+}  // namespace rulestack
