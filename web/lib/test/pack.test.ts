@@ -4,7 +4,7 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync, type SpawnSyncReturns } from 'node:child_process';
-import { mkdtempSync, writeFileSync, rmSync, readdirSync, existsSync } from 'node:fs';
+import { mkdtempSync, writeFileSync, rmSync, readdirSync, existsSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -16,6 +16,8 @@ let work: string;
 let app: string;
 let installed = false;
 let installLog = '';
+/** The paths in the tarball (from `npm pack --json`). */
+let packed: string[] = [];
 
 function sh(cmd: string, args: string[], cwd: string): SpawnSyncReturns<string> {
   return spawnSync(cmd, args, {
@@ -28,8 +30,9 @@ function sh(cmd: string, args: string[], cwd: string): SpawnSyncReturns<string> 
 
 before(() => {
   work = mkdtempSync(path.join(tmpdir(), 'rulestack-pack-'));
-  const pack = sh(npm, ['pack', '--silent', '--ignore-scripts', '--pack-destination', work], ROOT);
+  const pack = sh(npm, ['pack', '--json', '--ignore-scripts', '--pack-destination', work], ROOT);
   assert.equal(pack.status, 0, `npm pack failed: ${pack.stderr}`);
+  packed = (JSON.parse(pack.stdout) as Array<{ files: Array<{ path: string }> }>)[0]!.files.map((f) => f.path).sort();
   const tarball = readdirSync(work).find((f) => f.endsWith('.tgz'));
   assert.ok(tarball, 'no tarball');
   app = path.join(work, 'app');
@@ -58,6 +61,57 @@ test('the tarball installs (offline) with its dependency and without the tests',
   assert.ok(existsSync(path.join(pkg, 'dist', 'wasm', 'engine.mjs')));
   assert.ok(!existsSync(path.join(pkg, 'dist', 'test')), 'dist/test must not be packed');
   assert.ok(existsSync(path.join(app, 'node_modules', 'yaml', 'package.json')));
+});
+
+test('the tarball holds the package and its docs, and nothing of the build', () => {
+  for (const f of [
+    'package.json', 'README.md', 'LICENSE', 'bin/rulestack.mjs',
+    'dist/index.js', 'dist/index.d.ts', 'dist/cli.js', 'dist/wasm/engine.mjs', 'dist/wasm/engine.wasm', 'dist/wasm/engine.d.mts',
+    'docs/api.md', 'docs/language.md', 'schema/rulestack.schema.json', 'examples/README.md', 'examples/duel.yaml',
+  ]) {
+    assert.ok(packed.includes(f), `${f} is not packed:\n${packed.join('\n')}`);
+  }
+  // every file is under one of these, and none is a build leftover or a test
+  const allowed = /^(package\.json|README\.md|LICENSE|bin\/rulestack\.mjs|dist\/.+\.(js|d\.ts|mjs|d\.mts|wasm)|docs\/.+\.md|schema\/.+\.json|examples\/.+\.(ya?ml|md))$/;
+  assert.deepEqual(packed.filter((f) => !allowed.test(f)), []);
+  assert.deepEqual(packed.filter((f) => /(^|\/)\.|stamp|\.map$|tsbuildinfo|(^|\/)test\//.test(f)), []);
+  // the license is MIT, as package.json says
+  const license = readFileSync(path.join(ROOT, 'LICENSE'), 'utf8');
+  assert.match(license, /^MIT License\n\nCopyright \(c\) 2026 rulestack contributors\n/);
+  const pkg = JSON.parse(readFileSync(path.join(ROOT, 'package.json'), 'utf8'));
+  assert.equal(pkg.license, 'MIT');
+});
+
+test('the packed README starts with installing and using the package; the repository commands come after', () => {
+  assert.ok(installed, installLog);
+  const readme = readFileSync(path.join(app, 'node_modules', 'rulestack', 'README.md'), 'utf8');
+  const headings = [...readme.matchAll(/^## (.+)$/gm)].map((m) => m[1]);
+  assert.deepEqual(headings.slice(0, 2), ['Install', 'Use'], headings.join(', '));
+  const install = readme.indexOf('npm install rulestack');
+  const use = readme.indexOf("import { loadEngine");
+  const start = readme.indexOf('npm start');
+  assert.ok(install > 0 && install < use && use < start, 'install, then use, then npm start');
+  assert.ok(readme.includes('npm test '), 'npm test is documented');
+});
+
+test("the schema is usable from node_modules: import 'rulestack/schema.json'", () => {
+  assert.ok(installed, installLog);
+  writeFileSync(
+    path.join(app, 'schema.js'),
+    `import schema from 'rulestack/schema.json' with { type: 'json' };
+import { createRequire } from 'node:module';
+const resolved = createRequire(import.meta.url).resolve('rulestack/schema.json');
+console.log(JSON.stringify({ title: schema.title, keys: Object.keys(schema.properties ?? {}), resolved }));
+`,
+  );
+  const r = sh(process.execPath, ['schema.js'], app);
+  assert.equal(r.status, 0, r.stderr);
+  const out = JSON.parse(r.stdout);
+  const original = JSON.parse(readFileSync(path.join(ROOT, 'schema', 'rulestack.schema.json'), 'utf8'));
+  assert.equal(out.title, original.title);
+  assert.deepEqual(out.keys, Object.keys(original.properties));
+  assert.ok(out.keys.includes('flow') && out.keys.includes('entities'), out.keys.join(','));
+  assert.equal(out.resolved, path.join(app, 'node_modules', 'rulestack', 'schema', 'rulestack.schema.json'));
 });
 
 test("import 'rulestack', create a game from YAML, apply a move", () => {
