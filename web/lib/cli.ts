@@ -8,7 +8,7 @@ import { createInterface } from 'node:readline';
 import { parseArgs } from 'node:util';
 import { loadEngine, type Rulestack } from './engine.js';
 import { DefinitionError, IllegalMoveError, type DefinitionIssue } from './errors.js';
-import { parseDefinition, type DefinitionFormat, type ParsedDefinition, type Position } from './definition.js';
+import { loadYaml, parseDefinition, type DefinitionFormat, type ParsedDefinition, type Position } from './definition.js';
 import type { Game } from './game.js';
 import type { GameEvent, GameView, Move, PlayerId, SimulateResult } from './types.js';
 
@@ -941,6 +941,7 @@ function joinNegativeNumbers(args: string[]): string[] {
 export async function main(argv: string[]): Promise<number> {
   const [cmd, ...rest] = argv;
   try {
+    await loadYaml(); // the command line reads YAML files
     if (cmd === undefined) throw new UsageError('missing command');
     if (cmd === '--help' || cmd === '-h' || cmd === 'help') {
       out(USAGE);

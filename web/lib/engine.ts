@@ -3,7 +3,7 @@
 import createEngineModule from './wasm/engine.mjs';
 import type { EngineModule, EngineModuleOptions } from './wasm/engine.mjs';
 import { DefinitionError, SnapshotError, type DefinitionIssue } from './errors.js';
-import { parseDefinition, locateIssues, type DefinitionFormat, type ParsedDefinition } from './definition.js';
+import { parseDefinition, locateIssues, loadYaml, type DefinitionFormat, type ParsedDefinition } from './definition.js';
 import { Game, Bot, sessionOf } from './game.js';
 import type {
   BotOptions,
@@ -19,6 +19,12 @@ export interface LoadOptions {
   wasmUrl?: string | URL;
   /** The bytes of engine.wasm (skips fetching/reading). */
   wasmBinary?: ArrayBuffer | Uint8Array;
+  /**
+   * Load the YAML reader too (default true), so that YAML text can be passed. With `false`
+   * it is not loaded (a bundler keeps it in a chunk of its own that is never fetched):
+   * definitions must then be objects or JSON text, until `loadYaml()` is awaited.
+   */
+  yaml?: boolean;
 }
 
 /** A definition: an object (typed, or any parsed JSON), JSON text or YAML text. */
@@ -64,7 +70,8 @@ let cached: Promise<Rulestack> | undefined;
 /**
  * Instantiates the engine (once: later calls return the same instance) and returns
  * the API. In node it reads dist/wasm/engine.wasm; in a browser or worker it fetches
- * engine.wasm next to the module, or `opts.wasmUrl`, or uses `opts.wasmBinary`.
+ * engine.wasm next to the module, or `opts.wasmUrl`, or uses `opts.wasmBinary`. It also
+ * loads the YAML reader unless `opts.yaml` is false.
  */
 export function loadEngine(opts: LoadOptions = {}): Promise<Rulestack> {
   if (!cached) {
@@ -73,7 +80,9 @@ export function loadEngine(opts: LoadOptions = {}): Promise<Rulestack> {
       cached = undefined; // allow a retry after a failed load
     });
   }
-  return cached;
+  if (opts.yaml === false) return cached;
+  const engine = cached;
+  return Promise.all([engine, loadYaml()]).then(([rs]) => rs);
 }
 
 function parseEngineJson<T>(text: string, what: string): T {
