@@ -518,9 +518,9 @@ async function interactivePlay(
 
 /** `TurnStart 0, OnZoneEnter Bolt#3 → Hand:0, …` (at most 12; the `before` halves left out). */
 function summarizeEvents(all: GameEvent[]): string {
-  const events = all.filter((e) => (e as { when?: unknown }).when !== 'before');
+  const events = all.filter((e) => e.when !== 'before');
   const one = (e: GameEvent) => {
-    const f = e as Record<string, unknown>;
+    const f: Record<string, unknown> = { ...e };
     const parts = [String(e.type)];
     for (const k of ['action', 'player', 'entity', 'zone', 'phase', 'winner']) {
       if (f[k] !== undefined && f[k] !== null) parts.push(`${k === 'zone' ? '→ ' : ''}${jsonValue(f[k])}`);
