@@ -46,22 +46,65 @@ const isNode =
   process.versions !== null &&
   typeof process.versions.node === 'string';
 
+/** The error of an engine.wasm that cannot be had: it names where, why, and the options. */
+function wasmError(where: string, why: string, cause?: unknown): Error {
+  return new Error(
+    `rulestack: cannot load engine.wasm from ${where}: ${why}. Serve engine.wasm there, or say where it is: ` +
+      `loadEngine({ wasmUrl: '<URL or path of engine.wasm>' }) (with a bundler: the URL it gives for ` +
+      `'rulestack/engine.wasm', e.g. Vite's import wasmUrl from 'rulestack/engine.wasm?url'), ` +
+      `or pass its bytes as { wasmBinary }`,
+    cause === undefined ? undefined : { cause },
+  );
+}
+
+/** engine.wasm's first bytes: "\0asm". */
+function checkWasm(bytes: Uint8Array, where: string, what = ''): Uint8Array {
+  if (bytes.length < 4 || bytes[0] !== 0 || bytes[1] !== 0x61 || bytes[2] !== 0x73 || bytes[3] !== 0x6d) {
+    throw wasmError(where, `this is not WebAssembly${what}`);
+  }
+  return bytes;
+}
+
+/** Fetches engine.wasm (browser, worker; and http(s) URLs in node). */
+async function fetchWasm(url: string): Promise<Uint8Array> {
+  let res: Response;
+  try {
+    res = await fetch(url);
+  } catch (e) {
+    throw wasmError(url, `the fetch failed (${e instanceof Error ? e.message : String(e)})`, e);
+  }
+  if (!res.ok) throw wasmError(url, `HTTP ${res.status}${res.statusText ? ` ${res.statusText}` : ''}`);
+  const type = res.headers.get('content-type');
+  return checkWasm(new Uint8Array(await res.arrayBuffer()), url, type ? ` (content-type ${type})` : '');
+}
+
 async function instantiate(opts: LoadOptions): Promise<EngineModule> {
   const moduleOpts: EngineModuleOptions = {};
   if (opts.wasmBinary) {
     moduleOpts.wasmBinary = opts.wasmBinary;
-  } else if (isNode) {
-    // emscripten 3.1.6's web build would fetch() a file: URL under node, which fails: read the bytes.
-    const fsName = 'node:fs/promises'; // hidden from bundlers
-    const { readFile } = (await import(/* @vite-ignore */ fsName)) as typeof import('node:fs/promises');
-    let where: string | URL = opts.wasmUrl ?? new URL('./wasm/engine.wasm', import.meta.url);
-    if (typeof where === 'string' && where.startsWith('file:')) where = new URL(where);
-    moduleOpts.wasmBinary = await readFile(where);
-  } else if (opts.wasmUrl) {
-    const url = String(opts.wasmUrl);
-    moduleOpts.locateFile = (path: string) => (path.endsWith('.wasm') ? url : path);
+  } else {
+    const given = opts.wasmUrl !== undefined ? String(opts.wasmUrl) : undefined;
+    if (isNode && (given === undefined || !/^https?:/i.test(given))) {
+      // emscripten 3.1.6's web build would fetch() a file: URL under node, which fails: read the bytes.
+      const fsName = 'node:fs/promises'; // hidden from bundlers
+      const { readFile } = (await import(/* @vite-ignore */ fsName)) as typeof import('node:fs/promises');
+      let where: string | URL = given ?? new URL('./wasm/engine.wasm', import.meta.url);
+      if (typeof where === 'string' && where.startsWith('file:')) where = new URL(where);
+      const shown = where instanceof URL ? decodeURIComponent(where.pathname) : where;
+      let bytes: Uint8Array;
+      try {
+        bytes = await readFile(where);
+      } catch (e) {
+        const code = (e as NodeJS.ErrnoException).code;
+        throw wasmError(shown, code === 'ENOENT' ? 'no such file' : e instanceof Error ? e.message : String(e), e);
+      }
+      moduleOpts.wasmBinary = checkWasm(bytes, shown);
+    } else {
+      // the same URL as the glue's own (next to the package), so bundlers emit one file
+      const url = given ?? new URL('./wasm/engine.wasm', import.meta.url).href;
+      moduleOpts.wasmBinary = await fetchWasm(url);
+    }
   }
-  // else: the module fetches engine.wasm next to engine.mjs (import.meta.url).
   return createEngineModule(moduleOpts);
 }
 

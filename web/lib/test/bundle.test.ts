@@ -3,7 +3,7 @@
 // of its own that such an app never fetches. The sizes are printed (docs/api.md, Bundlers).
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtempSync, writeFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, mkdirSync, writeFileSync, rmSync, symlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import zlib from 'node:zlib';
@@ -24,12 +24,15 @@ interface Built {
   assets: string[];
 }
 
-/** Builds `main.js` (its text given) with Vite, 'rulestack' being the built package (dist/). */
+/**
+ * Builds `main.js` (its text given) with Vite, as an app that installed the package:
+ * node_modules/rulestack is this repository (its package.json `exports`, dist/).
+ */
 async function bundle(name: string, source: string): Promise<Built> {
   const dir = path.join(work, name);
   rmSync(dir, { recursive: true, force: true });
-  const { mkdirSync } = await import('node:fs');
-  mkdirSync(dir, { recursive: true });
+  mkdirSync(path.join(dir, 'node_modules'), { recursive: true });
+  symlinkSync(ROOT, path.join(dir, 'node_modules', 'rulestack'), 'dir');
   writeFileSync(path.join(dir, 'main.js'), source);
   writeFileSync(path.join(dir, 'index.html'), '<!doctype html><script type="module" src="./main.js"></script>\n');
   const { build } = await import('vite');
@@ -37,7 +40,6 @@ async function bundle(name: string, source: string): Promise<Built> {
     root: dir,
     configFile: false,
     logLevel: 'silent',
-    resolve: { alias: { rulestack: path.join(ROOT, 'dist', 'index.js') } },
     build: { write: false, target: 'es2022', minify: true },
   });
   const outputs = (Array.isArray(result) ? result : [result]).flatMap((r) => ('output' in r ? r.output : []));
@@ -97,7 +99,8 @@ const game = rs.createGame('name: Minimal\\nplayers: { count: 2 }\\nzones: [ { n
 document.title = JSON.stringify(game.legalMoves('0'));
 `);
   for (const b of [json, yaml]) {
-    // engine.wasm is emitted as an asset next to the code
+    // engine.wasm is emitted once, as an asset next to the code
+    assert.equal(b.assets.filter((a) => a.endsWith('.wasm')).length, 1, b.assets.join(', '));
     assert.ok(b.assets.some((a) => /engine-[\w-]+\.wasm$|engine\.wasm$/.test(a)), b.assets.join(', '));
     // the yaml package is one lazy chunk, never in the initial chunks
     const yamlChunks = b.chunks.filter(isYaml);
@@ -115,4 +118,18 @@ document.title = JSON.stringify(game.legalMoves('0'));
   console.log(`bundle sizes: ${line}`);
   // the YAML parser is most of the JS: leaving it out must save a good part
   assert.ok(yamlChunk.gzip > initial.gzip / 2, line);
+});
+
+test("Vite: 'rulestack/engine.wasm?url' gives the URL to pass as wasmUrl; the wasm is emitted once", { timeout: 120_000 }, async () => {
+  const b = await bundle('url', `import { loadEngine } from 'rulestack';
+import wasmUrl from 'rulestack/engine.wasm?url';
+const rs = await loadEngine({ wasmUrl, yaml: false });
+document.title = rs.version();
+`);
+  const wasm = b.assets.filter((a) => a.endsWith('.wasm'));
+  assert.equal(wasm.length, 1, b.assets.join(', '));
+  const entry = b.chunks.find((c) => c.isEntry)!;
+  // the URL of the emitted file is in the code (the glue and wasmUrl refer to the same file)
+  assert.ok(b.chunks.some((c) => c.code.includes(path.basename(wasm[0]!))), 'the code names the emitted wasm');
+  assert.ok(entry.code.length > 0);
 });

@@ -94,14 +94,18 @@ test('the packed README starts with installing and using the package; the reposi
   assert.ok(readme.includes('npm test '), 'npm test is documented');
 });
 
-test("the schema is usable from node_modules: import 'rulestack/schema.json'", () => {
+test("the schema and the wasm are usable from node_modules: 'rulestack/schema.json', 'rulestack/engine.wasm'", () => {
   assert.ok(installed, installLog);
   writeFileSync(
     path.join(app, 'schema.js'),
     `import schema from 'rulestack/schema.json' with { type: 'json' };
 import { createRequire } from 'node:module';
-const resolved = createRequire(import.meta.url).resolve('rulestack/schema.json');
-console.log(JSON.stringify({ title: schema.title, keys: Object.keys(schema.properties ?? {}), resolved }));
+import { readFileSync } from 'node:fs';
+const require = createRequire(import.meta.url);
+const resolved = require.resolve('rulestack/schema.json');
+const wasm = require.resolve('rulestack/engine.wasm');
+const magic = [...readFileSync(wasm).subarray(0, 4)];
+console.log(JSON.stringify({ title: schema.title, keys: Object.keys(schema.properties ?? {}), resolved, wasm, magic }));
 `,
   );
   const r = sh(process.execPath, ['schema.js'], app);
@@ -112,6 +116,9 @@ console.log(JSON.stringify({ title: schema.title, keys: Object.keys(schema.prope
   assert.deepEqual(out.keys, Object.keys(original.properties));
   assert.ok(out.keys.includes('flow') && out.keys.includes('entities'), out.keys.join(','));
   assert.equal(out.resolved, path.join(app, 'node_modules', 'rulestack', 'schema', 'rulestack.schema.json'));
+  // and engine.wasm is exported too ('rulestack/engine.wasm')
+  assert.equal(out.wasm, path.join(app, 'node_modules', 'rulestack', 'dist', 'wasm', 'engine.wasm'));
+  assert.deepEqual(out.magic, [0, 0x61, 0x73, 0x6d]);
 });
 
 test("import 'rulestack', create a game from YAML, apply a move", () => {
