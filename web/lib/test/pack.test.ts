@@ -147,6 +147,33 @@ console.log(JSON.stringify(out));
   assert.deepEqual(out.toAct, ['1']);
 });
 
+test("CommonJS: require('rulestack') works on the node versions of engines", () => {
+  assert.ok(installed, installLog);
+  const pkg = JSON.parse(readFileSync(path.join(ROOT, 'package.json'), 'utf8'));
+  assert.equal(pkg.engines.node, '^20.19.0 || >=22.12.0');
+  // this node is one of them (the test suite runs on a supported node)
+  const [major, minor] = process.versions.node.split('.').map(Number) as [number, number];
+  assert.ok((major === 20 && minor >= 19) || major > 22 || (major === 22 && minor >= 12), process.versions.node);
+  writeFileSync(path.join(app, 'ttt.yaml'), TIC_TAC_TOE_YAML);
+  writeFileSync(
+    path.join(app, 'main.cjs'),
+    `const { readFileSync } = require('node:fs');
+const { loadEngine, IllegalMoveError } = require('rulestack');
+loadEngine().then((rs) => {
+  const game = rs.createGame(readFileSync('ttt.yaml', 'utf8'), { seed: 1 });
+  let reason = '';
+  try { game.apply('1', { action: 'Place', targets: ['c0'] }); } catch (e) { if (e instanceof IllegalMoveError) reason = e.reason; }
+  game.apply('0', { action: 'Place', targets: ['c4'] });
+  console.log(JSON.stringify({ toAct: game.view().toAct, reason }));
+  game.dispose();
+});
+`,
+  );
+  const r = sh(process.execPath, ['main.cjs'], app);
+  assert.equal(r.status, 0, r.stderr);
+  assert.deepEqual(JSON.parse(r.stdout), { toAct: ['1'], reason: 'not_your_priority' });
+});
+
 test('the installed bin runs', () => {
   assert.ok(installed, installLog);
   writeFileSync(path.join(app, 'ttt.yaml'), TIC_TAC_TOE_YAML);
