@@ -444,16 +444,19 @@ async function interactivePlay(
     }
     if (choices.length === 0) out(`no moves: ${noMovesReason(spectator, me ?? '')}`);
   };
+  const tty = process.stdin.isTTY === true && process.stdout.isTTY === true;
+  // on a terminal, readline edits the line (and keeps a history); off one, it reads lines
+  const rl = createInterface({ input: process.stdin, output: process.stdout, terminal: tty, crlfDelay: Infinity });
   const prompt = () => {
     const toAct = game.view().toAct;
-    process.stdout.write(`${toAct.length ? toAct.join(',') : '-'}> `);
+    rl.setPrompt(`${toAct.length ? toAct.join(',') : '-'}> `);
+    rl.prompt();
   };
 
   out(`rulestack play: ${game.view().game ?? opts.file}, seed ${opts.seed}` +
     (history.length ? `, ${history.length} moves applied` : '') + '. Type help for the commands.');
   show();
   prompt();
-  const rl = createInterface({ input: process.stdin, terminal: false, crlfDelay: Infinity });
   try {
     for await (const raw of rl) {
       const line = raw.trim();

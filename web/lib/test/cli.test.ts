@@ -384,6 +384,22 @@ describe('play --interactive (scripted stdin)', () => {
     assert.match(r.stdout, /undone: player 0: Place → c2/);
   });
 
+  test('on a terminal (stdin and stdout), play is interactive without --interactive', (t) => {
+    if (spawnSync('script', ['--version'], { encoding: 'utf8' }).status !== 0) {
+      t.skip('no script(1) to make a terminal');
+      return;
+    }
+    const cmd = `${JSON.stringify(process.execPath)} ${JSON.stringify(CLI)} play ttt.yaml`;
+    // script(1) runs the command on a pseudo-terminal and types its own stdin into it
+    const r = spawnSync('script', ['-qec', cmd, '/dev/null'], { cwd: dir, encoding: 'utf8', timeout: 60_000, input: '1\nundo\nquit\n' });
+    assert.equal(r.status, 0, r.stdout);
+    const text = r.stdout.replace(/\r/g, '');
+    assert.match(text, /rulestack play: TicTacToe, seed 0\./);
+    assert.match(text, /player 0: Place → c0\n/);
+    assert.match(text, /undone: player 0: Place → c0/);
+    assert.doesNotMatch(text, /"toAct"/); // not the JSON view of the batch mode
+  });
+
   test('without --interactive and off a terminal, play prints the view as before', () => {
     const r = runWith('1\nquit\n', 'play', 'ttt.yaml');
     assert.equal(r.code, 0, r.stderr);
