@@ -87,7 +87,7 @@ async function instantiate(opts: LoadOptions): Promise<EngineModule> {
     if (isNode && (given === undefined || !/^https?:/i.test(given))) {
       // emscripten 3.1.6's web build would fetch() a file: URL under node, which fails: read the bytes.
       const fsName = 'node:fs/promises'; // hidden from bundlers
-      const { readFile } = (await import(/* @vite-ignore */ fsName)) as typeof import('node:fs/promises');
+      const { readFile } = (await import(/* @vite-ignore */ /* webpackIgnore: true */ fsName)) as typeof import('node:fs/promises');
       let where: string | URL = given ?? new URL('./wasm/engine.wasm', import.meta.url);
       if (typeof where === 'string' && where.startsWith('file:')) where = new URL(where);
       const shown = where instanceof URL ? decodeURIComponent(where.pathname) : where;
