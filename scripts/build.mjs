@@ -192,8 +192,9 @@ if (wanted.has('lib')) {
     'tsconfig.json',
     ...listFiles('web/lib', (p) => /\.(ts|mts|cts)$/.test(p)),
   ];
-  const stamp = 'dist/.tsc-stamp';
-  if (upToDate(stamp, tsInputs)) {
+  // the stamp lives in build/, not dist/: dist/ is what the package ships
+  const stamp = 'build/lib.tsc-stamp';
+  if (upToDate(stamp, tsInputs) && fs.existsSync('dist/index.js')) {
     console.log('lib: dist/ is up to date');
   } else {
     fs.rmSync('dist', { recursive: true, force: true }); // no stale outputs of deleted sources

@@ -1,29 +1,40 @@
 #!/usr/bin/env node
-// The `rulestack` command: validate / play / simulate / test, on the wasm engine in node.
-// Exit codes: 0 ok, 1 the check failed (invalid definition, illegal move, failing scenario,
-// games that errored), 2 usage error or unreadable file, 3 internal error.
-import { readFileSync, readdirSync, statSync } from 'node:fs';
+// The `rulestack` command: validate / moves / play / simulate / test, on the wasm engine in
+// node. Exit codes: 0 ok, 1 the check failed (invalid definition, illegal move, failing
+// scenario, games that errored), 2 usage error or unreadable file, 3 internal error.
+import { readFileSync, readdirSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
+import { createInterface } from 'node:readline';
 import { parseArgs } from 'node:util';
 import { loadEngine, type Rulestack } from './engine.js';
 import { DefinitionError, IllegalMoveError, type DefinitionIssue } from './errors.js';
-import { parseDefinition, type DefinitionFormat, type ParsedDefinition } from './definition.js';
-import type { Move, SimulateResult } from './types.js';
+import { loadYaml, parseDefinition, type DefinitionFormat, type ParsedDefinition, type Position } from './definition.js';
+import type { Game } from './game.js';
+import type { GameEvent, GameView, Move, PlayerId, SimulateResult } from './types.js';
 
 const USAGE = `usage:
-  rulestack validate GAME
-  rulestack play GAME [--seed N] [--moves FILE] [--view PLAYER]
-  rulestack simulate GAME [--games N] [--bot random|mcts] [--seed N] [--iterations N] [--json]
-  rulestack test SCENARIO|DIR...
+  rulestack validate GAME [--json]
+  rulestack moves GAME [--moves FILE] [--seed N] [--json]
+  rulestack play GAME [--seed N] [--moves FILE] [--view PLAYER] [--json] [--interactive]
+  rulestack simulate GAME [--games N] [--bot random|mcts] [--seed N] [--iterations N] [--batch N] [--json]
+  rulestack test SCENARIO|DIR... [--json]
   rulestack --version | --help
 
-GAME is a .json, .yaml or .yml file. Exit codes: 0 ok, 1 failed (invalid game, illegal move,
+GAME is a .json, .yaml or .yml file. A moves FILE has one JSON object a line,
+{"player": "0", "move": {...}} ("-" = stdin). play is interactive when stdin and stdout are
+a terminal, or with --interactive. Exit codes: 0 ok, 1 failed (invalid game, illegal move,
 failing scenario), 2 usage error or unreadable file, 3 internal error.`;
 
 export const EXIT_OK = 0;
 export const EXIT_FAILED = 1;
 export const EXIT_USAGE = 2;
 export const EXIT_INTERNAL = 3;
+
+/** The largest seed: seeds are integers the engine reads exactly (2^53 - 1). */
+export const MAX_SEED = Number.MAX_SAFE_INTEGER;
+/** The engine plays at most this many games in one call and bots use at most this many iterations. */
+export const MAX_GAMES = 1_000_000;
+export const MAX_ITERATIONS = 100_000;
 
 class UsageError extends Error {}
 /** A failure already reported on stderr; carries the exit code. */
@@ -43,6 +54,7 @@ for (const stream of [process.stdout, process.stderr]) {
 
 const out = (s: string) => process.stdout.write(s + '\n');
 const err = (s: string) => process.stderr.write(s + '\n');
+const outJson = (v: unknown) => out(JSON.stringify(v));
 
 function formatOf(file: string): DefinitionFormat {
   const ext = path.extname(file).toLowerCase();
@@ -69,11 +81,16 @@ export function formatIssue(file: string, e: DefinitionIssue): string {
   return e.path ? `${where}: ${e.path}: ${e.message}` : `${where}: ${e.message}`;
 }
 
-function integer(name: string, value: string | undefined, dflt: number, min = 0): number {
+/** An issue as --json prints it: `{ file, path, message, line?, column? }`. */
+const issueJson = (file: string, e: DefinitionIssue) => ({ file, ...e });
+
+/** An integer option in [min, max]; a clear usage error otherwise. */
+function integer(name: string, value: string | undefined, dflt: number, min: number, max: number): number {
   if (value === undefined) return dflt;
-  if (!/^-?[0-9]+$/.test(value.trim())) throw new UsageError(`--${name} must be an integer, not "${value}"`);
+  const range = `an integer from ${min} to ${max}`;
+  if (!/^-?[0-9]+$/.test(value.trim())) throw new UsageError(`--${name} must be ${range}, not "${value}"`);
   const n = Number(value);
-  if (!Number.isSafeInteger(n) || n < min) throw new UsageError(`--${name} must be an integer ≥ ${min}`);
+  if (!Number.isSafeInteger(n) || n < min || n > max) throw new UsageError(`--${name} must be ${range}, not ${value.trim()}`);
   return n;
 }
 
@@ -83,41 +100,266 @@ function oneFile(positionals: string[], what: string): string {
   return positionals[0]!;
 }
 
-/** Reads and parses a game file; prints its errors and exits 1 when it does not parse. */
-function readGame(file: string): ParsedDefinition {
+/**
+ * Reports definition issues (stderr, one a line; or one JSON object on stdout with --json)
+ * and ends the command with exit 1.
+ */
+function failIssues(file: string, issues: DefinitionIssue[], json: boolean): never {
+  if (json) outJson({ ok: false, errors: issues.map((x) => issueJson(file, x)) });
+  else for (const x of issues) err(formatIssue(file, x));
+  throw new Exit(EXIT_FAILED);
+}
+
+/** Reads and parses a game file; reports its errors and exits 1 when it does not parse. */
+function readGame(file: string, json = false): ParsedDefinition {
   const text = readText(file);
   try {
     return parseDefinition(text, formatOf(file));
   } catch (e) {
-    if (e instanceof DefinitionError) {
-      for (const x of e.errors) err(formatIssue(file, x));
-      throw new Exit(EXIT_FAILED);
-    }
+    if (e instanceof DefinitionError) failIssues(file, e.errors, json);
     throw e;
   }
 }
 
-/** Validates; prints every error and exits 1 when there is any. */
-function checkGame(rs: Rulestack, file: string, parsed: ParsedDefinition): void {
-  const issues = rs.validate(parsed.value as Record<string, unknown>);
-  if (issues.length === 0) return;
-  for (const x of issues) {
+/** The engine's problems with a parsed game, located in its YAML source. */
+function gameIssues(rs: Rulestack, parsed: ParsedDefinition): DefinitionIssue[] {
+  return rs.validate(parsed.value as Record<string, unknown>).map((x) => {
     const p = parsed.locate(x.path);
-    err(formatIssue(file, p ? { ...x, line: p.line, column: p.column } : x));
+    return p ? { ...x, line: p.line, column: p.column } : x;
+  });
+}
+
+/** Validates; reports every error and exits 1 when there is any. */
+function checkGame(rs: Rulestack, file: string, parsed: ParsedDefinition, json = false): void {
+  const issues = gameIssues(rs, parsed);
+  if (issues.length > 0) failIssues(file, issues, json);
+}
+
+// ------------------------------------------------------------------ moves files
+
+/** One line of a moves file. */
+export interface MoveLine {
+  player: PlayerId;
+  move: Move;
+}
+
+/** A moves-file line that could not be applied. */
+interface MoveFailure {
+  line: number;
+  reason: string;
+  message: string;
+}
+
+/**
+ * Applies the moves of a moves file in order. Returns the applied moves, or the first
+ * failure (the game then holds every move before it).
+ */
+function applyMovesText(game: Game, text: string): { applied: MoveLine[]; failure?: MoveFailure } {
+  const applied: MoveLine[] = [];
+  const lines = text.split(/\r?\n/);
+  for (let i = 0; i < lines.length; i++) {
+    const line = lines[i]!.trim();
+    if (line === '' || line.startsWith('#') || line.startsWith('//')) continue;
+    const n = i + 1;
+    const malformed = (message: string) => ({ applied, failure: { line: n, reason: 'malformed_move', message } });
+    let entry: { player?: unknown; move?: unknown };
+    try {
+      entry = JSON.parse(line);
+    } catch {
+      return malformed(`not a JSON object: ${line.slice(0, 80)}`);
+    }
+    if (typeof entry !== 'object' || entry === null || Array.isArray(entry)) {
+      return malformed('expected {"player": ..., "move": {...}}');
+    }
+    const { player, move } = entry;
+    if (typeof player !== 'string' && typeof player !== 'number') return malformed('"player" must be a player id');
+    if (typeof move !== 'object' || move === null || Array.isArray(move)) return malformed('"move" must be an object');
+    try {
+      game.apply(player, move as Move);
+    } catch (e) {
+      if (e instanceof IllegalMoveError) return { applied, failure: { line: n, reason: e.reason, message: e.message } };
+      throw e;
+    }
+    applied.push({ player: String(player), move: move as Move });
   }
-  throw new Exit(EXIT_FAILED);
+  return { applied };
+}
+
+/** Starts the game of a command (`--seed`, `--moves`): reports every failure and exits 1. */
+async function startGame(
+  file: string,
+  opts: { seed: number; movesText: string; json: boolean },
+): Promise<{ rs: Rulestack; game: Game; applied: MoveLine[] }> {
+  const parsed = readGame(file, opts.json);
+  const rs = await loadEngine();
+  checkGame(rs, file, parsed, opts.json);
+  const game = rs.createGame(parsed.value as Record<string, unknown>, { seed: opts.seed });
+  const r = applyMovesText(game, opts.movesText);
+  if (r.failure) {
+    game.dispose();
+    const f = r.failure;
+    if (opts.json) outJson({ ok: false, error: f });
+    else err(`line ${f.line}: ${f.reason}: ${f.message}`);
+    throw new Exit(EXIT_FAILED);
+  }
+  return { rs, game, applied: r.applied };
+}
+
+// ------------------------------------------------------------------ describing moves and views
+
+/** A move in words: `Bolt from Bolt#1 → c4`, `accept d1 → BP`, `decline d2`, `pass`. */
+export function describeMove(move: Move): string {
+  const m = move as { action?: string; decision?: string; accept?: boolean; source?: string; targets?: string[]; mode?: number; x?: number };
+  const targets = m.targets?.length ? ` → ${m.targets.join(', ')}` : '';
+  if (m.decision !== undefined) return `${m.accept === false ? 'decline' : 'accept'} ${m.decision}${targets}`;
+  if (m.action === 'pass') return 'pass';
+  let s = String(m.action);
+  if (m.source !== undefined) s += ` from ${m.source}`;
+  if (m.mode !== undefined) s += ` mode ${m.mode}`;
+  if (m.x !== undefined) s += ` x=${m.x}`;
+  return s + targets;
+}
+
+function describeDecision(d: NonNullable<GameView['decisions']>[number]): string {
+  const what = [d.name, d.kind, d.optional ? 'optional' : 'forced'].filter(Boolean).join(', ');
+  return `${d.id} (${what}) for player ${d.player}`;
+}
+
+function describeResult(r: GameView['result']): string {
+  if (r === null) return 'not over';
+  return 'winner' in r ? `player ${r.winner} wins` : 'a draw';
+}
+
+function statusLine(v: GameView): string {
+  const parts = [`turn ${v.turn}`, `phase ${v.phase ?? '-'}`];
+  if (v.active != null) parts.push(`active ${v.active}`);
+  if (v.priority != null) parts.push(`priority ${v.priority}`);
+  parts.push(v.result === null ? `to act: ${v.toAct.join(', ') || 'nobody'}` : `game over: ${describeResult(v.result)}`);
+  return parts.join(' · ');
+}
+
+const jsonValue = (x: unknown) => (typeof x === 'string' ? x : JSON.stringify(x));
+
+/** The queue, top first, one item a line. */
+function queueLines(v: GameView): string[] {
+  if (v.queue.length === 0) return ['queue: empty'];
+  return [
+    'queue (top first):',
+    ...v.queue.map((q) => {
+      let s = `  ${q.id} ${q.action} by ${q.player}`;
+      if (q.source) s += ` from ${q.source}`;
+      if (q.mode != null) s += ` mode ${q.mode}`;
+      if (q.x != null) s += ` x=${q.x}`;
+      if (q.targets?.length) s += ` → ${q.targets.join(', ')}`;
+      return s;
+    }),
+  ];
+}
+
+/** ` (mark "0", pos 4)`: the properties that are not null. */
+function entityProps(p: Record<string, unknown> | undefined): string {
+  const set = Object.entries(p ?? {}).filter(([, x]) => x !== null);
+  return set.length ? ` (${set.map(([k, x]) => `${k} ${JSON.stringify(x)}`).join(', ')})` : '';
+}
+
+/** A view in a few lines: players and their properties, zones and what is visible in them. */
+function viewLines(v: GameView): string[] {
+  const props = (p?: Record<string, unknown>) =>
+    p && Object.keys(p).length ? ' ' + Object.entries(p).map(([k, x]) => `${k} ${jsonValue(x)}`).join(', ') : '';
+  const lines = ['players:'];
+  for (const p of v.players) lines.push(`  ${p.id}:${props(p.properties as Record<string, unknown> | undefined)}`);
+  lines.push('zones:');
+  for (const [id, z] of Object.entries(v.zones)) {
+    const shown = z.entities ? z.entities.map((e) => e.id + entityProps(e.properties)).join(', ') : 'hidden';
+    lines.push(`  ${id} (${z.count})${z.count > 0 ? `: ${shown}` : ''}`);
+  }
+  if (v.decisions?.length) {
+    lines.push('decisions pending:');
+    for (const d of v.decisions) lines.push(`  ${describeDecision(d)}`);
+  }
+  return lines;
+}
+
+/** The numbered list of moves of a player (1-based numbers, `first` onwards). */
+function moveLines(moves: Move[], first = 1): string[] {
+  return moves.map((m, i) => `  ${String(first + i).padStart(2)}. ${describeMove(m)}   ${JSON.stringify(m)}`);
+}
+
+/** Why a player without moves has none. */
+function noMovesReason(v: GameView, player: PlayerId): string {
+  if (v.result !== null) return `the game is over (${describeResult(v.result)})`;
+  const pending = v.decisions ?? [];
+  if (pending.length > 0) {
+    const own = pending.filter((d) => d.player === player);
+    const others = pending.filter((d) => d.player !== player);
+    if (own.length > 0) {
+      return `a decision is pending: their ${own.map((d) => d.id).join(', ')} comes after ${others.map(describeDecision).join('; ')}`;
+    }
+    return `a decision is pending: ${pending.map(describeDecision).join('; ')}`;
+  }
+  if (v.toAct.length > 0) return `waiting for ${v.toAct.map((p) => `player ${p}`).join(', ')}`;
+  return 'nobody may act';
 }
 
 // ------------------------------------------------------------------ validate
 
 async function cmdValidate(args: string[]): Promise<number> {
-  const { positionals } = parseArgs({ args, options: {}, allowPositionals: true, strict: true });
+  const { positionals, values } = parseArgs({ args, options: { json: { type: 'boolean' } }, allowPositionals: true, strict: true });
   const file = oneFile(positionals, 'GAME');
-  const parsed = readGame(file);
+  const json = values.json === true;
+  const parsed = readGame(file, json);
   const rs = await loadEngine();
-  checkGame(rs, file, parsed);
-  out('ok');
+  checkGame(rs, file, parsed, json);
+  if (json) outJson({ ok: true, errors: [] });
+  else out('ok');
   return EXIT_OK;
+}
+
+// ------------------------------------------------------------------ moves
+
+async function cmdMoves(args: string[]): Promise<number> {
+  const { positionals, values } = parseArgs({
+    args,
+    options: { seed: { type: 'string' }, moves: { type: 'string' }, json: { type: 'boolean' } },
+    allowPositionals: true,
+    strict: true,
+  });
+  const file = oneFile(positionals, 'GAME');
+  const seed = integer('seed', values.seed, 0, 0, MAX_SEED);
+  const json = values.json === true;
+  const movesText = values.moves !== undefined ? readText(values.moves) : '';
+  const { game } = await startGame(file, { seed, movesText, json });
+  try {
+    const v = game.view();
+    const players = v.players.map((p) => {
+      const moves = game.legalMoves(p.id);
+      return { id: p.id, moves, ...(moves.length === 0 ? { reason: noMovesReason(v, p.id) } : {}) };
+    });
+    if (json) {
+      outJson({
+        ok: true,
+        turn: v.turn,
+        phase: v.phase,
+        toAct: v.toAct,
+        result: v.result,
+        decisions: (v.decisions ?? []).map(({ id, player, kind, name, optional }) => ({ id, player, kind, name, optional })),
+        players,
+      });
+      return EXIT_OK;
+    }
+    out(statusLine(v));
+    for (const d of v.decisions ?? []) out(`decision pending: ${describeDecision(d)}`);
+    for (const p of players) {
+      if (p.moves.length === 0) out(`player ${p.id}: no moves — ${p.reason}`);
+      else {
+        out(`player ${p.id}:`);
+        for (const l of moveLines(p.moves)) out(l);
+      }
+    }
+    return EXIT_OK;
+  } finally {
+    game.dispose();
+  }
 }
 
 // ------------------------------------------------------------------ play
@@ -125,58 +367,171 @@ async function cmdValidate(args: string[]): Promise<number> {
 async function cmdPlay(args: string[]): Promise<number> {
   const { positionals, values } = parseArgs({
     args,
-    options: { seed: { type: 'string' }, moves: { type: 'string' }, view: { type: 'string' } },
+    options: {
+      seed: { type: 'string' },
+      moves: { type: 'string' },
+      view: { type: 'string' },
+      json: { type: 'boolean' },
+      interactive: { type: 'boolean', short: 'i' },
+    },
     allowPositionals: true,
     strict: true,
   });
   const file = oneFile(positionals, 'GAME');
-  const seed = integer('seed', values.seed, 0);
+  const seed = integer('seed', values.seed, 0, 0, MAX_SEED);
+  const json = values.json === true;
+  const interactive =
+    values.interactive === true ||
+    (!json && values.moves !== '-' && process.stdin.isTTY === true && process.stdout.isTTY === true);
+  if (interactive && json) throw new UsageError('--interactive and --json do not go together');
+  if (interactive && values.moves === '-') throw new UsageError('--interactive reads commands from stdin: give --moves a file');
   const movesText = values.moves !== undefined ? readText(values.moves) : '';
-  const parsed = readGame(file);
-  const rs = await loadEngine();
-  checkGame(rs, file, parsed);
-  const game = rs.createGame(parsed.value as Record<string, unknown>, { seed });
+  const { game, applied } = await startGame(file, { seed, movesText, json });
   try {
-    const lines = movesText.split(/\r?\n/);
-    for (let i = 0; i < lines.length; i++) {
-      const line = lines[i]!.trim();
-      if (line === '' || line.startsWith('#') || line.startsWith('//')) continue;
-      const n = i + 1;
-      let entry: { player?: unknown; move?: unknown };
-      try {
-        entry = JSON.parse(line);
-      } catch {
-        err(`line ${n}: malformed_move: not a JSON object: ${line.slice(0, 80)}`);
-        return EXIT_FAILED;
-      }
-      if (typeof entry !== 'object' || entry === null || Array.isArray(entry)) {
-        err(`line ${n}: malformed_move: expected {"player": ..., "move": {...}}`);
-        return EXIT_FAILED;
-      }
-      const { player, move } = entry;
-      if (typeof player !== 'string' && typeof player !== 'number') {
-        err(`line ${n}: malformed_move: "player" must be a player id`);
-        return EXIT_FAILED;
-      }
-      if (typeof move !== 'object' || move === null || Array.isArray(move)) {
-        err(`line ${n}: malformed_move: "move" must be an object`);
-        return EXIT_FAILED;
-      }
-      try {
-        game.apply(player, move as Move);
-      } catch (e) {
-        if (e instanceof IllegalMoveError) {
-          err(`line ${n}: ${e.reason}: ${e.message}`);
-          return EXIT_FAILED;
-        }
-        throw e;
-      }
+    const viewer = values.view;
+    if (viewer !== undefined && !game.view().players.some((p) => p.id === viewer)) {
+      throw new UsageError(`--view: no player "${viewer}" (players: ${game.view().players.map((p) => p.id).join(', ')})`);
     }
-    out(JSON.stringify(game.view(values.view), null, 2));
+    if (interactive) return await interactivePlay(game, { file, seed, viewer, history: applied });
+    const view = game.view(viewer);
+    if (json) outJson({ ok: true, moves: applied.length, stateHash: game.stateHash(), view });
+    else out(JSON.stringify(view, null, 2));
     return EXIT_OK;
   } finally {
     game.dispose();
   }
+}
+
+const PLAY_HELP = `commands:
+  N             play move number N of the list
+  moves         list the moves again (also: an empty line)
+  view [P]      the whole view of player P (default: yours) as JSON
+  queue         the action queue
+  undo          take back the last move
+  save FILE     write the moves so far as moves JSON lines (rulestack play GAME --moves FILE replays them)
+  help          this list
+  quit          leave (also: end of input)`;
+
+/**
+ * The interactive game: shows the state, the queue, the view of the player to act (or of
+ * `viewer`) and the numbered moves, then reads a command a line from stdin.
+ */
+async function interactivePlay(
+  game: Game,
+  opts: { file: string; seed: number; viewer: string | undefined; history: MoveLine[] },
+): Promise<number> {
+  const history = [...opts.history];
+  let choices: MoveLine[] = [];
+  const show = () => {
+    const spectator = game.view();
+    const me = opts.viewer ?? spectator.toAct[0];
+    const v = game.view(me);
+    out('');
+    out(statusLine(v));
+    for (const l of queueLines(v)) out(l);
+    out(me === undefined ? 'spectator view:' : `player ${me} sees:`);
+    for (const l of viewLines(v)) out(`  ${l}`);
+    choices = [];
+    if (v.result !== null) {
+      out(`game over: ${describeResult(v.result)} (undo, save FILE or quit)`);
+      return;
+    }
+    for (const p of spectator.toAct) {
+      const moves = game.legalMoves(p);
+      out(`moves for player ${p}:`);
+      for (const l of moveLines(moves, choices.length + 1)) out(l);
+      for (const m of moves) choices.push({ player: p, move: m });
+    }
+    if (choices.length === 0) out(`no moves: ${noMovesReason(spectator, me ?? '')}`);
+  };
+  const tty = process.stdin.isTTY === true && process.stdout.isTTY === true;
+  // on a terminal, readline edits the line (and keeps a history); off one, it reads lines
+  const rl = createInterface({ input: process.stdin, output: process.stdout, terminal: tty, crlfDelay: Infinity });
+  const prompt = () => {
+    const toAct = game.view().toAct;
+    rl.setPrompt(`${toAct.length ? toAct.join(',') : '-'}> `);
+    rl.prompt();
+  };
+
+  out(`rulestack play: ${game.view().game ?? opts.file}, seed ${opts.seed}` +
+    (history.length ? `, ${history.length} moves applied` : '') + '. Type help for the commands.');
+  show();
+  prompt();
+  try {
+    for await (const raw of rl) {
+      const line = raw.trim();
+      const [cmd = '', ...rest] = line.split(/\s+/);
+      const arg = line.slice(cmd.length).trim();
+      if (/^[0-9]+$/.test(cmd)) {
+        const n = Number(cmd);
+        const c = choices[n - 1];
+        if (!c || rest.length > 0) {
+          out(choices.length ? `no move ${line}: choose 1 to ${choices.length}` : 'no move to choose now');
+        } else {
+          try {
+            const events = game.apply(c.player, c.move);
+            history.push(c);
+            out(`player ${c.player}: ${describeMove(c.move)}`);
+            if (events.length) out(`events: ${summarizeEvents(events)}`);
+          } catch (e) {
+            if (!(e instanceof IllegalMoveError)) throw e;
+            out(`illegal: ${e.reason}: ${e.message}`);
+          }
+          show();
+        }
+      } else if (cmd === '' || cmd === 'moves' || cmd === 'm') {
+        show();
+      } else if (cmd === 'view' || cmd === 'v') {
+        const who = arg || opts.viewer || game.view().toAct[0];
+        if (who !== undefined && !game.view().players.some((p) => p.id === who)) out(`no player "${who}"`);
+        else out(JSON.stringify(game.view(who), null, 2));
+      } else if (cmd === 'queue' || cmd === 'q') {
+        for (const l of queueLines(game.view())) out(l);
+      } else if (cmd === 'undo' || cmd === 'u') {
+        if (game.undo()) {
+          const last = history.pop();
+          out(`undone: ${last ? `player ${last.player}: ${describeMove(last.move)}` : 'the last move'}`);
+          show();
+        } else out('nothing to undo');
+      } else if (cmd === 'save' || cmd === 's') {
+        if (!arg) out('save needs a file name: save FILE');
+        else {
+          try {
+            writeFileSync(arg, history.map((h) => JSON.stringify(h) + '\n').join(''));
+            out(`saved ${history.length} moves to ${arg}`);
+          } catch (e) {
+            out(`cannot write ${arg}: ${(e as Error).message}`);
+          }
+        }
+      } else if (cmd === 'help' || cmd === 'h' || cmd === '?') {
+        out(PLAY_HELP);
+      } else if (cmd === 'quit' || cmd === 'exit') {
+        return EXIT_OK;
+      } else {
+        out(`unknown command "${cmd}" (help lists the commands)`);
+      }
+      prompt();
+    }
+    out('');
+    return EXIT_OK;
+  } finally {
+    rl.close();
+  }
+}
+
+/** `TurnStart 0, OnZoneEnter Bolt#3 → Hand:0, …` (at most 12; the `before` halves left out). */
+function summarizeEvents(all: GameEvent[]): string {
+  const events = all.filter((e) => e.when !== 'before');
+  const one = (e: GameEvent) => {
+    const f: Record<string, unknown> = { ...e };
+    const parts = [String(e.type)];
+    for (const k of ['action', 'player', 'entity', 'zone', 'phase', 'winner']) {
+      if (f[k] !== undefined && f[k] !== null) parts.push(`${k === 'zone' ? '→ ' : ''}${jsonValue(f[k])}`);
+    }
+    return parts.join(' ');
+  };
+  const shown = events.slice(0, 12).map(one).join(', ');
+  return events.length > 12 ? `${shown}, … (${events.length} in all)` : shown;
 }
 
 // ------------------------------------------------------------------ simulate
@@ -191,12 +546,107 @@ interface Totals {
   lengthSum: number;
 }
 
+/** A game that ended in an engine error. */
+interface GameErrorDetail {
+  game: number;
+  seed: number;
+  message: string;
+}
+
 function progressBar(done: number, total: number, elapsed: number): string {
   const width = 30;
   const filled = total > 0 ? Math.round((done / total) * width) : width;
   const rate = elapsed > 0 ? done / elapsed : 0;
   const pct = total > 0 ? Math.floor((done / total) * 100) : 100;
   return `[${'#'.repeat(filled)}${'.'.repeat(width - filled)}] ${String(pct).padStart(3)}% ${done}/${total} games  ${rate.toFixed(1)} games/s`;
+}
+
+/** The engine's answer to one simulate call (throws on a malformed answer). */
+function simulateCall(rs: Rulestack, json: string, opts: Record<string, unknown>): SimulateResult | { errors: DefinitionIssue[] } {
+  const text = rs.module.simulate(json, JSON.stringify(opts));
+  let r: unknown;
+  try {
+    r = JSON.parse(text);
+  } catch {
+    throw new Error(`engine simulate returned invalid JSON: ${text.slice(0, 200)}`);
+  }
+  const o = r as Record<string, unknown>;
+  if (Array.isArray(o?.errors)) return o as { errors: DefinitionIssue[] };
+  if (typeof o?.games !== 'number' || typeof o?.moves !== 'number') {
+    throw new Error(`engine simulate returned an unexpected answer: ${text.slice(0, 200)}`);
+  }
+  return o as unknown as SimulateResult;
+}
+
+/**
+ * The engine's simulate counts the games that ended in an error but does not say why. Each
+ * game of a batch that had errors is played again alone to find it (the games do not depend
+ * on the batching). A game that cannot start is started through the API, which gives the
+ * engine's message. For an error during play, a random playout of the same seed through the
+ * API (not the same moves as the engine's own playout) is tried for a message.
+ */
+function explainErrors(
+  rs: Rulestack,
+  parsed: ParsedDefinition,
+  first: number,
+  count: number,
+  seed: number,
+  base: Record<string, unknown>,
+): GameErrorDetail[] {
+  const found: GameErrorDetail[] = [];
+  for (let i = 0; i < count; i++) {
+    const gameSeed = seed + first + i;
+    const r = simulateCall(rs, parsed.json, { ...base, games: 1, seed: gameSeed });
+    if (!('games' in r) || (r.errors ?? 0) === 0) continue;
+    found.push({ game: first + i + 1, seed: gameSeed, message: errorMessageOf(rs, parsed, gameSeed) });
+  }
+  return found;
+}
+
+/** Time given to replaying the games that errored (all of them together), in ms. */
+const EXPLAIN_BUDGET_MS = 10_000;
+let explainSpent = 0;
+
+function errorMessageOf(rs: Rulestack, parsed: ParsedDefinition, seed: number): string {
+  const t0 = performance.now();
+  try {
+    return errorMessageWithin(rs, parsed, seed, t0 + Math.max(0, Math.min(2000, EXPLAIN_BUDGET_MS - explainSpent)));
+  } finally {
+    explainSpent += performance.now() - t0;
+  }
+}
+
+function errorMessageWithin(rs: Rulestack, parsed: ParsedDefinition, seed: number, deadline: number): string {
+  let game: Game;
+  try {
+    game = rs.createGame(parsed.value as Record<string, unknown>, { seed });
+  } catch (e) {
+    if (e instanceof DefinitionError) {
+      return `the game cannot start: ${e.errors.map((x) => (x.path ? `${x.path}: ${x.message}` : x.message)).join('; ')}`;
+    }
+    return e instanceof Error ? e.message : String(e);
+  }
+  const unknown = 'an engine error during play (the engine does not report its message)';
+  try {
+    const bot = rs.bot(game, { kind: 'random', seed });
+    for (let n = 0; n < 2000 && performance.now() < deadline; n++) {
+      const player = game.view().toAct[0];
+      if (player === undefined) break;
+      const move = bot.choose(player);
+      if (!move) break;
+      try {
+        game.apply(player, move);
+      } catch (e) {
+        if (e instanceof IllegalMoveError) return `${e.reason}: ${e.message} (found by replaying this seed through the API: the engine's simulate reports no message)`;
+        throw e;
+      }
+    }
+    return unknown;
+  } catch (e) {
+    return `${unknown}; replaying it: ${e instanceof Error ? e.message : String(e)}`;
+  } finally {
+    game.dispose();
+  }
 }
 
 async function cmdSimulate(args: string[]): Promise<number> {
@@ -214,44 +664,38 @@ async function cmdSimulate(args: string[]): Promise<number> {
     strict: true,
   });
   const file = oneFile(positionals, 'GAME');
-  const total = integer('games', values.games, 100, 1);
-  const seed = integer('seed', values.seed, 0);
+  const total = integer('games', values.games, 100, 1, MAX_GAMES);
+  const seed = integer('seed', values.seed, 0, 0, MAX_SEED - total + 1);
   const bot = values.bot ?? 'random';
   if (bot !== 'random' && bot !== 'mcts') throw new UsageError(`--bot must be random or mcts, not "${bot}"`);
-  const iterations = values.iterations !== undefined ? integer('iterations', values.iterations, 0, 1) : undefined;
+  const iterations = values.iterations !== undefined ? integer('iterations', values.iterations, 0, 1, MAX_ITERATIONS) : undefined;
   // MCTS games are slow: one per engine call, so the progress moves.
-  const batch = integer('batch', values.batch, bot === 'mcts' ? 1 : 20, 1);
+  const batch = integer('batch', values.batch, bot === 'mcts' ? 1 : 20, 1, MAX_GAMES);
   const json = values.json === true;
 
-  const parsed = readGame(file);
+  const parsed = readGame(file, json);
   const rs = await loadEngine();
-  checkGame(rs, file, parsed);
+  checkGame(rs, file, parsed, json);
 
   const tty = !json && process.stderr.isTTY === true;
   const t: Totals = { games: 0, moves: 0, draws: 0, unfinished: 0, errors: 0, wins: {}, lengthSum: 0 };
+  const errorDetails: GameErrorDetail[] = [];
+  const base: Record<string, unknown> = { bot };
+  if (iterations !== undefined) base.iterations = iterations;
   const started = performance.now();
   let reportedTenths = 0;
   let lastDraw = -1;
+  let explaining = 0; // ms spent finding the games that errored: not part of the timing
   while (t.games < total) {
     const n = Math.min(batch, total - t.games);
-    const opts: Record<string, unknown> = { games: n, bot, seed: seed + t.games };
-    if (iterations !== undefined) opts.iterations = iterations;
-    const text = rs.module.simulate(parsed.json, JSON.stringify(opts));
-    let r: SimulateResult;
-    try {
-      r = JSON.parse(text) as SimulateResult;
-    } catch {
-      throw new Error(`engine simulate returned invalid JSON: ${text.slice(0, 200)}`);
-    }
-    if (Array.isArray((r as { errors?: unknown }).errors)) {
-      const issues = (r as unknown as { errors: DefinitionIssue[] }).errors;
-      for (const x of issues) err(formatIssue(file, x));
-      return EXIT_FAILED;
-    }
-    if (typeof r.games !== 'number' || typeof r.moves !== 'number') {
-      throw new Error(`engine simulate returned an unexpected answer: ${text.slice(0, 200)}`);
-    }
+    const r = simulateCall(rs, parsed.json, { ...base, games: n, seed: seed + t.games });
+    if (!('games' in r)) failIssues(file, r.errors.map((x) => ({ path: String(x.path ?? ''), message: String(x.message) })), json);
     const played = r.games > 0 ? r.games : n;
+    if ((r.errors ?? 0) > 0) {
+      const t0 = performance.now();
+      errorDetails.push(...explainErrors(rs, parsed, t.games, played, seed, base));
+      explaining += performance.now() - t0;
+    }
     t.games += played;
     t.moves += r.moves;
     t.draws += r.draws ?? 0;
@@ -259,7 +703,7 @@ async function cmdSimulate(args: string[]): Promise<number> {
     t.errors += r.errors ?? 0;
     t.lengthSum += (typeof r.meanLength === 'number' ? r.meanLength : r.moves / Math.max(1, played)) * played;
     for (const [p, w] of Object.entries(r.wins ?? {})) t.wins[p] = (t.wins[p] ?? 0) + w;
-    const elapsed = (performance.now() - started) / 1000;
+    const elapsed = (performance.now() - started - explaining) / 1000;
     if (tty) {
       // redraw at most every 50 ms (and at the end)
       if (elapsed - lastDraw >= 0.05 || t.games >= total) {
@@ -271,7 +715,7 @@ async function cmdSimulate(args: string[]): Promise<number> {
       reportedTenths = Math.floor((t.games * 10) / total);
     }
   }
-  const seconds = (performance.now() - started) / 1000;
+  const seconds = (performance.now() - started - explaining) / 1000;
   if (tty) process.stderr.write('\r\x1b[2K');
 
   const gamesPerSecond = seconds > 0 ? t.games / seconds : 0;
@@ -284,6 +728,7 @@ async function cmdSimulate(args: string[]): Promise<number> {
 
   if (json) {
     const result: Record<string, unknown> = {
+      ok: t.errors === 0,
       games: t.games,
       moves: t.moves,
       bot,
@@ -298,9 +743,10 @@ async function cmdSimulate(args: string[]): Promise<number> {
       drawRate,
       unfinished: t.unfinished,
       errors: t.errors,
+      errorDetails,
     };
     if (iterations !== undefined) result.iterations = iterations;
-    out(JSON.stringify(result));
+    outJson(result);
   } else {
     const pct = (x: number) => `${(x * 100).toFixed(1)}%`;
     out(`games        ${t.games} (${bot} bots, seed ${seed})`);
@@ -315,7 +761,10 @@ async function cmdSimulate(args: string[]): Promise<number> {
     if (t.errors > 0) out(`errors       ${t.errors}`);
   }
   if (t.errors > 0) {
-    err(`simulate: ${t.errors} game(s) ended in an engine error`);
+    if (!json) {
+      for (const d of errorDetails) err(`simulate: game ${d.game} (seed ${d.seed}): ${d.message}`);
+      err(`simulate: ${t.errors} game(s) ended in an engine error`);
+    }
     return EXIT_FAILED;
   }
   return EXIT_OK;
@@ -323,9 +772,34 @@ async function cmdSimulate(args: string[]): Promise<number> {
 
 // ------------------------------------------------------------------ test
 
-async function runOneScenario(rs: Rulestack, file: string): Promise<{ ok: boolean; line: string }> {
-  let name = file;
-  const fail = (msg: string) => ({ ok: false, line: `FAIL ${name}: ${msg}` });
+/** One failure of a scenario: `step` counts from 1 (null: the scenario as a whole). */
+interface ScenarioFailure {
+  step: number | null;
+  line?: number;
+  message: string;
+}
+interface ScenarioReport {
+  file: string;
+  name: string;
+  ok: boolean;
+  failures: ScenarioFailure[];
+}
+
+/** Where each step of a scenario file is: the line of `/steps/i` (YAML, and JSON read as YAML). */
+function stepLocator(text: string, format: DefinitionFormat): (pointer: string) => Position | undefined {
+  try {
+    return parseDefinition(text, format === 'json' || /^\s*[{[]/.test(text) ? 'yaml' : format).locate;
+  } catch {
+    return () => undefined;
+  }
+}
+
+function runOneScenario(rs: Rulestack, file: string): ScenarioReport {
+  const report: ScenarioReport = { file, name: file, ok: false, failures: [] };
+  const fail = (message: string): ScenarioReport => {
+    report.failures.push({ step: null, message });
+    return report;
+  };
   let text: string;
   try {
     text = readText(file);
@@ -333,13 +807,15 @@ async function runOneScenario(rs: Rulestack, file: string): Promise<{ ok: boolea
     return fail((e as Error).message);
   }
   let scenario: Record<string, unknown>;
+  let parsedScenario: ParsedDefinition;
   try {
-    scenario = parseDefinition(text, formatOf(file)).value as Record<string, unknown>;
+    parsedScenario = parseDefinition(text, formatOf(file));
+    scenario = parsedScenario.value as Record<string, unknown>;
   } catch (e) {
     if (e instanceof DefinitionError) return fail(formatIssue(file, e.errors[0]!));
     throw e;
   }
-  if (typeof scenario.name === 'string' && scenario.name !== '') name = scenario.name;
+  if (typeof scenario.name === 'string' && scenario.name !== '') report.name = scenario.name;
   const game = scenario.game;
   let gameParsed: ParsedDefinition;
   let gameFile: string;
@@ -364,19 +840,38 @@ async function runOneScenario(rs: Rulestack, file: string): Promise<{ ok: boolea
   } else {
     return fail('"game" must be a path or an inline definition');
   }
-  const issues = rs.validate(gameParsed.value as Record<string, unknown>);
+  const issues = gameIssues(rs, gameParsed);
   if (issues.length > 0) {
-    const x = issues[0]!;
-    const p = gameParsed.locate(x.path);
-    const more = issues.length > 1 ? ` (+${issues.length - 1} more)` : '';
-    return fail(`game: ${formatIssue(gameFile, p ? { ...x, ...p } : x)}${more}`);
+    for (const x of issues) report.failures.push({ step: null, message: `game: ${formatIssue(gameFile, x)}` });
+    return report;
   }
   const r = rs.runScenario({ ...scenario, game: gameParsed.value });
-  if (r.ok === true) return { ok: true, line: `PASS ${name}` };
-  const f = Array.isArray(r.failures) ? r.failures[0] : undefined;
-  if (!f) return fail('failed');
+  if (r.ok === true) {
+    report.ok = true;
+    return report;
+  }
+  const locate = parsedScenario.format === 'yaml' ? parsedScenario.locate : stepLocator(text, formatOf(file));
+  const failures = Array.isArray(r.failures) ? r.failures : [];
+  if (failures.length === 0) return fail('failed');
+  for (const f of failures) {
+    // the engine counts steps from 0, and -1 is the scenario as a whole
+    if (typeof f.step !== 'number' || f.step < 0) {
+      report.failures.push({ step: null, message: String(f.message) });
+      continue;
+    }
+    const at = locate(`/steps/${f.step}`);
+    report.failures.push({ step: f.step + 1, ...(at ? { line: at.line } : {}), message: String(f.message) });
+  }
+  return report;
+}
+
+/** `FAIL name: step 2 (file.yaml:9): message (+1 more)`. */
+function scenarioLine(r: ScenarioReport): string {
+  if (r.ok) return `PASS ${r.name}`;
+  const f = r.failures[0]!;
+  const where = f.step === null ? '' : `step ${f.step}${f.line !== undefined ? ` (${r.file}:${f.line})` : ''}: `;
   const more = r.failures.length > 1 ? ` (+${r.failures.length - 1} more)` : '';
-  return fail(`step ${f.step}: ${f.message}${more}`);
+  return `FAIL ${r.name}: ${where}${f.message}${more}`;
 }
 
 /** A directory stands for every scenario under it (sorted): .json/.yaml/.yml files with
@@ -405,15 +900,18 @@ function expandScenarioArgs(args: string[]): string[] {
 }
 
 async function cmdTest(args: string[]): Promise<number> {
-  const { positionals } = parseArgs({ args, options: {}, allowPositionals: true, strict: true });
+  const { positionals, values } = parseArgs({ args, options: { json: { type: 'boolean' } }, allowPositionals: true, strict: true });
   if (positionals.length === 0) throw new UsageError('missing SCENARIO');
+  const json = values.json === true;
   const rs = await loadEngine();
-  let failed = 0;
+  const reports: ScenarioReport[] = [];
   for (const file of expandScenarioArgs(positionals)) {
-    const r = await runOneScenario(rs, file);
-    out(r.line);
-    if (!r.ok) failed++;
+    const r = runOneScenario(rs, file);
+    reports.push(r);
+    if (!json) out(scenarioLine(r));
   }
+  const failed = reports.filter((r) => !r.ok).length;
+  if (json) outJson({ ok: failed === 0, passed: reports.length - failed, failed, scenarios: reports });
   return failed > 0 ? EXIT_FAILED : EXIT_OK;
 }
 
@@ -421,14 +919,32 @@ async function cmdTest(args: string[]): Promise<number> {
 
 const COMMANDS: Record<string, (args: string[]) => Promise<number>> = {
   validate: cmdValidate,
+  moves: cmdMoves,
   play: cmdPlay,
   simulate: cmdSimulate,
   test: cmdTest,
 };
 
+const NUMERIC_OPTIONS = new Set(['--seed', '--games', '--iterations', '--batch']);
+
+/** `--seed -1` → `--seed=-1`, so that a negative number gets the range message, not "ambiguous". */
+function joinNegativeNumbers(args: string[]): string[] {
+  const outArgs: string[] = [];
+  for (let i = 0; i < args.length; i++) {
+    const a = args[i]!;
+    const next = args[i + 1];
+    if (NUMERIC_OPTIONS.has(a) && next !== undefined && /^-[0-9.]/.test(next)) {
+      outArgs.push(`${a}=${next}`);
+      i++;
+    } else outArgs.push(a);
+  }
+  return outArgs;
+}
+
 export async function main(argv: string[]): Promise<number> {
   const [cmd, ...rest] = argv;
   try {
+    await loadYaml(); // the command line reads YAML files
     if (cmd === undefined) throw new UsageError('missing command');
     if (cmd === '--help' || cmd === '-h' || cmd === 'help') {
       out(USAGE);
@@ -436,7 +952,8 @@ export async function main(argv: string[]): Promise<number> {
     }
     if (cmd === '--version' || cmd === '-v' || cmd === 'version') {
       const rs = await loadEngine();
-      out(rs.version());
+      if (rest.includes('--json')) outJson({ version: rs.version() });
+      else out(rs.version());
       return EXIT_OK;
     }
     const run = COMMANDS[cmd];
@@ -445,7 +962,7 @@ export async function main(argv: string[]): Promise<number> {
       out(USAGE);
       return EXIT_OK;
     }
-    return await run(rest);
+    return await run(joinNegativeNumbers(rest));
   } catch (e) {
     if (e instanceof Exit) return e.code;
     if (e instanceof UsageError || (e as { code?: string })?.code?.startsWith?.('ERR_PARSE_ARGS')) {

@@ -1,8 +1,49 @@
 // Reading a definition: an object, JSON text or YAML text → JSON text for the engine,
 // plus a way back from a JSON pointer to a line/column of the YAML source.
-import { parseDocument, LineCounter, isMap, isSeq, isPair, isAlias, isScalar, isNode } from 'yaml';
-import type { Document, Node as YamlNode } from 'yaml';
+// The YAML reader (the `yaml` package) is imported dynamically, by loadYaml(), so a bundle
+// that only ever passes objects or JSON text need not load it (bundlers put it in a chunk of
+// its own). loadEngine() calls loadYaml() unless it is given `{ yaml: false }`.
+import type { Document, LineCounter, Node as YamlNode } from 'yaml';
 import { DefinitionError, type DefinitionIssue } from './errors.js';
+
+type YamlModule = typeof import('yaml');
+let Y: YamlModule | undefined;
+let yamlLoading: Promise<void> | undefined;
+
+/**
+ * Loads the YAML reader (once). Reading YAML text — `createGame`, `validate`, `restore`,
+ * `parse` given YAML — needs it; `loadEngine()` loads it unless `{ yaml: false }`.
+ */
+export function loadYaml(): Promise<void> {
+  if (Y) return Promise.resolve();
+  if (!yamlLoading) {
+    yamlLoading = import('yaml').then(
+      (m) => {
+        Y = m;
+      },
+      (e: unknown) => {
+        yamlLoading = undefined; // allow a retry
+        throw e;
+      },
+    );
+  }
+  return yamlLoading;
+}
+
+/** Whether the YAML reader is loaded (see loadYaml). */
+export function yamlLoaded(): boolean {
+  return Y !== undefined;
+}
+
+function yamlModule(): YamlModule {
+  if (!Y) {
+    throw new Error(
+      'rulestack: reading YAML text needs the YAML reader, which is not loaded: ' +
+        'call loadEngine() without { yaml: false }, or await loadYaml() first (or pass an object or JSON text)',
+    );
+  }
+  return Y;
+}
 
 export type DefinitionFormat = 'json' | 'yaml' | 'auto';
 
@@ -29,13 +70,14 @@ export function pointerSegments(pointer: string): string[] {
   return p.split('/').map((s) => s.replace(/~1/g, '/').replace(/~0/g, '~'));
 }
 
-function keyString(key: unknown): string {
-  if (isScalar(key)) return String(key.value);
-  if (isNode(key)) return String(key.toJSON());
+function keyString(Y: YamlModule, key: unknown): string {
+  if (Y.isScalar(key)) return String(key.value);
+  if (Y.isNode(key)) return String(key.toJSON());
   return String(key);
 }
 
-function makeYamlLocator(doc: Document, lc: LineCounter): (pointer: string) => Position | undefined {
+function makeYamlLocator(Y: YamlModule, doc: Document, lc: LineCounter): (pointer: string) => Position | undefined {
+  const { isMap, isSeq, isPair, isAlias, isNode } = Y;
   const pos = (offset: number): Position => {
     const { line, col } = lc.linePos(offset);
     return { line, column: col };
@@ -50,7 +92,7 @@ function makeYamlLocator(doc: Document, lc: LineCounter): (pointer: string) => P
       if (isMap(node)) {
         let found: unknown;
         // Last one wins, as in the JSON conversion.
-        for (const item of node.items) if (isPair(item) && keyString(item.key) === seg) found = item;
+        for (const item of node.items) if (isPair(item) && keyString(Y, item.key) === seg) found = item;
         if (!found || !isPair(found)) return best;
         const key = found.key as YamlNode | null;
         const value = found.value as YamlNode | null;
@@ -222,9 +264,10 @@ export function quoteBareOperators(text: string): string {
 }
 
 function parseYaml(source: string): ParsedDefinition {
+  const Y = yamlModule();
   const text = quoteBareOperators(source);
-  const lc = new LineCounter();
-  const doc = parseDocument(text, { lineCounter: lc, prettyErrors: false, keepSourceTokens: true });
+  const lc = new Y.LineCounter();
+  const doc = Y.parseDocument(text, { lineCounter: lc, prettyErrors: false, keepSourceTokens: true });
   if (doc.errors.length > 0) {
     throw new DefinitionError(
       doc.errors.map((e) => {
@@ -243,7 +286,7 @@ function parseYaml(source: string): ParsedDefinition {
     ]);
   }
   if (!isPlainObject(value)) throw notAnObject('yaml');
-  return { json: JSON.stringify(value), value, format: 'yaml', locate: makeYamlLocator(doc, lc) };
+  return { json: JSON.stringify(value), value, format: 'yaml', locate: makeYamlLocator(Y, doc, lc) };
 }
 
 const noLocation = (): undefined => undefined;
@@ -262,7 +305,8 @@ export function parseDefinition(definition: unknown, format: DefinitionFormat = 
         value = JSON.parse(text);
       } catch (e) {
         if (format === 'json') throw new DefinitionError([jsonSyntaxIssue(text, e)]);
-        // A YAML flow mapping also starts with '{': try YAML before giving up.
+        // A YAML flow mapping also starts with '{': try YAML (when loaded) before giving up.
+        if (!Y) throw new DefinitionError([jsonSyntaxIssue(text, e)]);
         try {
           return parseYaml(text);
         } catch {

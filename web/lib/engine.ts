@@ -3,7 +3,7 @@
 import createEngineModule from './wasm/engine.mjs';
 import type { EngineModule, EngineModuleOptions } from './wasm/engine.mjs';
 import { DefinitionError, SnapshotError, type DefinitionIssue } from './errors.js';
-import { parseDefinition, locateIssues, type DefinitionFormat, type ParsedDefinition } from './definition.js';
+import { parseDefinition, locateIssues, loadYaml, type DefinitionFormat, type ParsedDefinition } from './definition.js';
 import { Game, Bot, sessionOf } from './game.js';
 import type {
   BotOptions,
@@ -19,6 +19,12 @@ export interface LoadOptions {
   wasmUrl?: string | URL;
   /** The bytes of engine.wasm (skips fetching/reading). */
   wasmBinary?: ArrayBuffer | Uint8Array;
+  /**
+   * Load the YAML reader too (default true), so that YAML text can be passed. With `false`
+   * it is not loaded (a bundler keeps it in a chunk of its own that is never fetched):
+   * definitions must then be objects or JSON text, until `loadYaml()` is awaited.
+   */
+  yaml?: boolean;
 }
 
 /** A definition: an object (typed, or any parsed JSON), JSON text or YAML text. */
@@ -40,22 +46,65 @@ const isNode =
   process.versions !== null &&
   typeof process.versions.node === 'string';
 
+/** The error of an engine.wasm that cannot be had: it names where, why, and the options. */
+function wasmError(where: string, why: string, cause?: unknown): Error {
+  return new Error(
+    `rulestack: cannot load engine.wasm from ${where}: ${why}. Serve engine.wasm there, or say where it is: ` +
+      `loadEngine({ wasmUrl: '<URL or path of engine.wasm>' }) (with a bundler: the URL it gives for ` +
+      `'rulestack/engine.wasm', e.g. Vite's import wasmUrl from 'rulestack/engine.wasm?url'), ` +
+      `or pass its bytes as { wasmBinary }`,
+    cause === undefined ? undefined : { cause },
+  );
+}
+
+/** engine.wasm's first bytes: "\0asm". */
+function checkWasm(bytes: Uint8Array, where: string, what = ''): Uint8Array {
+  if (bytes.length < 4 || bytes[0] !== 0 || bytes[1] !== 0x61 || bytes[2] !== 0x73 || bytes[3] !== 0x6d) {
+    throw wasmError(where, `this is not WebAssembly${what}`);
+  }
+  return bytes;
+}
+
+/** Fetches engine.wasm (browser, worker; and http(s) URLs in node). */
+async function fetchWasm(url: string): Promise<Uint8Array> {
+  let res: Response;
+  try {
+    res = await fetch(url);
+  } catch (e) {
+    throw wasmError(url, `the fetch failed (${e instanceof Error ? e.message : String(e)})`, e);
+  }
+  if (!res.ok) throw wasmError(url, `HTTP ${res.status}${res.statusText ? ` ${res.statusText}` : ''}`);
+  const type = res.headers.get('content-type');
+  return checkWasm(new Uint8Array(await res.arrayBuffer()), url, type ? ` (content-type ${type})` : '');
+}
+
 async function instantiate(opts: LoadOptions): Promise<EngineModule> {
   const moduleOpts: EngineModuleOptions = {};
   if (opts.wasmBinary) {
     moduleOpts.wasmBinary = opts.wasmBinary;
-  } else if (isNode) {
-    // emscripten 3.1.6's web build would fetch() a file: URL under node, which fails: read the bytes.
-    const fsName = 'node:fs/promises'; // hidden from bundlers
-    const { readFile } = (await import(/* @vite-ignore */ fsName)) as typeof import('node:fs/promises');
-    let where: string | URL = opts.wasmUrl ?? new URL('./wasm/engine.wasm', import.meta.url);
-    if (typeof where === 'string' && where.startsWith('file:')) where = new URL(where);
-    moduleOpts.wasmBinary = await readFile(where);
-  } else if (opts.wasmUrl) {
-    const url = String(opts.wasmUrl);
-    moduleOpts.locateFile = (path: string) => (path.endsWith('.wasm') ? url : path);
+  } else {
+    const given = opts.wasmUrl !== undefined ? String(opts.wasmUrl) : undefined;
+    if (isNode && (given === undefined || !/^https?:/i.test(given))) {
+      // emscripten 3.1.6's web build would fetch() a file: URL under node, which fails: read the bytes.
+      const fsName = 'node:fs/promises'; // hidden from bundlers
+      const { readFile } = (await import(/* @vite-ignore */ /* webpackIgnore: true */ fsName)) as typeof import('node:fs/promises');
+      let where: string | URL = given ?? new URL('./wasm/engine.wasm', import.meta.url);
+      if (typeof where === 'string' && where.startsWith('file:')) where = new URL(where);
+      const shown = where instanceof URL ? decodeURIComponent(where.pathname) : where;
+      let bytes: Uint8Array;
+      try {
+        bytes = await readFile(where);
+      } catch (e) {
+        const code = (e as NodeJS.ErrnoException).code;
+        throw wasmError(shown, code === 'ENOENT' ? 'no such file' : e instanceof Error ? e.message : String(e), e);
+      }
+      moduleOpts.wasmBinary = checkWasm(bytes, shown);
+    } else {
+      // the same URL as the glue's own (next to the package), so bundlers emit one file
+      const url = given ?? new URL('./wasm/engine.wasm', import.meta.url).href;
+      moduleOpts.wasmBinary = await fetchWasm(url);
+    }
   }
-  // else: the module fetches engine.wasm next to engine.mjs (import.meta.url).
   return createEngineModule(moduleOpts);
 }
 
@@ -64,7 +113,8 @@ let cached: Promise<Rulestack> | undefined;
 /**
  * Instantiates the engine (once: later calls return the same instance) and returns
  * the API. In node it reads dist/wasm/engine.wasm; in a browser or worker it fetches
- * engine.wasm next to the module, or `opts.wasmUrl`, or uses `opts.wasmBinary`.
+ * engine.wasm next to the module, or `opts.wasmUrl`, or uses `opts.wasmBinary`. It also
+ * loads the YAML reader unless `opts.yaml` is false.
  */
 export function loadEngine(opts: LoadOptions = {}): Promise<Rulestack> {
   if (!cached) {
@@ -73,7 +123,9 @@ export function loadEngine(opts: LoadOptions = {}): Promise<Rulestack> {
       cached = undefined; // allow a retry after a failed load
     });
   }
-  return cached;
+  if (opts.yaml === false) return cached;
+  const engine = cached;
+  return Promise.all([engine, loadYaml()]).then(([rs]) => rs);
 }
 
 function parseEngineJson<T>(text: string, what: string): T {

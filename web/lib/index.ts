@@ -5,6 +5,6 @@ export { Game, Bot } from './game.js';
 export type { GameEventMap, GameEventName, MoveRecord } from './game.js';
 export { DefinitionError, IllegalMoveError, SnapshotError } from './errors.js';
 export type { DefinitionIssue } from './errors.js';
-export { parseDefinition } from './definition.js';
+export { parseDefinition, loadYaml, yamlLoaded } from './definition.js';
 export type { DefinitionFormat, ParsedDefinition, Position } from './definition.js';
 export type * from './types.js';

@@ -9,44 +9,151 @@ export type PlayerRef = string | number;
 export type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
 
 // ---------------------------------------------------------------- moves
+// `Move` is a discriminated union: `move.decision !== undefined`
+// tells an answer from an action, `move.action === 'pass'` a pass from another action.
 
-/** Take an action (global or of an entity). */
+/** Passing priority. */
+export interface PassMove {
+  action: 'pass';
+  source?: never;
+  targets?: never;
+  mode?: never;
+  x?: never;
+  decision?: never;
+  accept?: never;
+}
+
+/** Taking an action (global or of an entity); each field only where the action has it. */
 export interface ActionMove {
+  /** The action's name (any name but `'pass'`, which is a PassMove). */
   action: string;
   /** The entity whose action it is (entity actions). */
   source?: string;
-  /** Chosen targets (entity ids or player ids). */
+  /** Chosen targets (entity, zone, player or queue item ids). */
   targets?: string[];
   /** The chosen option of a "pick one" action (0-based). */
   mode?: number;
   /** The chosen X of an X cost. */
   x?: number;
-  [extra: string]: unknown;
+  decision?: never;
+  accept?: never;
 }
 
-export interface PassMove {
-  action: 'pass';
-}
-
-/** The answer to a pending decision (a triggered action, a choice). */
+/** The answer to a pending decision (a triggered action, a reaction, a discard). */
 export interface DecisionMove {
+  /** The decision's id, `d1`, `d2`, … */
   decision: string;
-  accept?: boolean;
+  /** `false` declines an optional decision. */
+  accept: boolean;
+  /** The chosen targets (for a discard: the discarded entities). */
   targets?: string[];
-  mode?: number;
-  x?: number;
-  [extra: string]: unknown;
+  action?: never;
+  source?: never;
+  mode?: never;
+  x?: never;
 }
 
-export type Move = ActionMove | PassMove | DecisionMove;
+export type Move = PassMove | ActionMove | DecisionMove;
 
 // ---------------------------------------------------------------- events
+// Every event of docs/language.md ("Events and triggers"), as `game.log()`, `apply` and the
+// 'event' listeners give them: narrow on `type`.
 
-/** One step of the game, as the engine logs it. `type` names the event. */
-export interface GameEvent {
-  type: string;
-  [field: string]: unknown;
+interface EventBase {
+  /** The queue item executing when it happened (`q<n>`). */
+  cause?: string;
+  /** Present on the `$Before` half of an event. */
+  when?: 'before';
+  cancelled?: boolean;
 }
+
+/** An action's events: `action` is its name, `item` the queue item (`q<n>`), `entity` its source. */
+interface ActionEventBase extends EventBase {
+  action: string;
+  player: PlayerId;
+  item: string;
+  entity?: string;
+}
+
+export interface ActionPlayedEvent extends ActionEventBase {
+  type: 'ActionPlayed';
+}
+export interface ActionExecutedEvent extends ActionEventBase {
+  type: 'ActionExecuted';
+}
+/** A named action's own event, before it executes. */
+export interface BeforeActionEvent extends ActionEventBase {
+  type: 'BeforeAction';
+}
+/** A named action's own event, after it executed. */
+export interface AfterActionEvent extends ActionEventBase {
+  type: 'AfterAction';
+}
+export interface ActionCancelledEvent extends EventBase {
+  type: 'ActionCancelled';
+  action?: string;
+  player: PlayerId;
+  item: string;
+  entity?: string;
+}
+export interface OnZoneEnterEvent extends EventBase {
+  type: 'OnZoneEnter';
+  /** `null` when the entity moved between zones hidden from the one who reads the log. */
+  entity: string | null;
+  /** The zone entered (a zone id). */
+  zone: string;
+  /** The zone left (absent for a created entity). */
+  from?: string;
+  player: PlayerId;
+}
+export interface DamageTakenEvent extends EventBase {
+  type: 'DamageTaken';
+  entity: string;
+  damage_value: number;
+  source?: string;
+  player: PlayerId;
+}
+export interface PhaseExecuteEvent extends EventBase {
+  type: 'PhaseExecute';
+  phase: string;
+  /** The active player. */
+  player: PlayerId;
+}
+export interface TurnStartEvent extends EventBase {
+  type: 'TurnStart';
+  player: PlayerId;
+  turn: number;
+}
+export interface DrawFailedEvent extends EventBase {
+  type: 'DrawFailed';
+  player: PlayerId;
+}
+export type GameOverEvent = EventBase & { type: 'GameOver' } & ({ winner: PlayerId; draw?: never } | { draw: true; winner?: never });
+export interface PassEvent extends EventBase {
+  type: 'Pass';
+  player: PlayerId;
+}
+
+/** One step of the game, as the engine logs it. Narrow on `type`. */
+export type GameEvent =
+  | ActionPlayedEvent
+  | ActionExecutedEvent
+  | ActionCancelledEvent
+  | BeforeActionEvent
+  | AfterActionEvent
+  | OnZoneEnterEvent
+  | DamageTakenEvent
+  | PhaseExecuteEvent
+  | TurnStartEvent
+  | DrawFailedEvent
+  | GameOverEvent
+  | PassEvent;
+
+/** The event types: `'ActionPlayed' | 'OnZoneEnter' | …`. */
+export type GameEventType = GameEvent['type'];
+
+/** The event of one type: `EventOf<'TurnStart'>` is `TurnStartEvent`. */
+export type EventOf<T extends GameEventType> = Extract<GameEvent, { type: T }>;
 
 // ---------------------------------------------------------------- views
 

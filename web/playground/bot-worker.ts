@@ -19,7 +19,8 @@ const post = (r: BotResponse) => (self as unknown as Worker).postMessage(r);
 self.addEventListener('message', async (e: MessageEvent<BotRequest>) => {
   const { id, definition, snapshot, player, options } = e.data;
   try {
-    const rs = await loadEngine();
+    // the definition comes as the game's JSON text: no YAML reader needed in the worker
+    const rs = await loadEngine({ yaml: false });
     const game = rs.restore(definition, snapshot);
     try {
       post({ id, move: rs.bot(game, options).choose(player) });

@@ -390,7 +390,7 @@ function renderMoves(view: GameView, name: (id: string) => string): void {
     if (moves.length === 0) group.append(h('p', { class: 'hint' }, 'no legal move'));
     const list = h('div', { class: 'move-list' });
     for (const move of moves) {
-      const m = move as Record<string, unknown>;
+      const m = move;
       const kind = m.action === 'pass' ? 'pass' : typeof m.decision === 'string' ? (m.accept === false ? 'decline' : 'decision') : 'action';
       const btn = h('button', { type: 'button', class: `move ${kind}`, 'data-player': player, 'data-move': JSON.stringify(move) }, moveLabel(move, view)) as HTMLButtonElement;
       btn.addEventListener('click', () => play(player, move));

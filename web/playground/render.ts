@@ -54,7 +54,7 @@ function extras(obj: Record<string, unknown>, known: string[]): HTMLElement | nu
 
 /** A readable label for a move: "Bolt · Bolt#3", "Mark → NW", "Pass", "Accept EnPassant → WP". */
 export function moveLabel(move: Move, view: GameView | null): string {
-  const m = move as Record<string, unknown>;
+  const m = move; // every field of every kind of move can be read (absent = undefined)
   const parts: string[] = [];
   const tail = (): void => {
     if (Array.isArray(m.targets) && m.targets.length > 0) parts.push(`→ ${m.targets.join(', ')}`);
@@ -81,7 +81,7 @@ export function moveLabel(move: Move, view: GameView | null): string {
 
 /** Entity ids a move mentions (its source and targets), for highlighting. */
 export function moveEntities(move: Move): string[] {
-  const m = move as Record<string, unknown>;
+  const m = move; // every field of every kind of move can be read (absent = undefined)
   const ids: string[] = [];
   if (typeof m.source === 'string') ids.push(m.source);
   if (Array.isArray(m.targets)) for (const t of m.targets) if (typeof t === 'string') ids.push(t);

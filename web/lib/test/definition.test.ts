@@ -1,9 +1,11 @@
-// Reading definitions (no engine needed): JSON/YAML/object input, syntax errors,
-// and the JSON pointer → YAML line/column map.
-import { test } from 'node:test';
+// Reading definitions (no engine needed, only the YAML reader): JSON/YAML/object input,
+// syntax errors, and the JSON pointer → YAML line/column map.
+import { test, before } from 'node:test';
 import assert from 'node:assert/strict';
-import { parseDefinition, DefinitionError } from '../index.js';
+import { parseDefinition, DefinitionError, loadYaml } from '../index.js';
 import { locateIssues, pointerSegments } from '../definition.js';
+
+before(() => loadYaml());
 
 const YAML = `name: T
 players:

@@ -4,7 +4,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { loadEngine } from '../index.js';
+import { loadEngine, type GameEvent, type OnZoneEnterEvent } from '../index.js';
 
 const repo = (p: string) => fileURLToPath(new URL(`../../${p}`, import.meta.url));
 
@@ -13,7 +13,7 @@ test('the log names a card drawn into a hand only to its owner', async () => {
   const game = rs.createGame(readFileSync(repo('examples/duel.yaml'), 'utf8'), { seed: 3 });
   try {
     const intoHand = (events: ReturnType<typeof game.log>, owner: string) =>
-      events.filter((e) => e.type === 'OnZoneEnter' && e.zone === `Hand:${owner}` && !('when' in e));
+      events.filter((e): e is OnZoneEnterEvent => e.type === 'OnZoneEnter' && e.zone === `Hand:${owner}` && !('when' in e));
     const full = game.log();
     const mine = game.log('0');
     const spectator = game.log(null);
@@ -42,7 +42,7 @@ test('apply returns the events as the mover may see them', async () => {
     // player 0 ends the turn: player 1's start-of-turn draw is not named to player 0
     let events = game.apply('0', { action: 'pass' });
     while (!events.some((e) => e.type === 'TurnStart')) events = game.apply(game.view().toAct[0]!, { action: 'pass' });
-    const draw = events.find((e) => e.type === 'OnZoneEnter' && e.zone === 'Hand:1' && !('when' in e));
+    const draw = events.find((e: GameEvent): e is OnZoneEnterEvent => e.type === 'OnZoneEnter' && e.zone === 'Hand:1' && !('when' in e));
     assert.ok(draw, 'player 1 drew a card');
     assert.equal(draw!.entity, null);
   } finally {

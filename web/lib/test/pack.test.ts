@@ -4,7 +4,7 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync, type SpawnSyncReturns } from 'node:child_process';
-import { mkdtempSync, writeFileSync, rmSync, readdirSync, existsSync } from 'node:fs';
+import { mkdtempSync, writeFileSync, rmSync, readdirSync, existsSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -16,6 +16,8 @@ let work: string;
 let app: string;
 let installed = false;
 let installLog = '';
+/** The paths in the tarball (from `npm pack --json`). */
+let packed: string[] = [];
 
 function sh(cmd: string, args: string[], cwd: string): SpawnSyncReturns<string> {
   return spawnSync(cmd, args, {
@@ -28,8 +30,9 @@ function sh(cmd: string, args: string[], cwd: string): SpawnSyncReturns<string> 
 
 before(() => {
   work = mkdtempSync(path.join(tmpdir(), 'rulestack-pack-'));
-  const pack = sh(npm, ['pack', '--silent', '--ignore-scripts', '--pack-destination', work], ROOT);
+  const pack = sh(npm, ['pack', '--json', '--ignore-scripts', '--pack-destination', work], ROOT);
   assert.equal(pack.status, 0, `npm pack failed: ${pack.stderr}`);
+  packed = (JSON.parse(pack.stdout) as Array<{ files: Array<{ path: string }> }>)[0]!.files.map((f) => f.path).sort();
   const tarball = readdirSync(work).find((f) => f.endsWith('.tgz'));
   assert.ok(tarball, 'no tarball');
   app = path.join(work, 'app');
@@ -60,6 +63,64 @@ test('the tarball installs (offline) with its dependency and without the tests',
   assert.ok(existsSync(path.join(app, 'node_modules', 'yaml', 'package.json')));
 });
 
+test('the tarball holds the package and its docs, and nothing of the build', () => {
+  for (const f of [
+    'package.json', 'README.md', 'LICENSE', 'bin/rulestack.mjs',
+    'dist/index.js', 'dist/index.d.ts', 'dist/cli.js', 'dist/wasm/engine.mjs', 'dist/wasm/engine.wasm', 'dist/wasm/engine.d.mts',
+    'docs/api.md', 'docs/language.md', 'schema/rulestack.schema.json', 'examples/README.md', 'examples/duel.yaml',
+  ]) {
+    assert.ok(packed.includes(f), `${f} is not packed:\n${packed.join('\n')}`);
+  }
+  // every file is under one of these, and none is a build leftover or a test
+  const allowed = /^(package\.json|README\.md|LICENSE|bin\/rulestack\.mjs|dist\/.+\.(js|d\.ts|mjs|d\.mts|wasm)|docs\/.+\.md|schema\/.+\.json|examples\/.+\.(ya?ml|md))$/;
+  assert.deepEqual(packed.filter((f) => !allowed.test(f)), []);
+  assert.deepEqual(packed.filter((f) => /(^|\/)\.|stamp|\.map$|tsbuildinfo|(^|\/)test\//.test(f)), []);
+  // the license is MIT, as package.json says
+  const license = readFileSync(path.join(ROOT, 'LICENSE'), 'utf8');
+  assert.match(license, /^MIT License\n\nCopyright \(c\) 2026 rulestack contributors\n/);
+  const pkg = JSON.parse(readFileSync(path.join(ROOT, 'package.json'), 'utf8'));
+  assert.equal(pkg.license, 'MIT');
+});
+
+test('the packed README starts with installing and using the package; the repository commands come after', () => {
+  assert.ok(installed, installLog);
+  const readme = readFileSync(path.join(app, 'node_modules', 'rulestack', 'README.md'), 'utf8');
+  const headings = [...readme.matchAll(/^## (.+)$/gm)].map((m) => m[1]);
+  assert.deepEqual(headings.slice(0, 2), ['Install', 'Use'], headings.join(', '));
+  const install = readme.indexOf('npm install rulestack');
+  const use = readme.indexOf("import { loadEngine");
+  const start = readme.indexOf('npm start');
+  assert.ok(install > 0 && install < use && use < start, 'install, then use, then npm start');
+  assert.ok(readme.includes('npm test '), 'npm test is documented');
+});
+
+test("the schema and the wasm are usable from node_modules: 'rulestack/schema.json', 'rulestack/engine.wasm'", () => {
+  assert.ok(installed, installLog);
+  writeFileSync(
+    path.join(app, 'schema.js'),
+    `import schema from 'rulestack/schema.json' with { type: 'json' };
+import { createRequire } from 'node:module';
+import { readFileSync } from 'node:fs';
+const require = createRequire(import.meta.url);
+const resolved = require.resolve('rulestack/schema.json');
+const wasm = require.resolve('rulestack/engine.wasm');
+const magic = [...readFileSync(wasm).subarray(0, 4)];
+console.log(JSON.stringify({ title: schema.title, keys: Object.keys(schema.properties ?? {}), resolved, wasm, magic }));
+`,
+  );
+  const r = sh(process.execPath, ['schema.js'], app);
+  assert.equal(r.status, 0, r.stderr);
+  const out = JSON.parse(r.stdout);
+  const original = JSON.parse(readFileSync(path.join(ROOT, 'schema', 'rulestack.schema.json'), 'utf8'));
+  assert.equal(out.title, original.title);
+  assert.deepEqual(out.keys, Object.keys(original.properties));
+  assert.ok(out.keys.includes('flow') && out.keys.includes('entities'), out.keys.join(','));
+  assert.equal(out.resolved, path.join(app, 'node_modules', 'rulestack', 'schema', 'rulestack.schema.json'));
+  // and engine.wasm is exported too ('rulestack/engine.wasm')
+  assert.equal(out.wasm, path.join(app, 'node_modules', 'rulestack', 'dist', 'wasm', 'engine.wasm'));
+  assert.deepEqual(out.magic, [0, 0x61, 0x73, 0x6d]);
+});
+
 test("import 'rulestack', create a game from YAML, apply a move", () => {
   assert.ok(installed, installLog);
   writeFileSync(path.join(app, 'ttt.yaml'), TIC_TAC_TOE_YAML);
@@ -84,6 +145,33 @@ console.log(JSON.stringify(out));
   assert.notEqual(out.before, out.after);
   assert.ok(out.events > 0);
   assert.deepEqual(out.toAct, ['1']);
+});
+
+test("CommonJS: require('rulestack') works on the node versions of engines", () => {
+  assert.ok(installed, installLog);
+  const pkg = JSON.parse(readFileSync(path.join(ROOT, 'package.json'), 'utf8'));
+  assert.equal(pkg.engines.node, '^20.19.0 || >=22.12.0');
+  // this node is one of them (the test suite runs on a supported node)
+  const [major, minor] = process.versions.node.split('.').map(Number) as [number, number];
+  assert.ok((major === 20 && minor >= 19) || major > 22 || (major === 22 && minor >= 12), process.versions.node);
+  writeFileSync(path.join(app, 'ttt.yaml'), TIC_TAC_TOE_YAML);
+  writeFileSync(
+    path.join(app, 'main.cjs'),
+    `const { readFileSync } = require('node:fs');
+const { loadEngine, IllegalMoveError } = require('rulestack');
+loadEngine().then((rs) => {
+  const game = rs.createGame(readFileSync('ttt.yaml', 'utf8'), { seed: 1 });
+  let reason = '';
+  try { game.apply('1', { action: 'Place', targets: ['c0'] }); } catch (e) { if (e instanceof IllegalMoveError) reason = e.reason; }
+  game.apply('0', { action: 'Place', targets: ['c4'] });
+  console.log(JSON.stringify({ toAct: game.view().toAct, reason }));
+  game.dispose();
+});
+`,
+  );
+  const r = sh(process.execPath, ['main.cjs'], app);
+  assert.equal(r.status, 0, r.stderr);
+  assert.deepEqual(JSON.parse(r.stdout), { toAct: ['1'], reason: 'not_your_priority' });
 });
 
 test('the installed bin runs', () => {
