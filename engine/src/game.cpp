@@ -306,6 +306,7 @@ int Game::decisionTurnPlayer() const {
 void Game::applyUnchecked(int player, const Move& m) {
   movesCachePlayer_ = -1;
   eventsThisMove_ = 0;
+  quietCause_ = -1;
   switch (m.kind) {
     case Move::Pass: doPass(player); break;
     case Move::Take: takeAction(player, m); break;
@@ -325,6 +326,7 @@ std::string Game::apply(int player, const Move& m, std::string* message) {
     st_ = std::move(backup);
     log.resize(logSize);
     endDirty_ = true;
+    quietCause_ = -1;
   };
   try {
     applyUnchecked(player, m);

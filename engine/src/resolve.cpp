@@ -249,14 +249,70 @@ bool Game::changeNow(const Event& ev, int32_t a) {
 
 // An item to execute; when done, priority goes to `priorityTo` (-1: unchanged).
 void Game::pushExec(Item&& it, int32_t priorityTo) {
+  if (execAtOnce(it, priorityTo)) return;
   Frame& f = pushFrame(FK::Exec);
   f.item = std::move(it);
   f.a = priorityTo;
 }
 
+// An action item that nothing can interrupt (no listener of its events, plain mutations, a
+// quiet move of its card) executes at once, as stepExec would, with no frame. False when
+// it cannot (nothing was changed then).
+bool Game::execAtOnce(Item& it, int32_t priorityTo) {
+  const Def& d = *def_;
+  if (trace || it.kind != ItemKind::Action) return false;
+  const Action& a = d.actions[it.def];
+  if (d.listens[Def::key(true, Ev::Named)] || d.listens[Def::key(false, Ev::Named)] ||
+      d.listens[Def::key(false, Ev::ActionExecuted)] || d.listens[Def::key(false, Ev::ActionCancelled)] ||
+      !plain(a.mutations) || (it.mode >= 0 && !plain(a.modes[it.mode].mutations)))
+    return false;
+  int zd = d.discardZone >= 0 ? d.discardZone : d.cancelZone;
+  bool card = a.play && it.source >= 0 && zd >= 0;
+  if (card && !quiet(moveEvent(it.source, 0, it.player), 3)) return false;
+  int32_t savedCause = quietCause_;
+  quietCause_ = it.id;  // the log's cause, as if an Exec frame were there
+  if (!targetsStillValid(it)) {
+    it.cancelled = true;
+    if (card && st_.ents[it.source].zone == d.queueZone)
+      emit(moveEvent(it.source, playerZone(d.cancelZone >= 0 ? d.cancelZone : d.discardZone, ownerOf(it.source)), it.player), 3, 0);
+    itemLeft(it, Ev::ActionCancelled, a.nameSym, it.source >= 0 ? Slot{it.source, VK::Ent} : Slot{}, false);
+  } else {
+    Event ev;
+    ev.type = Ev::Named;
+    ev.player = it.player;
+    ev.item = it.id;
+    ev.named = a.nameSym;
+    if (it.source >= 0) ev.entity = Slot{it.source, VK::Ent};
+    else if (!it.targets.empty()) ev.entity = it.targets[0];
+    countEvent();
+    if (logging) logEvent(ev, true);
+    Ctx c;
+    c.player = it.player;
+    c.self = it.self;
+    c.selected = it.source;
+    c.targets = &it.targets;
+    c.mode = it.mode;
+    c.x = it.x;
+    c.props = &it.props;
+    for (const Mutation& m : a.mutations)
+      if (!m.condition.present() || eval(m.condition, c).truthy()) applyOp(m, c);
+    if (it.mode >= 0 && !it.cancelled)
+      for (const Mutation& m : a.modes[it.mode].mutations)
+        if (!m.condition.present() || eval(m.condition, c).truthy()) applyOp(m, c);
+    if (card && st_.ents[it.source].zone == d.queueZone) emit(moveEvent(it.source, playerZone(zd, ownerOf(it.source)), it.player), 3, 0);
+    itemLeft(it, Ev::ActionExecuted, ev.named, ev.entity, false);
+    countEvent();
+    if (logging) logEvent(ev, false);
+  }
+  quietCause_ = savedCause;
+  if (priorityTo >= 0 && !st_.over()) st_.priority = priorityTo;
+  return true;
+}
+
 void Game::pushPriority(int32_t player) { pushFrame(FK::Priority).a = player; }
 
 int32_t Game::causeItem() const {
+  if (quietCause_ >= 0) return quietCause_;
   for (size_t i = st_.stack.size(); i-- > 0;)
     if (st_.stack[i].kind == FK::Exec) return st_.stack[i].item.id;
   return -1;
@@ -645,9 +701,12 @@ void Game::stepChain(int fi) {
 void Game::takeAction(int player, const Move& m) {
   const Def& d = *def_;
   const Action& a = d.actions[m.action];
-  Frame& f = pushFrame(FK::Take);
-  f.a = player;
-  Item& it = f.item;  // filled in place: a reused frame keeps its lists' memory
+  // nothing can answer it (no ActionPlayed listener, a cost of plain arithmetic): at once
+  bool quietTake = !trace && plain(a.cost) && !d.listens[Def::key(true, Ev::ActionPlayed)] &&
+                   !d.listens[Def::key(false, Ev::ActionPlayed)];
+  Item local;
+  Item& it = quietTake ? local : pushFrame(FK::Take).item;  // a reused frame keeps its lists' memory
+  if (!quietTake) st_.stack.back().a = player;
   it.id = st_.nextItemId++;
   it.kind = ItemKind::Action;
   it.def = m.action;
@@ -660,6 +719,41 @@ void Game::takeAction(int player, const Move& m) {
   Ctx c = actionCtx(player, m.source, m);
   c.targets = &it.targets;
   for (auto& kv : a.props) it.props.push_back({kv.first, Slot::of(eval(kv.second, c))});
+  if (!quietTake) return;  // stepTake goes on
+  c.props = &it.props;
+  for (const Mutation& cm : a.cost)
+    if (!cm.condition.present() || eval(cm.condition, c).truthy()) applyOp(cm, c);
+  Event ev = actionPlayed(it);
+  countEvent();
+  if (logging) logEvent(ev, true);
+  st_.passes = 0;
+  if (a.queue) pushItem(std::move(it));
+  countEvent();
+  if (logging) logEvent(ev, false);
+  if (!a.queue) pushExec(std::move(it), player);
+  else if (!st_.over()) st_.priority = nextInTurn(player);
+}
+
+// The card of an action being taken waits on the queue (no zone events: it is not entering
+// play), and ActionPlayed says so.
+Event Game::actionPlayed(const Item& it) {
+  const Def& d = *def_;
+  const Action& a = d.actions[it.def];
+  int32_t src = it.source;
+  if (a.play && src >= 0 && st_.ents[src].zone >= 0) {
+    Entity& e = st_.ents[src];
+    auto& from = st_.zones[e.zone];
+    from.erase(std::find(from.begin(), from.end(), src));
+    e.zone = d.queueZone;
+    st_.zones[d.queueZone].insert(st_.zones[d.queueZone].begin(), src);
+  }
+  Event ev;
+  ev.type = Ev::ActionPlayed;
+  ev.player = it.player;
+  ev.named = a.nameSym;
+  ev.entity = src >= 0 ? Slot{src, VK::Ent} : Slot{};
+  ev.item = it.id;
+  return ev;
 }
 
 // Stages: 0 pay the cost; 1 the card waits on the queue, $Before.ActionPlayed; 2 cancelled,
@@ -683,26 +777,11 @@ void Game::stepTake(int fi) {
         if (pushMuts(LK::Cost, f.item.def, -1, std::move(k))) return;
         break;
       }
-      case 1: {
+      case 1:
         f.stage = 2;
-        int32_t src = f.item.source;
-        if (a.play && src >= 0 && st_.ents[src].zone >= 0) {
-          // the card waits on the queue (no zone events: it is not entering play)
-          Entity& e = st_.ents[src];
-          auto& from = st_.zones[e.zone];
-          from.erase(std::find(from.begin(), from.end(), src));
-          e.zone = d.queueZone;
-          st_.zones[d.queueZone].insert(st_.zones[d.queueZone].begin(), src);
-        }
-        f.ev = Event{};
-        f.ev.type = Ev::ActionPlayed;
-        f.ev.player = player;
-        f.ev.named = a.nameSym;
-        f.ev.entity = src >= 0 ? Slot{src, VK::Ent} : Slot{};
-        f.ev.item = f.item.id;
+        f.ev = actionPlayed(f.item);
         if (announce(fi, true)) return;
         break;
-      }
       case 2:
         st_.passes = 0;
         if (f.ev.cancelled || f.item.cancelled) {

@@ -125,7 +125,8 @@ class Game {
   mutable int movesCachePlayer_ = -1;
   // Mutation lists that are not part of the definition (scenarios' `do`), by LK::Extra index.
   std::vector<std::vector<Mutation>> extra_;
-  std::vector<Event> evScratch_;  // an operation's events, before they are emitted
+  std::vector<Event> evScratch_;
+  int32_t quietCause_ = -1;       // the item executing at once (execAtOnce), for the log  // an operation's events, before they are emitted
   int64_t steps_ = 0;  // machine steps in this move (bounded)
 
   void init(uint64_t seed);
@@ -147,6 +148,7 @@ class Game {
   bool checkEnd();
   void doPass(int player);
   void takeAction(int player, const Move& m);
+  Event actionPlayed(const Item& it);
   void answer(int player, const Move& m);
   void pushItem(Item&& it);
   // A new queue item / pending decision with the next id (the caller fills the rest).
@@ -169,6 +171,7 @@ class Game {
   bool startEvent(Event& ev);
   bool changeNow(const Event& ev, int32_t a);
   void pushExec(Item&& it, int32_t priorityTo);
+  bool execAtOnce(Item& it, int32_t priorityTo);
   void pushPriority(int32_t player);
   const std::vector<Mutation>& listOf(LK lk, int32_t li, int32_t lj) const;
   Ctx ctxOf(int fi) const;
