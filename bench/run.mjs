@@ -46,7 +46,8 @@ if (!values['no-build']) {
 const BENCH = 'build/native/rulestack-bench';
 if (!fs.existsSync(BENCH)) throw new Error(`${BENCH} is missing: run without --no-build`);
 
-const { parseDefinition } = await import(path.join(root, 'dist/definition.js'));
+const { parseDefinition, loadYaml } = await import(path.join(root, 'dist/definition.js'));
+await loadYaml();
 fs.mkdirSync('build/bench', { recursive: true });
 for (const name of ['duel', 'nexus']) {
   const parsed = parseDefinition(fs.readFileSync(`examples/${name}.yaml`, 'utf8'), 'yaml');

@@ -75,7 +75,11 @@ struct Parser {
     if (std::string("+-*/%<>().,[]!").find(c) != std::string::npos) {
       tok.k = Tok::Op; tok.s = std::string(1, c); pos++; return;
     }
-    fail(tok.col, std::string("unexpected character '") + c + "'");
+    // the whole character, not its first byte: a message is always valid UTF-8
+    size_t len = 1;
+    while (pos + len < src.size() && len < 4 && ((unsigned char)src[pos + len] & 0xC0) == 0x80) len++;
+    if ((unsigned char)c < 0x80) len = 1;
+    fail(tok.col, "unexpected character '" + src.substr(pos, len) + "'");
     tok.k = Tok::End;
   }
 

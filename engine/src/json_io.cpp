@@ -540,24 +540,74 @@ bool restoreSnapshot(Game& g, const json& j, std::string& error) {
       if (e.zone < -1 || e.zone >= d.numZoneInstances || e.host < -1 || e.host >= (int)s.ents.size()) return bad("zone or host");
       if (e.serial < 0 && (size_t)(-1 - e.serial) >= s.customIds.size()) return bad("custom id");
     }
-    for (auto& z : s.zones)
-      for (int32_t e : z)
+    // every value a slot holds points at something that exists
+    auto slotOk = [&](const Slot& v) {
+      switch (v.k) {
+        case VK::Null: case VK::Int: case VK::Bool: case VK::Item: return true;
+        case VK::Str: return v.v >= 0 && v.v < (int32_t)d.syms.names.size();
+        case VK::Ent: return v.v >= 0 && v.v < (int32_t)s.ents.size();
+        case VK::Zone: return v.v >= 0 && v.v < (int32_t)s.zones.size();
+        default: return false;
+      }
+    };
+    auto eventOk = [&](const Event& e) {
+      return (int)e.type < (int)Ev::Count && slotOk(e.entity) && slotOk(e.zone) && slotOk(e.from) && slotOk(e.source) &&
+             e.player >= -1 && e.player < d.numPlayers() && e.winner >= -1 && e.winner < d.numPlayers() &&
+             e.phase >= -1 && e.phase < (int)d.phases.size() && e.named >= -1 && e.named < (int)d.syms.names.size() &&
+             (e.zone.k == VK::Null || e.zone.k == VK::Zone) && (e.from.k == VK::Null || e.from.k == VK::Zone);
+    };
+    auto itemOk = [&](const Item& it) {
+      if ((int)it.kind > (int)ItemKind::Triggered) return false;
+      int n = it.kind == ItemKind::Action ? (int)d.actions.size() : it.kind == ItemKind::Reaction ? (int)d.reactions.size() : (int)d.triggered.size();
+      if (it.def < 0 || it.def >= n || it.player < 0 || it.player >= d.numPlayers()) return false;
+      if (it.source < -1 || it.source >= (int32_t)s.ents.size() || it.self < -1 || it.self >= (int32_t)s.ents.size()) return false;
+      if (it.kind == ItemKind::Action && (it.mode < -1 || it.mode >= (int)d.actions[it.def].modes.size())) return false;
+      for (const Slot& t : it.targets)
+        if (!slotOk(t)) return false;
+      for (auto& kv : it.props)
+        if (!slotOk(kv.second)) return false;
+      return eventOk(it.event);
+    };
+    for (const Slot& v : s.props)
+      if (!slotOk(v)) return bad("property value");
+    if (s.result < -2 || s.result >= d.numPlayers()) return bad("result");
+    if (s.turn < 0 || s.nextItemId < 1 || s.nextItemId > (1 << 30) || s.nextDecisionId < 1 || s.nextDecisionId > (1 << 30))
+      return bad("counters");
+    for (auto& c : s.customIds)
+      if (c.first < d.numPlayers() || c.first >= (int32_t)s.ents.size()) return bad("custom id");
+    // each entity in at most one zone, and in the zone it says
+    std::vector<int32_t> where(s.ents.size(), -1);
+    for (int32_t z = 0; z < (int32_t)s.zones.size(); z++)
+      for (int32_t e : s.zones[z]) {
         if (e < d.numPlayers() || e >= (int32_t)s.ents.size()) return bad("zone content");
+        if (where[e] >= 0) return bad("an entity in two places");
+        where[e] = z;
+      }
+    for (size_t i = (size_t)d.numPlayers(); i < s.ents.size(); i++)
+      if (s.ents[i].zone != where[i] || (!s.ents[i].alive && s.ents[i].zone >= 0)) return bad("zone of entity " + std::to_string(i));
     if (s.active < 0 || s.active >= d.numPlayers() || s.priority < -1 || s.priority >= d.numPlayers()) return bad("players");
     if (s.phase < -1 || s.phase > (int)d.phases.size()) return bad("phase");
-    for (auto& it : s.queue) {
-      int n = it.kind == ItemKind::Action ? (int)d.actions.size() : it.kind == ItemKind::Reaction ? (int)d.reactions.size() : (int)d.triggered.size();
-      if (it.def < 0 || it.def >= n || it.player < 0 || it.player >= d.numPlayers()) return bad("queue item");
-    }
+    for (auto& it : s.queue)
+      if (!itemOk(it)) return bad("queue item");
     for (auto& dc : s.decisions) {
-      if (dc.player < 0 || dc.player >= d.numPlayers()) return bad("decision");
+      if (dc.player < 0 || dc.player >= d.numPlayers() || (int)dc.kind > (int)DecisionKind::Discard) return bad("decision");
+      if (dc.self < -1 || dc.self >= (int32_t)s.ents.size() || !eventOk(dc.event) || dc.count < 0) return bad("decision");
+      if (dc.kind == DecisionKind::Discard && (dc.dest < 0 || dc.dest >= (int32_t)s.zones.size())) return bad("decision");
+      for (int32_t o : dc.options)
+        if (o < d.numPlayers() || o >= (int32_t)s.ents.size()) return bad("decision");
       if (dc.kind == DecisionKind::Trigger && (dc.def < 0 || dc.def >= (int)d.triggered.size())) return bad("decision");
       if (dc.kind == DecisionKind::Reaction && (dc.def < 0 || dc.def >= (int)d.reactions.size())) return bad("decision");
       if (dc.evFrame < -1 || dc.evFrame >= (int32_t)s.stack.size()) return bad("decision");
     }
     if (s.stack.size() > 400) return bad("resolution stack");
-    for (size_t i = 0; i < s.stack.size(); i++)
-      if (!frameValid(d, s, i, s.stack[i], g.extraLists())) return bad("resolution frame " + std::to_string(i));
+    for (size_t i = 0; i < s.stack.size(); i++) {
+      const Frame& f = s.stack[i];
+      bool ok = frameValid(d, s, i, f, g.extraLists()) && eventOk(f.ev) && slotOk(f.ctx.item);
+      for (const Slot& t : f.ctx.targets) ok = ok && slotOk(t);
+      for (const Slot& v : f.values) ok = ok && slotOk(v);
+      if ((f.kind == FK::Take || f.kind == FK::Exec) && f.item.id >= 0) ok = ok && itemOk(f.item);
+      if (!ok) return bad("resolution frame " + std::to_string(i));
+    }
     g.mutableState() = std::move(s);
     return true;
   } catch (const std::exception& e) {

@@ -1,6 +1,8 @@
 // The JSON-text facade: parsing at the edge, a Game inside, undo history beside it.
 #include "rulestack/session.h"
 
+#include <deque>
+
 #include <chrono>
 #include <cmath>
 #include <cstdio>
@@ -22,7 +24,8 @@ namespace {
 std::string errorsJson(const std::vector<DefError>& errs) {
   json a = json::array();
   for (auto& e : errs) a.push_back({{"path", e.path}, {"message", e.message}});
-  return json{{"errors", a}}.dump();
+  // messages quote the author's text: never let a broken UTF-8 byte make dump() throw
+  return json{{"errors", a}}.dump(-1, ' ', false, json::error_handler_t::replace);
 }
 
 
@@ -34,7 +37,7 @@ uint64_t seedOf(double seed) {
 }
 
 std::string fail(const char* reason, const std::string& msg) {
-  return json{{"ok", false}, {"reason", reason}, {"message", msg}}.dump();
+  return json{{"ok", false}, {"reason", reason}, {"message", msg}}.dump(-1, ' ', false, json::error_handler_t::replace);
 }
 
 }  // namespace
@@ -65,9 +68,12 @@ std::unique_ptr<Game> startGame(std::shared_ptr<const Def> def, uint64_t seed, s
   return nullptr;
 }
 
+// Undo keeps the state before each of the last kUndoDepth moves (older ones are dropped, so
+// a long game's memory stays bounded).
+constexpr size_t kUndoDepth = 1000;
 struct SessionHistory {
-  std::vector<State> states;
-  std::vector<size_t> logSizes;
+  std::deque<State> states;
+  std::deque<size_t> logSizes;
 };
 
 Session::Session() = default;
@@ -129,6 +135,10 @@ std::string Session::apply(const std::string& player, const std::string& moveTex
   if (!reason.empty()) return fail(reason.c_str(), msg);
   history_->states.push_back(std::move(before));
   history_->logSizes.push_back(logStart);
+  if (history_->states.size() > kUndoDepth) {
+    history_->states.pop_front();
+    history_->logSizes.pop_front();
+  }
   json events = json::array();
   for (size_t i = logStart; i < game_->log.size(); i++) events.push_back(eventJson(*game_, game_->log[i], p));
   json r = {{"ok", true}, {"events", events}};

@@ -32,7 +32,8 @@ class Session {
   // When on, apply also returns "steps": every step the resolution machine ran (an event
   // half, a reaction cursor, a mutation...), with its depth: what happened because of what.
   void setTrace(bool on);
-  // Back to the state before the last applied move; false when there is none.
+  // Back to the state before the last applied move; false when there is none (at most the
+  // last 1000 moves can be undone: older states are dropped, to bound memory).
   bool undo();
   std::string log() const;        // JSON array of every event so far (the full record)
   // The events as that player may see them ("" = a spectator): cards moving between zones
