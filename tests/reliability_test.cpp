@@ -92,3 +92,20 @@ TEST_CASE("undo reaches back 1000 moves, so a long game's memory stays bounded",
   CHECK(undone == 1000);
   CHECK(json::parse(s.view(""))["players"][0]["properties"]["n"] == 5);
 }
+
+TEST_CASE("input nested without bound is refused before it is parsed", "[reliability]") {
+  std::string deep(10000, '[');
+  deep += std::string(10000, ']');
+  json scenario = json::parse(rulestack::runScenario(R"({"name":"deep","game":{},"steps":[{"expect":)" + deep + "}]}"));
+  CHECK(scenario["ok"] == false);
+  CHECK(scenario["failures"][0]["message"].get<std::string>().find("nested") != std::string::npos);
+  json v = json::parse(rulestack::validateDefinition(deep));
+  REQUIRE(v["errors"].size() == 1);
+  CHECK(v["errors"][0]["message"].get<std::string>().find("nested") != std::string::npos);
+  rulestack::Session s;
+  REQUIRE(s.load(rt::readFile(std::string(RULESTACK_EXAMPLES_JSON) + "/tictactoe.json"), 1) == "");
+  std::string h = s.stateHash();
+  CHECK(json::parse(s.apply("0", deep))["reason"] == "malformed_move");
+  CHECK(json::parse(s.restore(rt::readFile(std::string(RULESTACK_EXAMPLES_JSON) + "/tictactoe.json"), deep)).contains("errors"));
+  CHECK(s.stateHash() == h);
+}

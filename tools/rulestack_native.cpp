@@ -20,6 +20,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "loader.h"
 #include "rulestack/session.h"
 
 namespace fs = std::filesystem;
@@ -399,6 +400,7 @@ ScenarioLine runOneScenario(const std::string& file) {
   std::string text, why;
   if (!tryRead(file, text, why)) return fail("cannot read " + file + ": " + why);
   if (isYamlName(file)) return fail("YAML is not supported by rulestack-native: convert the scenario to JSON");
+  if (rulestack::nestedDeeper(text, rulestack::kMaxInputDepth)) return fail(file + ": nested too deep");
   json sc = json::parse(text, nullptr, false);
   if (sc.is_discarded() || !sc.is_object()) return fail(file + ": not a JSON object");
   if (sc.contains("name") && sc["name"].is_string() && !sc["name"].get<std::string>().empty()) name = sc["name"];

@@ -938,12 +938,7 @@ std::string jsonPointerEscape(const std::string& key) {
   return out;
 }
 
-bool parseJsonText(const std::string& text, json& out, DefError& err) {
-  if (text.size() > kMaxText) {
-    err = {"", "the definition is larger than 8 MB"};
-    return false;
-  }
-  // nesting guard before parsing: a hostile text must not exhaust the stack
+bool nestedDeeper(const std::string& text, int maxDepth) {
   int depth = 0;
   bool inStr = false, esc = false;
   for (char c : text) {
@@ -955,11 +950,23 @@ bool parseJsonText(const std::string& text, json& out, DefError& err) {
     }
     if (c == '"') inStr = true;
     else if (c == '{' || c == '[') {
-      if (++depth > kMaxDepth) {
-        err = {"", "the definition is nested more than " + std::to_string(kMaxDepth) + " levels deep"};
-        return false;
-      }
-    } else if (c == '}' || c == ']') depth--;
+      if (++depth > maxDepth) return true;
+    } else if (c == '}' || c == ']') {
+      depth--;
+    }
+  }
+  return false;
+}
+
+bool parseJsonText(const std::string& text, json& out, DefError& err) {
+  if (text.size() > kMaxText) {
+    err = {"", "the definition is larger than 8 MB"};
+    return false;
+  }
+  // nesting guard before parsing: a hostile text must not exhaust the stack
+  if (nestedDeeper(text, kMaxDepth)) {
+    err = {"", "the definition is nested more than " + std::to_string(kMaxDepth) + " levels deep"};
+    return false;
   }
   try {
     out = json::parse(text);

@@ -17,6 +17,10 @@ struct DefError {
 
 // Parses JSON text with size and nesting limits; on failure returns false and one error.
 bool parseJsonText(const std::string& text, nlohmann::json& out, DefError& err);
+// Whether a JSON text nests objects/arrays deeper than maxDepth (checked before parsing any
+// text from outside: a hostile text must not exhaust the stack).
+bool nestedDeeper(const std::string& text, int maxDepth);
+constexpr int kMaxInputDepth = 200;
 
 // Compiles a definition. Returns null and fills errors when it is not valid.
 std::shared_ptr<Def> loadDefinition(const nlohmann::json& j, std::vector<DefError>& errors);

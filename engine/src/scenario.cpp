@@ -38,6 +38,10 @@ std::string runScenario(const std::string& scenarioText) {
     out["ok"] = false;
     out["failures"].push_back({{"step", step}, {"message", msg}});
   };
+  if (nestedDeeper(scenarioText, kMaxInputDepth)) {
+    failure(-1, "the scenario is nested more than " + std::to_string(kMaxInputDepth) + " levels deep");
+    return out.dump();
+  }
   json sc = json::parse(scenarioText, nullptr, false);
   if (sc.is_discarded() || !sc.is_object()) {
     failure(-1, "the scenario is not a JSON object");

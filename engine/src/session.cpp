@@ -120,6 +120,7 @@ std::string Session::apply(const std::string& player, const std::string& moveTex
   int p = playerIndex(*game_, player);
   if (p < 0) return fail("unknown_player", "unknown player '" + player + "'");
   if (game_->state().over()) return fail("game_over", "the game is over");
+  if (nestedDeeper(moveText, kMaxInputDepth)) return fail("malformed_move", "the move is nested too deep");
   json mj = json::parse(moveText, nullptr, false);
   if (mj.is_discarded()) return fail("malformed_move", "the move is not valid JSON");
   Move m;
@@ -185,7 +186,7 @@ std::string Session::restore(const std::string& definitionJson, const std::strin
   std::vector<DefError> errs;
   auto def = compileDefinition(definitionJson, errs);
   if (!def) return errorsJson(errs);
-  json sj = json::parse(snapshotText, nullptr, false);
+  json sj = nestedDeeper(snapshotText, kMaxInputDepth) ? json(nullptr) : json::parse(snapshotText, nullptr, false);
   if (sj.is_discarded()) return errorsJson({{"", "the snapshot is not valid JSON"}});
   auto g = std::make_unique<Game>(def);
   std::string err;
@@ -199,7 +200,7 @@ std::string Session::botChoose(const std::string& player, const std::string& opt
   if (!game_) return "null";
   int p = playerIndex(*game_, player);
   if (p < 0) return "null";
-  json o = json::parse(optionsJson, nullptr, false);
+  json o = nestedDeeper(optionsJson, kMaxInputDepth) ? json(nullptr) : json::parse(optionsJson, nullptr, false);
   BotOptions bo;
   if (o.is_object()) {
     bo.mcts = o.value("kind", "random") == "mcts";
@@ -224,7 +225,7 @@ std::string simulate(const std::string& definitionJson, const std::string& optio
   std::vector<DefError> errs;
   auto def = compileDefinition(definitionJson, errs);
   if (!def) return errorsJson(errs);
-  json o = json::parse(optionsJson, nullptr, false);
+  json o = nestedDeeper(optionsJson, kMaxInputDepth) ? json(nullptr) : json::parse(optionsJson, nullptr, false);
   int errors = 0;
   int games = 1, iterations = 200;
   uint64_t seed = 1;
