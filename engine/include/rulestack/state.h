@@ -168,6 +168,7 @@ class FrameStack {
   void clear() { n_ = 0; }
   Frame& push(FK kind) {
     if (n_ == f_.size()) {
+      if (f_.capacity() == 0) f_.reserve(8);
       f_.emplace_back();
       f_.back().kind = kind;
     } else {
