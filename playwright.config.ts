@@ -1,4 +1,5 @@
-// Playwright e2e tests of the playground, in Debian's Chromium (/usr/bin/chromium): never a
+// Playwright e2e tests of the playground, in Debian's Chromium (/usr/bin/chromium), or the
+// Chromium or Chrome that RULESTACK_CHROMIUM names (scripts/test.mjs sets it): never a
 // downloaded browser. The web server is `vite preview` of build/playground (scripts/build.mjs).
 import { defineConfig, devices } from '@playwright/test';
 
@@ -13,6 +14,7 @@ const chromiumArgs = [
 ];
 // scripts/test.mjs passes a free port, so parallel runs on one machine do not collide.
 const port = Number(process.env.RULESTACK_E2E_PORT) || 4173;
+const executablePath = process.env.RULESTACK_CHROMIUM || '/usr/bin/chromium';
 
 export default defineConfig({
   testDir: 'e2e',
@@ -31,7 +33,7 @@ export default defineConfig({
       name: 'debian-chromium',
       use: {
         ...devices['Desktop Chrome'],
-        launchOptions: { executablePath: '/usr/bin/chromium', args: chromiumArgs },
+        launchOptions: { executablePath, args: chromiumArgs },
       },
     },
   ],

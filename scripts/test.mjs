@@ -101,6 +101,18 @@ function freePort() {
   });
 }
 
+/** The browser of the e2e suite: RULESTACK_CHROMIUM, else Debian's, else the usual macOS apps. */
+function findChromium() {
+  const candidates = process.env.RULESTACK_CHROMIUM
+    ? [process.env.RULESTACK_CHROMIUM]
+    : [
+        '/usr/bin/chromium',
+        '/Applications/Chromium.app/Contents/MacOS/Chromium',
+        '/Applications/Google Chrome.app/Contents/MacOS/Google Chrome',
+      ];
+  return candidates.find((f) => fs.existsSync(f)) ?? null;
+}
+
 function testFiles(dir, re) {
   const out = [];
   if (!fs.existsSync(dir)) return out;
@@ -130,12 +142,19 @@ const suites = {
       empty: files.length === 0 ? 'no dist/**/*.test.js files' : null,
     };
   },
-  e2e: async () => ({
-    cmd: bin('playwright'),
-    args: ['test'],
-    env: { ...process.env, CI: process.env.CI || '1', RULESTACK_E2E_PORT: String(await freePort()) },
-    parse: parsePlaywright,
-  }),
+  e2e: async () => {
+    const browser = findChromium();
+    return {
+      cmd: bin('playwright'),
+      args: ['test'],
+      env: { ...process.env, CI: process.env.CI || '1', RULESTACK_E2E_PORT: String(await freePort()), RULESTACK_CHROMIUM: browser ?? '' },
+      parse: parsePlaywright,
+      skip: browser
+        ? null
+        : 'no Chromium or Chrome found (never a downloaded one): install one (Debian: apt-get install chromium; ' +
+          'macOS: brew install --cask chromium, or Google Chrome), or set RULESTACK_CHROMIUM=/path/to/chrome',
+    };
+  },
 };
 
 const totals = { passed: 0, failed: 0 };
@@ -160,6 +179,11 @@ for (const name of wanted) {
   const s = await suites[name]();
   const t0 = Date.now();
   let counts;
+  if (s.skip) {
+    console.log(`\n=== ${name}: SKIPPED — ${s.skip}`);
+    lines.push(`${name}: SKIPPED — ${s.skip}`);
+    continue;
+  }
   if (s.empty) {
     console.log(`\n=== ${name}: ${s.empty}`);
     counts = null;
