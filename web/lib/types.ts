@@ -283,6 +283,11 @@ export interface SimulateResult {
   errors: number;
   /** Each game's final state hash, when asked with `hashes: true`. */
   hashes?: string[];
+  /**
+   * When games ended in an engine error: the first 20 of them, each with its game number
+   * (from 0), its seed and the engine's message.
+   */
+  errorList?: { game: number; seed: number; message: string }[];
 }
 
 export interface BotOptions {
