@@ -1,4 +1,4 @@
-// The JSON examples of spec 002 (shared/spec/002_a4952ca66bfc2b44.txt), copied verbatim:
+// The JSON examples of the declarative "Actions" language specification, copied verbatim:
 // lines 34-54, 95-121, 156-198 and 228-250 of the spec.
 #pragma once
 
