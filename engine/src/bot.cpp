@@ -8,11 +8,11 @@ namespace rulestack {
 int randomPlayout(Game& g, Rng& rng, int maxMoves, std::vector<Move>& moves) {
   int n = 0;
   while (!g.state().over() && n < maxMoves) {
-    auto who = g.toAct();
-    if (who.empty()) break;
-    g.legalMoves(who[0], moves);
+    int who = g.nextToAct();
+    if (who < 0) break;
+    g.legalMoves(who, moves);
     if (moves.empty()) break;
-    g.applyUnchecked(who[0], moves[rng.below((uint32_t)moves.size())]);
+    g.applyUnchecked(who, moves[rng.below((uint32_t)moves.size())]);
     n++;
   }
   return n;

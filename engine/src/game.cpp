@@ -373,13 +373,15 @@ std::string Game::runMutations(const std::vector<Mutation>& ms, std::string* mes
 
 std::vector<int> Game::toAct() const {
   std::vector<int> out;
-  if (st_.over()) return out;
-  if (!st_.decisions.empty()) {
-    out.push_back(decisionTurnPlayer());
-    return out;
-  }
-  if (st_.priority >= 0) out.push_back(st_.priority);
+  int p = nextToAct();
+  if (p >= 0) out.push_back(p);
   return out;
+}
+
+int Game::nextToAct() const {
+  if (st_.over()) return -1;
+  if (!st_.decisions.empty()) return decisionTurnPlayer();
+  return st_.priority >= 0 ? st_.priority : -1;
 }
 
 }  // namespace rulestack

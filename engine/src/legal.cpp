@@ -30,7 +30,8 @@ void combinations(int n, int k, F emit) {
 
 void Game::targetCandidates(const TargetSpec& t, const Ctx& c, std::vector<Slot>& out) const {
   out.clear();
-  std::vector<Value> raw;
+  thread_local std::vector<Value> raw;  // (eval never enumerates targets: no reentry)
+  raw.clear();
   if (t.expandZones) {
     evalList(t.from, c, raw);
   } else {
@@ -94,7 +95,7 @@ void Game::enumerateAction(int player, int actionIdx, int source, std::vector<Mo
     xHi = std::min(xLo + kMaxX, hi.k() == VK::Int ? hi.v() : 0);
   }
   size_t start = out.size();
-  std::vector<Slot> cands;
+  thread_local std::vector<Slot> cands;
   for (int mode = 0; mode < nModes; mode++) {
     m.mode = a.modes.empty() ? -1 : mode;
     c.mode = m.mode;
@@ -233,7 +234,7 @@ void Game::collectMoves(int player, std::vector<Move>& out, bool firstOnly) cons
     return;
   }
   if (player != st_.priority || st_.phase < 0 || st_.phase >= (int)d.phases.size()) return;
-  std::vector<Value> sources;
+  thread_local std::vector<Value> sources, srcs;
   for (int ai : d.phases[st_.phase].actions) {
     const Action& a = d.actions[ai];
     if (a.tmpl < 0) {
@@ -252,7 +253,7 @@ void Game::collectMoves(int player, std::vector<Move>& out, bool firstOnly) cons
       Ctx c;
       c.player = player;
       evalList(a.source, c, sources);
-      std::vector<Value> srcs = sources;
+      srcs = sources;
       for (Value s : srcs)
         if (s.k() == VK::Ent && s.v() >= d.numPlayers() && st_.ents[s.v()].alive && st_.ents[s.v()].zone != d.queueZone)
           enumerateAction(player, ai, s.v(), out, kMaxMovesPerAction);

@@ -25,8 +25,16 @@ void Game::setProp(int32_t e, int32_t p, Value v) {
 void Game::applyOp(const Mutation& m, Ctx& c) {
   const Def& d = *def_;
   auto err = [&](const std::string& msg) { throw RuntimeError("runtime_error", m.path + ": " + msg); };
-  // targets: a list of values (zones expand to their entities for entity operations)
-  std::vector<Value> targets;
+  // targets: a list of values (zones expand to their entities for entity operations), in
+  // a list kept from one operation to the next (no allocation per mutation)
+  struct Level {
+    int& depth;
+    explicit Level(int& d) : depth(d) { depth++; }
+    ~Level() { depth--; }
+  } level(targetDepth_);
+  if ((int)targetPool_.size() < targetDepth_) targetPool_.resize(targetDepth_);
+  std::vector<Value>& targets = targetPool_[targetDepth_ - 1];
+  targets.clear();
   auto entityTargets = [&]() {
     evalList(m.target, c, targets);
     targets.erase(std::remove_if(targets.begin(), targets.end(),

@@ -266,10 +266,10 @@ std::string simulate(const std::string& definitionJson, const std::string& optio
         bo.iterations = iterations;
         int n = 0;
         while (!g->state().over() && n < 100000) {
-          auto who = g->toAct();
-          if (who.empty()) break;
+          int who = g->nextToAct();
+          if (who < 0) break;
           bo.seed = rng.next();
-          g->applyUnchecked(who[0], rulestack::botChoose(*g, who[0], bo));
+          g->applyUnchecked(who, rulestack::botChoose(*g, who, bo));
           n++;
         }
         moves += n;

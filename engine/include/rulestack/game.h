@@ -68,6 +68,8 @@ class Game {
 
   // Players who may move now (decision holders, or the priority player).
   std::vector<int> toAct() const;
+  // The first of toAct() (the one a bot moves for), -1 when nobody may act: no allocation.
+  int nextToAct() const;
   void legalMoves(int player, std::vector<Move>& out) const;
   // "" when legal, else the reason code (and a message).
   std::string check(int player, const Move& m, std::string* message) const;
@@ -125,8 +127,11 @@ class Game {
   mutable int movesCachePlayer_ = -1;
   // Mutation lists that are not part of the definition (scenarios' `do`), by LK::Extra index.
   std::vector<std::vector<Mutation>> extra_;
-  std::vector<Event> evScratch_;
-  int32_t quietCause_ = -1;       // the item executing at once (execAtOnce), for the log  // an operation's events, before they are emitted
+  std::vector<Event> evScratch_;  // an operation's events, before they are emitted
+  // applyOp's target lists, one per nesting level (an operation's events may run another)
+  std::vector<std::vector<Value>> targetPool_;
+  int targetDepth_ = 0;
+  int32_t quietCause_ = -1;       // the item executing at once (execAtOnce), for the log
   int64_t steps_ = 0;  // machine steps in this move (bounded)
 
   void init(uint64_t seed);
