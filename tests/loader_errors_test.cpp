@@ -268,7 +268,7 @@ TEST_CASE("hostile definitions: deep nesting, huge lists, not JSON", "[loader]")
     CHECK(errs[0].first == "");
     CHECK(errs[0].second == "the definition is nested more than 200 levels deep");
     rulestack::Session s;
-    CHECK_FALSE(s.load(text, 1).empty());
+    CHECK_FALSE(s.load(text, "1").empty());
     CHECK_FALSE(s.loaded());
   }
   SECTION("100k nested objects inside a valid prefix") {
@@ -355,7 +355,7 @@ TEST_CASE("Session.load returns every error as JSON, and nothing runs", "[loader
   json j = base();
   j["actions"][0]["mutations"] = json::parse(R"([{"operation": "MoveZone", "target": "$entity.self"}, {"operation": "Nope"}])");
   rulestack::Session s;
-  json r = json::parse(s.load(j.dump(), 1));
+  json r = json::parse(s.load(j.dump(), "1"));
   REQUIRE(r["errors"].size() == 2);
   CHECK(r["errors"][0]["path"] == "/actions/0/mutations/0");
   CHECK(r["errors"][1]["path"] == "/actions/0/mutations/1/operation");

@@ -85,7 +85,7 @@ TEST_CASE("undo reaches back 1000 moves, so a long game's memory stays bounded",
                    "mutations": [ { "target": "$player.current", "property": "n", "operation": "+", "value": 1 } ] } ],
     "flow": { "phases": [ { "name": "Main", "valid_actions": ["Tick"] } ] } })J");
   rulestack::Session s;
-  REQUIRE(s.load(def.dump(), 1) == "");
+  REQUIRE(s.load(def.dump(), "1") == "");
   for (int i = 0; i < 1005; i++) REQUIRE(json::parse(s.apply("0", R"({"action":"Tick"})"))["ok"] == true);
   int undone = 0;
   while (s.undo()) undone++;
@@ -103,7 +103,7 @@ TEST_CASE("input nested without bound is refused before it is parsed", "[reliabi
   REQUIRE(v["errors"].size() == 1);
   CHECK(v["errors"][0]["message"].get<std::string>().find("nested") != std::string::npos);
   rulestack::Session s;
-  REQUIRE(s.load(rt::readFile(std::string(RULESTACK_EXAMPLES_JSON) + "/tictactoe.json"), 1) == "");
+  REQUIRE(s.load(rt::readFile(std::string(RULESTACK_EXAMPLES_JSON) + "/tictactoe.json"), "1") == "");
   std::string h = s.stateHash();
   CHECK(json::parse(s.apply("0", deep))["reason"] == "malformed_move");
   CHECK(json::parse(s.restore(rt::readFile(std::string(RULESTACK_EXAMPLES_JSON) + "/tictactoe.json"), deep)).contains("errors"));

@@ -185,7 +185,7 @@ TEST_CASE("a snapshot, a clone and undo taken mid-resolution resume exactly like
   json armed = gateGame();
   armed["players"]["properties"]["arm"] = 4;
   rulestack::Session s;
-  REQUIRE(s.load(armed.dump(), 1) == "");
+  REQUIRE(s.load(armed.dump(), "1") == "");
   REQUIRE(json::parse(s.apply("0", R"({"action":"Hit"})"))["ok"] == true);
   json v = json::parse(s.view(""));
   REQUIRE(v["decisions"].size() == 1);
@@ -345,7 +345,7 @@ TEST_CASE("the machine reports each step it runs, and nothing when nobody listen
   CHECK(js[re]["depth"].get<int>() == js[ev]["depth"].get<int>() + 1);
   // the facade returns them as "steps" only when asked
   rulestack::Session s;
-  REQUIRE(s.load(gateGame().dump(), 1) == "");
+  REQUIRE(s.load(gateGame().dump(), "1") == "");
   CHECK_FALSE(json::parse(s.apply("0", R"({"action":"Hit"})")).contains("steps"));
   s.setTrace(true);
   json r = json::parse(s.apply("0", R"({"action":"Hit"})"));

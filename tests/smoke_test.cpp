@@ -21,7 +21,7 @@ TEST_CASE("validateDefinition rejects text that is not JSON", "[smoke]") {
 TEST_CASE("a session that failed to load is not loaded", "[smoke]") {
   rulestack::Session session;
   REQUIRE_FALSE(session.loaded());
-  REQUIRE_FALSE(session.load("nonsense", 1).empty());
+  REQUIRE_FALSE(session.load("nonsense", "1").empty());
   REQUIRE_FALSE(session.loaded());
 }
 

@@ -810,7 +810,7 @@ TEST_CASE("a reaction loop that never ends: loop_limit, and the state is unchang
   }
   SECTION("through the Session facade") {
     rulestack::Session s;
-    REQUIRE(s.load(def.dump(), 1) == "");
+    REQUIRE(s.load(def.dump(), "1") == "");
     std::string h = s.stateHash();
     json r = json::parse(s.apply("0", R"J({"action":"Kick"})J"));
     CHECK(r["ok"] == false);
@@ -897,7 +897,7 @@ TEST_CASE("Session: apply, undo, snapshot/restore, log, views of hidden zones", 
   json def = opsGame();
   def["setup"].push_back(mv(R"J({ "operation": "DrawCard", "target": "$item", "count": 2, "for_each": "$player.all" })J"));
   rulestack::Session s;
-  REQUIRE(s.load(def.dump(), 3) == "");
+  REQUIRE(s.load(def.dump(), "3") == "");
   std::string h0 = s.stateHash();
   CHECK(h0.size() == 16);
   json r = json::parse(s.apply("0", R"J({"action":"Finish"})J"));

@@ -29,6 +29,16 @@ namespace rt {
 
 using nlohmann::json;
 
+// The tests' own move picker (not the engine's RNG, so it does not disturb the game).
+struct Lcg {
+  uint64_t s;
+  explicit Lcg(uint64_t seed) : s(seed * 6364136223846793005ull + 1442695040888963407ull) {}
+  uint32_t below(uint32_t n) {
+    s = s * 6364136223846793005ull + 1442695040888963407ull;
+    return (uint32_t)((s >> 33) % n);
+  }
+};
+
 inline std::string readFile(const std::string& path) {
   std::ifstream f(path, std::ios::binary);
   std::stringstream ss;

@@ -34,7 +34,7 @@ const char* const USAGE =
     "usage:\n"
     "  rulestack-native validate GAME\n"
     "  rulestack-native play GAME [--seed N] [--moves FILE] [--view PLAYER]\n"
-    "  rulestack-native simulate GAME [--games N] [--bot random|mcts] [--seed N] [--iterations N] [--batch N] [--json]\n"
+    "  rulestack-native simulate GAME [--games N] [--bot random|mcts|easy|normal|hard] [--seed N] [--iterations N] [--batch N] [--json]\n"
     "  rulestack-native test SCENARIO|DIR...\n"
     "  rulestack-native hashes GAME [--games N] [--seed N]\n"
     "  rulestack-native hash GAME SEED\n"
@@ -198,14 +198,24 @@ int cmdValidate(const std::vector<std::string>& args) {
   return EXIT_OK;
 }
 
+// A seed as the engine reads it (JSON text): a number written as an integer is that integer,
+// any other text is a string seed.
+std::string seedText(const Args& a) {
+  auto it = a.values.find("seed");
+  if (it == a.values.end()) return "0";
+  const std::string& v = it->second;
+  bool digits = !v.empty() && v.size() < 21;
+  for (size_t i = 0; i < v.size() && digits; i++) digits = std::isdigit((unsigned char)v[i]) || (i == 0 && v[i] == '-' && v.size() > 1);
+  return digits ? v : json(v).dump();
+}
+
 int cmdPlay(const std::vector<std::string>& args) {
   Args a = parseArgs(args, {"seed", "moves", "view"}, {});
   std::string file = oneFile(a, "GAME");
-  long long seed = integer(a, "seed", 0);
   std::string moves = a.values.count("moves") ? readText(a.values["moves"]) : "";
   std::string def = readGame(file);
   rulestack::Session s;
-  std::string loadErr = s.load(def, (double)seed);
+  std::string loadErr = s.load(def, seedText(a));
   if (!loadErr.empty()) {
     for (auto& e : parseEngineJson(loadErr, "load")["errors"]) err(formatIssue(file, e));
     return EXIT_FAILED;
@@ -260,7 +270,8 @@ int cmdSimulate(const std::vector<std::string>& args) {
   long long total = integer(a, "games", 100, 1);
   long long seed = integer(a, "seed", 0);
   std::string bot = a.values.count("bot") ? a.values["bot"] : "random";
-  if (bot != "random" && bot != "mcts") throw UsageError("--bot must be random or mcts, not \"" + bot + "\"");
+  if (bot != "random" && bot != "mcts" && bot != "easy" && bot != "normal" && bot != "hard")
+    throw UsageError("--bot must be random, mcts, easy, normal or hard, not \"" + bot + "\"");
   bool hasIterations = a.values.count("iterations") > 0;
   long long iterations = hasIterations ? integer(a, "iterations", 0, 1) : 0;
   long long batch = integer(a, "batch", 20, 1);
@@ -377,10 +388,9 @@ int cmdHash(const std::vector<std::string>& args) {
   if (args.size() != 2) throw UsageError("hash takes GAME SEED");
   Args a;
   a.values["seed"] = args[1];
-  long long seed = integer(a, "seed", 0);
   std::string def = readGame(args[0]);
   rulestack::Session s;
-  std::string e = s.load(def, (double)seed);
+  std::string e = s.load(def, seedText(a));
   if (!e.empty()) {
     for (auto& x : parseEngineJson(e, "load")["errors"]) err(formatIssue(args[0], x));
     return EXIT_FAILED;

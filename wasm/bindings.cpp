@@ -1,5 +1,5 @@
 // embind bindings: the JSON-text facade of engine/include/rulestack/session.h, as is.
-// Strings in and out (a seed is a double). No game logic here.
+// Strings in and out (a seed too: its JSON text). No game logic here.
 #include <emscripten/bind.h>
 
 #include <string>

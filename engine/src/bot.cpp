@@ -1,7 +1,14 @@
+// Bots that play fair: a bot for player p uses only what p may know. Its random choices are
+// seeded with its seed and a hash of p's view; MCTS searches determinizations (the hidden part
+// of the state dealt anew, consistently with p's view) and adds up their verdicts. The
+// omniscient variant (BotOptions::omniscient) searches the true state: for tests only.
 #include "bot.h"
 
+#include <algorithm>
 #include <cmath>
 #include <memory>
+
+#include "json_io.h"
 
 namespace rulestack {
 
@@ -16,6 +23,68 @@ int randomPlayout(Game& g, Rng& rng, int maxMoves, std::vector<Move>& moves) {
     n++;
   }
   return n;
+}
+
+uint64_t infoHash(const Game& g, int player) {
+  uint64_t h = 1469598103934665603ULL;  // FNV-1a over the view's text: p's information only
+  for (char c : viewJson(g, player).dump()) {
+    h ^= (uint8_t)c;
+    h *= 1099511628211ULL;
+  }
+  return h;
+}
+
+void determinize(Game& g, int player, Rng& rng, const std::vector<bool>* known) {
+  const Def& d = g.def();
+  State& s = g.mutableState();
+  const size_t np = d.propNames.size();
+  // What the player may not know, by owner: (0) cards in zones hidden from them: everything
+  // but the place; (1) face-down cards they see: the card under the face.
+  struct Identity {
+    int32_t tmpl, idTmpl, serial;
+    std::vector<Slot> props;
+    bool operator<(const Identity& o) const {
+      if (tmpl != o.tmpl) return tmpl < o.tmpl;
+      if (idTmpl != o.idTmpl) return idTmpl < o.idTmpl;
+      if (serial != o.serial) return serial < o.serial;
+      for (size_t i = 0; i < props.size(); i++)
+        if (!(props[i] == o.props[i])) return slotLess(props[i], o.props[i]);
+      return false;
+    }
+  };
+  for (int kind = 0; kind < 2; kind++) {
+    for (int owner = 0; owner < d.numPlayers(); owner++) {
+      std::vector<int32_t> places;
+      std::vector<Identity> ids;
+      for (int32_t e = d.numPlayers(); e < (int32_t)s.ents.size(); e++) {
+        const Entity& en = s.ents[e];
+        if (!en.alive || en.owner != owner || g.identifies(player, e)) continue;
+        if (known && (size_t)e < known->size() && (*known)[e]) continue;
+        bool hiddenZone = en.zone >= 0 && !g.seesZone(en.zone, player);
+        if (hiddenZone != (kind == 0)) continue;
+        places.push_back(e);
+        Identity id{kind == 0 ? en.tmpl : -1, en.idTmpl, en.serial, {}};
+        if (kind == 0) id.props.assign(s.props.begin() + (size_t)e * np, s.props.begin() + (size_t)(e + 1) * np);
+        ids.push_back(std::move(id));
+      }
+      if (places.size() < 2) continue;
+      // the same deal from any state the player cannot tell apart: canonical order, then shuffled
+      std::sort(ids.begin(), ids.end());
+      for (size_t i = ids.size(); i > 1; i--) std::swap(ids[i - 1], ids[rng.below((uint32_t)i)]);
+      for (size_t i = 0; i < places.size(); i++) {
+        Entity& en = s.ents[places[i]];
+        const Identity& id = ids[i];
+        if (kind == 0) {
+          en.tmpl = id.tmpl;
+          std::copy(id.props.begin(), id.props.end(), s.props.begin() + (size_t)places[i] * np);
+        }
+        en.idTmpl = id.idTmpl;
+        en.serial = id.serial;
+        if (en.serial < 0) s.customIds[-1 - en.serial].first = places[i];
+      }
+    }
+  }
+  s.rng.seed(rng.next());  // the order of what is still to be shuffled or drawn is hidden too
 }
 
 namespace {
@@ -34,67 +103,101 @@ double rewardFor(const State& s, int player) {
   if (s.result < 0) return 0.5;
   return s.result == player ? 1.0 : 0.0;
 }
-}  // namespace
 
-Move botChoose(const Game& g, int player, const BotOptions& o) {
-  Rng rng;
-  rng.seed(o.seed ^ (uint64_t)g.hash());
-  std::vector<Move> moves;
-  g.legalMoves(player, moves);
-  if (moves.empty()) return Move{};
-  if (!o.mcts || moves.size() == 1) return moves[rng.below((uint32_t)moves.size())];
-
+// UCT from `g` for `iterations` full playouts; adds each root move's visits to `visits`.
+void search(const Game& g, const std::vector<Move>& moves, int iterations, int maxPlayoutMoves, Rng& rng,
+            std::vector<int>& visits) {
   TreeNode root;
   root.untried = moves;
   root.expanded = true;
   std::vector<Move> scratch;
-  for (int it = 0; it < o.iterations; it++) {
+  for (int it = 0; it < iterations; it++) {
     Game sim = g.clone();
     try {
-    TreeNode* node = &root;
-    std::vector<TreeNode*> path{node};
-    // selection
-    while (node->untried.empty() && !node->children.empty()) {
-      double best = -1;
-      TreeNode* pick = nullptr;
-      for (auto& c : node->children) {
-        double u = c->reward / (c->visits + 1e-9) + 1.4 * std::sqrt(std::log(node->visits + 1.0) / (c->visits + 1e-9));
-        if (u > best) { best = u; pick = c.get(); }
-      }
-      sim.applyUnchecked(pick->player, pick->move);
-      node = pick;
-      path.push_back(node);
-    }
-    // expansion
-    if (!node->untried.empty() && !sim.state().over()) {
-      auto who = sim.toAct();
-      if (!who.empty()) {
-        size_t k = rng.below((uint32_t)node->untried.size());
-        auto child = std::make_unique<TreeNode>();
-        child->move = node->untried[k];
-        child->player = who[0];
-        node->untried.erase(node->untried.begin() + k);
-        sim.applyUnchecked(child->player, child->move);
-        auto next = sim.toAct();
-        if (!next.empty()) sim.legalMoves(next[0], child->untried);
-        node->children.push_back(std::move(child));
-        node = node->children.back().get();
+      TreeNode* node = &root;
+      std::vector<TreeNode*> path{node};
+      // selection
+      while (node->untried.empty() && !node->children.empty()) {
+        double best = -1;
+        TreeNode* pick = nullptr;
+        for (auto& c : node->children) {
+          double u = c->reward / (c->visits + 1e-9) + 1.4 * std::sqrt(std::log(node->visits + 1.0) / (c->visits + 1e-9));
+          if (u > best) { best = u; pick = c.get(); }
+        }
+        sim.applyUnchecked(pick->player, pick->move);
+        node = pick;
         path.push_back(node);
       }
-    }
-    randomPlayout(sim, rng, o.maxPlayoutMoves, scratch);
-    for (TreeNode* n : path) {
-      n->visits++;
-      if (n->player >= 0) n->reward += rewardFor(sim.state(), n->player);
-    }
+      // expansion
+      if (!node->untried.empty() && !sim.state().over()) {
+        int who = sim.nextToAct();
+        if (who >= 0) {
+          size_t k = rng.below((uint32_t)node->untried.size());
+          auto child = std::make_unique<TreeNode>();
+          child->move = node->untried[k];
+          child->player = who;
+          node->untried.erase(node->untried.begin() + k);
+          sim.applyUnchecked(child->player, child->move);
+          int next = sim.nextToAct();
+          if (next >= 0) sim.legalMoves(next, child->untried);
+          node->children.push_back(std::move(child));
+          node = node->children.back().get();
+          path.push_back(node);
+        }
+      }
+      randomPlayout(sim, rng, maxPlayoutMoves, scratch);
+      for (TreeNode* n : path) {
+        n->visits++;
+        if (n->player >= 0) n->reward += rewardFor(sim.state(), n->player);
+      }
     } catch (const std::exception&) {
       // a move that fails at run time (a definition error, a loop) ends this simulation
     }
   }
-  const TreeNode* best = nullptr;
   for (auto& c : root.children)
-    if (!best || c->visits > best->visits) best = c.get();
-  return best ? best->move : moves[0];
+    for (size_t i = 0; i < moves.size(); i++)
+      if (moves[i] == c->move) { visits[i] += c->visits; break; }
+}
+}  // namespace
+
+bool botLevel(const std::string& name, BotOptions& o) {
+  // iterations and playout length: the time per move each gives is in bench/RESULTS.md
+  struct Level { const char* name; int iterations, maxPlayoutMoves; };
+  static const Level levels[] = {{"easy", 25, 200}, {"normal", 200, 400}, {"hard", 800, 800}};
+  for (const Level& l : levels)
+    if (name == l.name) {
+      o.mcts = true;
+      o.iterations = l.iterations;
+      o.maxPlayoutMoves = l.maxPlayoutMoves;
+      return true;
+    }
+  return false;
+}
+
+Move botChoose(const Game& g, int player, const BotOptions& o) {
+  std::vector<Move> moves;
+  g.legalMoves(player, moves);
+  if (moves.empty()) return Move{};
+  Rng rng;
+  rng.seed(o.seed ^ (o.omniscient ? g.hash() : infoHash(g, player)));
+  if (!o.mcts || moves.size() == 1) return moves[rng.below((uint32_t)moves.size())];
+  std::vector<int> visits(moves.size(), 0);
+  if (o.omniscient) {
+    search(g, moves, o.iterations, o.maxPlayoutMoves, rng, visits);
+  } else {
+    // information-set MCTS by determinization: a few deals, the iterations shared among them
+    int deals = std::max(1, std::min(kMaxDeals, o.iterations / kIterationsPerDeal));
+    for (int k = 0; k < deals; k++) {
+      Game dealt = g.clone();
+      determinize(dealt, player, rng);
+      int share = o.iterations / deals + (k < o.iterations % deals ? 1 : 0);
+      search(dealt, moves, share, o.maxPlayoutMoves, rng, visits);
+    }
+  }
+  size_t best = 0;
+  for (size_t i = 1; i < moves.size(); i++)
+    if (visits[i] > visits[best]) best = i;
+  return moves[best];
 }
 
 }  // namespace rulestack

@@ -1,7 +1,10 @@
-// Bots: a uniformly random player and a UCT Monte Carlo tree search (it searches the full
-// state, so it sees hidden information; it is a sparring partner, not a fair opponent).
+// Bots: a uniformly random player and Monte Carlo tree search (UCT). Both are fair by
+// default: a bot for player p decides from p's view and its seed only, and MCTS searches
+// determinizations of the hidden part (information-set MCTS). `omniscient` searches the true
+// state: a sparring partner for tests, not an opponent for people.
 #pragma once
 #include <cstdint>
+#include <string>
 
 #include "rulestack/game.h"
 
@@ -9,15 +12,32 @@ namespace rulestack {
 
 struct BotOptions {
   bool mcts = false;
+  bool omniscient = false;
   uint64_t seed = 1;
   int iterations = 200;
   int maxPlayoutMoves = 2000;
 };
+
+// Strengths named for people ("easy", "normal", "hard"): MCTS budgets per move. false for
+// another name.
+bool botLevel(const std::string& name, BotOptions& o);
+
+// MCTS deals the hidden part anew up to kMaxDeals times, one deal per kIterationsPerDeal.
+constexpr int kMaxDeals = 8;
+constexpr int kIterationsPerDeal = 50;
 
 // The move the bot chooses for `player` (who must be able to move).
 Move botChoose(const Game& g, int player, const BotOptions& o);
 
 // Plays random moves until the game ends or `maxMoves` is reached. Returns the moves made.
 int randomPlayout(Game& g, Rng& rng, int maxMoves, std::vector<Move>& scratch);
+
+// A hash of what `player` may know now (their view).
+uint64_t infoHash(const Game& g, int player);
+// Deals anew what `player` may not know: the cards in zones hidden from them (each owner's
+// among that owner's), the faces of face-down cards they see, and the RNG. The same deal for
+// any two states the player cannot tell apart (the hidden cards are put in a canonical
+// order first). `known`: entities the player knows (they saw where they went), left alone.
+void determinize(Game& g, int player, Rng& rng, const std::vector<bool>* known = nullptr);
 
 }  // namespace rulestack

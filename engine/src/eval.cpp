@@ -79,7 +79,8 @@ Value Game::propValue(int32_t ent, int32_t p) const {
   size_t np = d.propNames.size();
   if (ent < 0 || ent >= (int32_t)st_.ents.size() || p < 0) return Value::null();
   Value base = st_.props[(size_t)ent * np + p].get();
-  if (!d.hasEffects || effectDepth >= kMaxEffectDepth) return base;
+  if (!d.hasEffects || (size_t)p >= d.effectOnProp.size() || !d.effectOnProp[p] || effectDepth >= kMaxEffectDepth)
+    return base;
   effectDepth++;
   Value result = base;
   std::vector<Value> hits;

@@ -44,6 +44,9 @@ void Game::init(uint64_t seed) {
   st_.zones.assign(d.numZoneInstances, {});
   st_.serials.assign(d.templates.size(), 0);
   st_.rng.seed(seed);
+  Rng salt = st_.rng;  // the handles' salt: from the seed, without drawing from the game's RNG
+  salt.s ^= 0x5A17ED5A17ED5A17ULL;
+  st_.salt = salt.next();
   st_.active = d.firstPlayer;
   eventsThisMove_ = 0;
   FrameCtx k;

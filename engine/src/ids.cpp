@@ -7,10 +7,8 @@
 namespace rulestack {
 
 int32_t Game::zoneDefOf(int32_t z) const {
-  const Def& d = *def_;
-  for (int i = (int)d.zones.size() - 1; i >= 0; i--)
-    if (z >= d.zones[i].base) return i;
-  return 0;
+  const auto& of = def_->zoneDefOfInstance;
+  return z >= 0 && (size_t)z < of.size() ? of[z] : 0;
 }
 
 int32_t Game::zoneOwner(int32_t z) const {
@@ -97,6 +95,63 @@ Slot Game::parseTarget(const std::string& id) const {
     return Slot{n, VK::Item};
   }
   return Slot{};
+}
+
+bool Game::seesZone(int32_t z, int viewer) const {
+  if (viewer == -2) return true;
+  const ZoneDef& zd = def_->zones[zoneDefOf(z)];
+  return zd.vis == Vis::Everyone || (zd.vis == Vis::Owner && viewer >= 0 && viewer == zoneOwner(z));
+}
+
+bool Game::identifies(int viewer, int32_t e) const { return identifiesIn(viewer, e, st_.ents[e].zone); }
+
+bool Game::identifiesIn(int viewer, int32_t e, int32_t zone) const {
+  if (viewer == -2 || e < def_->numPlayers()) return true;
+  const Entity& en = st_.ents[e];
+  if (zone >= 0 && !seesZone(zone, viewer)) return false;
+  return !def_->templates[en.tmpl].faceDown || viewer == en.owner;
+}
+
+std::string Game::handleName(int32_t handle) const {
+  // splitmix64's finaliser over the salt and the number: without the salt (which only the
+  // full record holds) a handle says nothing about when it was drawn
+  uint64_t z = st_.salt + (uint64_t)(uint32_t)handle * 0x9E3779B97F4A7C15ULL;
+  z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL;
+  z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL;
+  z ^= z >> 31;
+  static const char* hex = "0123456789abcdef";
+  std::string s = "?";
+  for (int i = 7; i >= 0; i--) s += hex[(z >> (4 * i)) & 15];
+  return s;
+}
+
+std::string Game::entityIdFor(int32_t e, int viewer) const {
+  if (e < 0 || e >= (int32_t)st_.ents.size() || identifies(viewer, e)) return entityId(e);
+  return handleName(st_.ents[e].handle);
+}
+
+std::string Game::slotIdFor(Slot s, int viewer) const {
+  return s.k == VK::Ent ? entityIdFor(s.v, viewer) : slotId(s);
+}
+
+int32_t Game::findEntityFor(const std::string& id, int viewer) const {
+  if (!id.empty() && id[0] == '?') {
+    for (int32_t e = def_->numPlayers(); e < (int32_t)st_.ents.size(); e++)
+      if (st_.ents[e].alive && !identifies(viewer, e) && handleName(st_.ents[e].handle) == id) return e;
+    return -1;
+  }
+  int32_t e = findEntity(id);
+  return e >= 0 && identifies(viewer, e) ? e : -1;
+}
+
+Slot Game::parseTargetFor(const std::string& id, int viewer) const {
+  if (!id.empty() && id[0] == '?') {
+    int32_t e = findEntityFor(id, viewer);
+    return e >= 0 ? Slot{e, VK::Ent} : Slot{};
+  }
+  Slot s = parseTarget(id);
+  if (s.k == VK::Ent && !identifies(viewer, s.v)) return Slot{};
+  return s;
 }
 
 }  // namespace rulestack

@@ -10,42 +10,43 @@ using nlohmann::json;
 
 namespace {
 
-json valueJson(const Game& g, Value v) {
+json valueJson(const Game& g, Value v, int viewer) {
   const Def& d = g.def();
   switch (v.k()) {
     case VK::Null: return nullptr;
     case VK::Int: return v.v();
     case VK::Bool: return v.v() != 0;
     case VK::Str: return d.syms.names[v.v()];
-    case VK::Ent: return g.entityId(v.v());
+    case VK::Ent: return g.entityIdFor(v.v(), viewer);
     case VK::Zone: return g.zoneId(v.v());
     case VK::Item: return "q" + std::to_string(v.v());
     default: return nullptr;
   }
 }
 
-json entityJson(const Game& g, int32_t e, bool withProps) {
+// What a viewer sees of an entity in a zone they see: a face-down one they may not identify
+// shows its face-down template (public) under its handle.
+json entityJson(const Game& g, int32_t e, int viewer) {
   const Def& d = g.def();
   const State& s = g.state();
   const Entity& en = s.ents[e];
   const Template& t = d.templates[en.tmpl];
-  json j = {{"id", g.entityId(e)}, {"template", t.id}, {"type", d.syms.names[t.typeSym]},
+  json j = {{"id", g.entityIdFor(e, viewer)}, {"template", t.id}, {"type", d.syms.names[t.typeSym]},
             {"owner", d.playerIds[en.owner]}, {"controller", d.playerIds[en.controller]}};
   if (!t.tags.empty()) {
     json tags = json::array();
     for (int tg : t.tags) tags.push_back(d.syms.names[tg]);
     j["tags"] = tags;
   }
-  if (en.host >= 0) j["host"] = g.entityId(en.host);
-  if (withProps) {
-    json props = json::object();
-    for (auto& kv : t.props) props[d.propNames[kv.first]] = valueJson(g, g.propValue(e, kv.first));
-    j["properties"] = props;
-  }
+  if (t.faceDown) j["face_down"] = true;
+  if (en.host >= 0) j["host"] = g.entityIdFor(en.host, viewer);
+  json props = json::object();
+  for (auto& kv : t.props) props[d.propNames[kv.first]] = valueJson(g, g.propValue(e, kv.first), viewer);
+  j["properties"] = props;
   return j;
 }
 
-json itemJson(const Game& g, const Item& it) {
+json itemJson(const Game& g, const Item& it, int viewer) {
   const Def& d = g.def();
   std::string name;
   std::string kind = "action";
@@ -55,9 +56,9 @@ json itemJson(const Game& g, const Item& it) {
     case ItemKind::Triggered: name = d.triggered[it.def].name; kind = "triggered"; break;
   }
   json targets = json::array();
-  for (auto& t : it.targets) targets.push_back(g.slotId(t));
+  for (auto& t : it.targets) targets.push_back(g.slotIdFor(t, viewer));
   json j = {{"id", "q" + std::to_string(it.id)}, {"kind", kind}, {"action", name}, {"player", d.playerIds[it.player]},
-            {"source", it.source >= 0 ? json(g.entityId(it.source)) : json(nullptr)}, {"targets", targets},
+            {"source", it.source >= 0 ? json(g.entityIdFor(it.source, viewer)) : json(nullptr)}, {"targets", targets},
             {"mode", it.mode >= 0 ? json(it.mode) : json(nullptr)}, {"x", it.hasX ? json(it.x) : json(nullptr)}};
   return j;
 }
@@ -78,7 +79,9 @@ const char* evName(Ev e) {
   }
 }
 
-json slotJson(const Game& g, const Slot& s) { return s.k == VK::Null ? json(nullptr) : json(g.slotId(s)); }
+json slotJson(const Game& g, const Slot& s, int viewer = -2) {
+  return s.k == VK::Null ? json(nullptr) : json(g.slotIdFor(s, viewer));
+}
 
 }  // namespace
 
@@ -97,8 +100,8 @@ json viewJson(const Game& g, int viewer) {
   json players = json::array();
   for (int p = 0; p < d.numPlayers(); p++) {
     json props = json::object();
-    for (auto& kv : d.playerProps) props[d.propNames[kv.first]] = valueJson(g, g.propValue(p, kv.first));
-    for (auto& kv : d.perTurn) props[d.propNames[kv.first]] = valueJson(g, g.propValue(p, kv.first));
+    for (auto& kv : d.playerProps) props[d.propNames[kv.first]] = valueJson(g, g.propValue(p, kv.first), viewer);
+    for (auto& kv : d.perTurn) props[d.propNames[kv.first]] = valueJson(g, g.propValue(p, kv.first), viewer);
     players.push_back({{"id", d.playerIds[p]}, {"properties", props}});
   }
   v["players"] = players;
@@ -109,24 +112,25 @@ json viewJson(const Game& g, int viewer) {
     json zj;
     zj["owner"] = owner >= 0 ? json(d.playerIds[owner]) : json(nullptr);
     zj["count"] = s.zones[z].size();
-    bool visible = zoneVisible(g, z, viewer);
-    if (visible) {
+    if (g.seesZone(z, viewer)) {
       json ents = json::array();
-      for (int32_t e : s.zones[z]) ents.push_back(entityJson(g, e, true));
+      for (int32_t e : s.zones[z]) ents.push_back(entityJson(g, e, viewer));
       zj["entities"] = ents;
     }
     zones[g.zoneId(z)] = zj;
   }
   v["zones"] = zones;
   json queue = json::array();
-  for (auto it = s.queue.rbegin(); it != s.queue.rend(); ++it) queue.push_back(itemJson(g, *it));
+  for (auto it = s.queue.rbegin(); it != s.queue.rend(); ++it) queue.push_back(itemJson(g, *it, viewer));
   v["queue"] = queue;
   json decisions = json::array();
   for (auto& dec : s.decisions) {
     json dj = {{"id", "d" + std::to_string(dec.id)}, {"player", d.playerIds[dec.player]}, {"optional", dec.optional}};
+    // a reaction of a card the viewer may not identify does not name it (its name would)
+    bool named = viewer == dec.player || dec.self < 0 || g.identifies(viewer, dec.self);
     switch (dec.kind) {
-      case DecisionKind::Trigger: dj["kind"] = "trigger"; dj["name"] = d.triggered[dec.def].name; break;
-      case DecisionKind::Reaction: dj["kind"] = "reaction"; dj["name"] = d.reactions[dec.def].name; break;
+      case DecisionKind::Trigger: dj["kind"] = "trigger"; if (named) dj["name"] = d.triggered[dec.def].name; break;
+      case DecisionKind::Reaction: dj["kind"] = "reaction"; if (named) dj["name"] = d.reactions[dec.def].name; break;
       case DecisionKind::Discard: dj["kind"] = "discard"; dj["count"] = dec.count; break;
     }
     // what the decider may choose is their business only
@@ -137,7 +141,7 @@ json viewJson(const Game& g, int viewer) {
       for (auto& m : moves)
         if (m.kind == Move::Answer && m.decision == dec.id && m.accept) {
           json t = json::array();
-          for (auto& s2 : m.targets) t.push_back(g.slotId(s2));
+          for (auto& s2 : m.targets) t.push_back(g.slotIdFor(s2, viewer));
           opts.push_back(t);
         }
       dj["choices"] = opts;
@@ -151,7 +155,7 @@ json viewJson(const Game& g, int viewer) {
   return v;
 }
 
-json moveJson(const Game& g, const Move& m) {
+json moveJson(const Game& g, const Move& m, int viewer) {
   const Def& d = g.def();
   json j;
   switch (m.kind) {
@@ -161,7 +165,7 @@ json moveJson(const Game& g, const Move& m) {
       j["accept"] = m.accept;
       if (!m.targets.empty()) {
         json t = json::array();
-        for (auto& s : m.targets) t.push_back(g.slotId(s));
+        for (auto& s : m.targets) t.push_back(g.slotIdFor(s, viewer));
         j["targets"] = t;
       }
       break;
@@ -169,10 +173,10 @@ json moveJson(const Game& g, const Move& m) {
     case Move::Take: {
       const Action& a = d.actions[m.action];
       j["action"] = a.name;
-      if (m.source >= 0) j["source"] = g.entityId(m.source);
+      if (m.source >= 0) j["source"] = g.entityIdFor(m.source, viewer);
       if (a.target.present || (m.mode >= 0 && a.modes[m.mode].target.present)) {
         json t = json::array();
-        for (auto& s : m.targets) t.push_back(g.slotId(s));
+        for (auto& s : m.targets) t.push_back(g.slotIdFor(s, viewer));
         j["targets"] = t;
       }
       if (m.mode >= 0) j["mode"] = m.mode;
@@ -183,7 +187,7 @@ json moveJson(const Game& g, const Move& m) {
   return j;
 }
 
-bool parseMove(const Game& g, const json& j, Move& out, std::string& error) {
+bool parseMove(const Game& g, const json& j, Move& out, std::string& error, int viewer) {
   const Def& d = g.def();
   out = Move{};
   if (!j.is_object()) { error = "a move is a JSON object"; return false; }
@@ -200,7 +204,7 @@ bool parseMove(const Game& g, const json& j, Move& out, std::string& error) {
     for (auto& t : j["targets"]) {
       if (!t.is_string() && !t.is_number_integer()) { error = "a target is an id (a string)"; return false; }
       std::string id = t.is_string() ? t.get<std::string>() : std::to_string(t.get<long long>());
-      Slot s = g.parseTarget(id);
+      Slot s = g.parseTargetFor(id, viewer);
       if (s.k == VK::Null) { error = "unknown target '" + id + "'"; return false; }
       out.targets.push_back(s);
     }
@@ -227,7 +231,7 @@ bool parseMove(const Game& g, const json& j, Move& out, std::string& error) {
   out.kind = Move::Take;
   if (j.contains("source")) {
     if (!j["source"].is_string()) { error = "source must be an entity id"; return false; }
-    out.source = g.findEntity(j["source"].get<std::string>());
+    out.source = g.findEntityFor(j["source"].get<std::string>(), viewer);
     if (out.source < 0) { error = "unknown source '" + j["source"].get<std::string>() + "'"; return false; }
   }
   // the action: a global one by name, or the entity action of that name on the source
@@ -264,28 +268,25 @@ const char* parseMoveReason(const std::string& error) {
   return "malformed_move";
 }
 
-bool zoneVisible(const Game& g, int32_t z, int viewer) {
-  if (viewer == -2) return true;
-  const ZoneDef& zd = g.def().zones[g.zoneDefOf(z)];
-  return zd.vis == Vis::Everyone || (zd.vis == Vis::Owner && viewer >= 0 && viewer == g.zoneOwner(z));
-}
-
 json eventJson(const Game& g, const LogEntry& le, int viewer) {
   const Def& d = g.def();
   const Event& e = le.ev;
   json j;
-  // a card drawn into a hidden hand, or shuffled between hidden zones, stays unnamed
-  bool hideEntity = e.type == Ev::OnZoneEnter && e.zone.k == VK::Zone && !zoneVisible(g, e.zone.v, viewer) &&
-                    (e.from.k != VK::Zone || !zoneVisible(g, e.from.v, viewer));
+  // what the viewer could not identify when it happened shows under the handle it had then
+  uint32_t bit = viewer == -2 ? 0 : viewer < 0 ? LogEntry::kSpectator : (viewer < 31 ? 1u << viewer : 0);
+  auto who = [&](const Slot& s, uint32_t hidden, int32_t handle) {
+    return (hidden & bit) ? json(g.handleName(handle)) : slotJson(g, s);
+  };
   j["type"] = evName(e.type);
   if (e.type == Ev::Named) j["type"] = le.before ? "BeforeAction" : "AfterAction";
   else if (le.before) j["when"] = "before";
   if (e.named >= 0) j["action"] = d.syms.names[e.named];
   if (e.player >= 0) j["player"] = d.playerIds[e.player];
-  if (e.entity.k != VK::Null) j["entity"] = hideEntity ? json(nullptr) : slotJson(g, e.entity);
+  if (e.entity.k != VK::Null) j["entity"] = who(e.entity, le.hidEnt, le.hEnt);
+  if (le.revealed & bit) j["revealed"] = g.handleName(le.hPrev);
   if (e.zone.k != VK::Null) j["zone"] = slotJson(g, e.zone);
   if (e.from.k != VK::Null) j["from"] = slotJson(g, e.from);
-  if (e.source.k != VK::Null) j["source"] = slotJson(g, e.source);
+  if (e.source.k != VK::Null) j["source"] = who(e.source, le.hidSrc, le.hSrc);
   if (e.type == Ev::DamageTaken) j["damage_value"] = e.damage;
   if (e.phase >= 0) j["phase"] = d.phases[e.phase].name;
   if (e.item >= 0) j["item"] = "q" + std::to_string(e.item);
@@ -459,7 +460,8 @@ bool frameValid(const Def& d, const State& s, size_t i, const Frame& f, size_t e
 json snapshotJson(const Game& g) {
   const State& s = g.state();
   json ents = json::array();
-  for (auto& e : s.ents) ents.push_back(json::array({e.tmpl, e.idTmpl, e.serial, e.owner, e.controller, e.zone, e.host, e.alive}));
+  for (auto& e : s.ents)
+    ents.push_back(json::array({e.tmpl, e.idTmpl, e.serial, e.owner, e.controller, e.zone, e.host, e.alive, e.handle, e.prevHandle}));
   json props = json::array();
   for (auto& p : s.props) props.push_back(slotRaw(p));
   json queue = json::array();
@@ -477,7 +479,7 @@ json snapshotJson(const Game& g) {
           {"zones", s.zones}, {"serials", s.serials}, {"queue", queue}, {"decisions", decs}, {"stack", stack}, {"customIds", custom},
           {"flow", json::array({s.turn, s.phase, s.active, s.priority, s.passes, s.nextItemId, s.nextDecisionId, s.result,
                                 s.phaseStarted, s.endTurn, s.started})},
-          {"rng", rng}};
+          {"rng", rng}, {"handles", json::array({s.nextHandle, hex16(s.salt)})}};
 }
 
 bool restoreSnapshot(Game& g, const json& j, std::string& error) {
@@ -496,6 +498,7 @@ bool restoreSnapshot(Game& g, const json& j, std::string& error) {
       Entity en;
       en.tmpl = e.at(0); en.idTmpl = e.at(1); en.serial = e.at(2); en.owner = e.at(3); en.controller = e.at(4);
       en.zone = e.at(5); en.host = e.at(6); en.alive = e.at(7);
+      if (e.size() > 9) { en.handle = e.at(8); en.prevHandle = e.at(9); }
       s.ents.push_back(en);
     }
     for (auto& p : j.at("props")) s.props.push_back(slotFrom(p));
@@ -524,6 +527,13 @@ bool restoreSnapshot(Game& g, const json& j, std::string& error) {
       error = "malformed snapshot: rng is not a hex number";
       return false;
     }
+    if (j.contains("handles")) {  // (snapshots from before handles: none)
+      s.nextHandle = j.at("handles").at(0);
+      if (!parseHex16(j.at("handles").at(1).get<std::string>(), s.salt)) {
+        error = "malformed snapshot: the handles' salt is not a hex number";
+        return false;
+      }
+    }
     // consistency: sizes and index ranges, so a tampered snapshot cannot crash the engine
     size_t np = d.propNames.size();
     auto bad = [&](const std::string& m) { error = "inconsistent snapshot: " + m; return false; };
@@ -539,6 +549,7 @@ bool restoreSnapshot(Game& g, const json& j, std::string& error) {
       if (e.owner < 0 || e.owner >= d.numPlayers() || e.controller < 0 || e.controller >= d.numPlayers()) return bad("owner");
       if (e.zone < -1 || e.zone >= d.numZoneInstances || e.host < -1 || e.host >= (int)s.ents.size()) return bad("zone or host");
       if (e.serial < 0 && (size_t)(-1 - e.serial) >= s.customIds.size()) return bad("custom id");
+      if (e.handle < 0 || e.handle >= s.nextHandle || e.prevHandle < 0 || e.prevHandle >= s.nextHandle) return bad("handle of entity " + std::to_string(i));
     }
     // every value a slot holds points at something that exists
     auto slotOk = [&](const Slot& v) {
@@ -571,6 +582,7 @@ bool restoreSnapshot(Game& g, const json& j, std::string& error) {
     for (const Slot& v : s.props)
       if (!slotOk(v)) return bad("property value");
     if (s.result < -2 || s.result >= d.numPlayers()) return bad("result");
+    if (s.nextHandle < 1 || s.nextHandle > (1 << 30)) return bad("handle counter");
     if (s.turn < 0 || s.nextItemId < 1 || s.nextItemId > (1 << 30) || s.nextDecisionId < 1 || s.nextDecisionId > (1 << 30))
       return bad("counters");
     for (auto& c : s.customIds)

@@ -12,7 +12,7 @@ root: name players settings zones entities setup flow actions reactions triggere
 players: count ids properties per_turn |
 settings: resolution auto_pass cancel_zone discard_zone max_events |
 zone: name per_player visibility ordered active actions description | name
-entity: id type tags properties actions reactions triggered_actions effects text description name | id
+entity: id type tags face_down properties actions reactions triggered_actions effects text description name | id
 action: name source requires_target condition cost x modes play queue properties reactions mutations description text | name
 x: min max | max
 mode: name requires_target mutations description | mutations

@@ -517,6 +517,10 @@ struct Loader {
     d.effects.push_back(std::move(e));
     d.templates[tmpl].effects.push_back(idx);
     d.hasEffects = true;
+    if (e.prop >= 0) {
+      if ((size_t)e.prop >= d.effectOnProp.size()) d.effectOnProp.resize(e.prop + 1, 0);
+      d.effectOnProp[e.prop] = 1;
+    }
   }
 
   // ---- the whole definition ----
@@ -609,7 +613,12 @@ struct Loader {
     }
     int np = std::max<int>(1, (int)d.playerIds.size());
     int inst = 0;
-    for (auto& z : d.zones) { z.base = inst; inst += z.perPlayer ? np : 1; }
+    for (size_t zi = 0; zi < d.zones.size(); zi++) {
+      ZoneDef& z = d.zones[zi];
+      z.base = inst;
+      inst += z.perPlayer ? np : 1;
+      d.zoneDefOfInstance.resize(inst, (int32_t)zi);
+    }
     d.numZoneInstances = inst;
     d.queueZone = d.zones.back().base;
     if (zoneByName.count("Deck")) d.deckZone = zoneByName["Deck"];
@@ -640,6 +649,7 @@ struct Loader {
             std::string tag;
             if (str(e["tags"][k], ep + "/tags/" + std::to_string(k), tag)) t.tags.push_back(d.syms.intern(tag));
           }
+        if (e.contains("face_down")) boolean(e["face_down"], ep + "/face_down", t.faceDown);
         if (e.contains("properties")) properties(e["properties"], ep + "/properties", t.props);
         tmplByName[t.id] = (int)d.templates.size();
         d.templates.push_back(std::move(t));

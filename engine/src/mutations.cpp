@@ -168,6 +168,7 @@ void Game::applyOp(const Mutation& m, Ctx& c) {
       const Template& t = d.templates[m.tmpl];
       for (Value v : targets) {
         st_.ents[v.v()].tmpl = m.tmpl;
+        rehandle(v.v());
         for (auto& kv : t.props) setProp(v.v(), kv.first, kv.second.get());
       }
       return;
@@ -247,6 +248,7 @@ void Game::applyOp(const Mutation& m, Ctx& c) {
       for (int32_t zi : zoneIds) {
         auto& v = st_.zones[zi];
         for (size_t i = v.size(); i > 1; i--) std::swap(v[i - 1], v[st_.rng.below((uint32_t)i)]);
+        for (int32_t e : v) rehandle(e);  // a shuffled card cannot be followed
       }
       return;
     }
@@ -321,7 +323,35 @@ bool Game::createOne(int32_t tmpl, int32_t zone, int32_t owner, const std::strin
 // ---- events ----
 
 void Game::logEvent(const Event& ev, bool before) {
-  if (logging) log.push_back(LogEntry{ev, before, causeItem()});
+  if (!logging) return;
+  LogEntry le{ev, before, causeItem()};
+  int np = def_->numPlayers();
+  auto hiddenFrom = [&](const Slot& s, int32_t zone, int32_t& handle) {
+    uint32_t m = 0;
+    if (s.k != VK::Ent || s.v < np) return m;
+    for (int p = 0; p < np && p < 31; p++)
+      if (!identifiesIn(p, s.v, zone)) m |= 1u << p;
+    if (!identifiesIn(-1, s.v, zone)) m |= LogEntry::kSpectator;
+    handle = st_.ents[s.v].handle;
+    return m;
+  };
+  // an entity being made is seen as where it is going (a card made into a deck is unnamed)
+  int32_t entZone = ev.entity.k == VK::Ent ? st_.ents[ev.entity.v].zone : -1;
+  if (ev.type == Ev::OnZoneEnter && entZone < 0 && ev.zone.k == VK::Zone) entZone = ev.zone.v;
+  le.hidEnt = hiddenFrom(ev.entity, entZone, le.hEnt);
+  le.hidSrc = hiddenFrom(ev.source, ev.source.k == VK::Ent ? st_.ents[ev.source.v].zone : -1, le.hSrc);
+  // a move's second half: whom it showed a card they could not identify where it was
+  if (!before && ev.type == Ev::OnZoneEnter && ev.from.k == VK::Zone && ev.entity.k == VK::Ent && ev.entity.v >= np) {
+    const Entity& en = st_.ents[ev.entity.v];
+    bool faceDown = def_->templates[en.tmpl].faceDown;
+    auto identifiedThere = [&](int p) { return seesZone(ev.from.v, p) && (!faceDown || p == en.owner); };
+    for (int p = -1; p < np && p < 31; p++) {
+      uint32_t b = p < 0 ? LogEntry::kSpectator : 1u << p;
+      if (!(le.hidEnt & b) && !identifiedThere(p)) le.revealed |= b;
+    }
+    le.hPrev = en.prevHandle;
+  }
+  log.push_back(le);
 }
 
 void Game::countEvent() {

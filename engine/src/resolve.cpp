@@ -243,6 +243,7 @@ bool Game::changeNow(const Event& ev, int32_t a) {
   if (a == 1) to.push_back(e);  // a: 1 to the bottom
   else to.insert(to.begin(), e);
   ent.zone = zone;
+  rehandle(e);
   if (ent.host >= 0 && st_.ents[ent.host].zone != zone) ent.host = -1;  // moved away from its host
   return true;
 }
@@ -445,6 +446,7 @@ int Game::applyEvent(int fi) {
     az.erase(std::find(az.begin(), az.end(), a));
     st_.zones[zone].push_back(a);
     st_.ents[a].zone = zone;
+    rehandle(a);
   }
   emitAll(discard, 3, 0);
   return discard.empty() ? 0 : 1;
@@ -745,6 +747,7 @@ Event Game::actionPlayed(const Item& it) {
     auto& from = st_.zones[e.zone];
     from.erase(std::find(from.begin(), from.end(), src));
     e.zone = d.queueZone;
+    rehandle(src);
     st_.zones[d.queueZone].insert(st_.zones[d.queueZone].begin(), src);
   }
   Event ev;

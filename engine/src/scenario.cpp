@@ -4,6 +4,7 @@
 
 #include "rulestack/game.h"
 #include "json_io.h"
+#include "seed.h"
 #include "loader.h"
 #include "rulestack/session.h"
 #include "session_impl.h"
@@ -75,8 +76,13 @@ std::string runScenario(const std::string& scenarioText) {
     for (auto& e : e2) failure((int)i, e.path + ": " + e.message);
   }
   if (!out["ok"].get<bool>()) return out.dump();
-  double seed = sc.contains("seed") && sc["seed"].is_number() ? sc["seed"].get<double>() : 0;
-  auto game = startGame(def, (uint64_t)std::max(0.0, seed), errs);
+  uint64_t seed = 0;
+  std::string seedError;
+  if (sc.contains("seed") && !parseSeed(sc["seed"], seed, seedError)) {
+    failure(-1, "seed: " + seedError);
+    return out.dump();
+  }
+  auto game = startGame(def, seed, errs);
   if (!game) {
     for (auto& e : errs) failure(-1, e.path + ": " + e.message);
     return out.dump();

@@ -12,6 +12,7 @@
 #include "json_io.h"
 #include "keys.h"
 #include "names.h"
+#include "seed.h"
 #include "loader.h"
 #include "session_impl.h"
 
@@ -79,11 +80,15 @@ struct SessionHistory {
 Session::Session() = default;
 Session::~Session() = default;
 
-std::string Session::load(const std::string& definitionJson, double seed) {
+std::string Session::load(const std::string& definitionJson, const std::string& seedJson) {
   std::vector<DefError> errs;
+  uint64_t seed = 0;
+  std::string seedError;
+  json sj = nestedDeeper(seedJson, kMaxInputDepth) ? json() : json::parse(seedJson, nullptr, false);
+  if (!parseSeed(sj.is_discarded() ? json() : sj, seed, seedError)) return errorsJson({{"", "invalid seed: " + seedError}});
   auto def = compileDefinition(definitionJson, errs);
   if (!def) return errorsJson(errs);
-  auto g = startGame(def, seedOf(seed), errs);
+  auto g = startGame(def, seed, errs);
   if (!g) return errorsJson(errs);
   game_ = std::move(g);
   history_ = std::make_unique<SessionHistory>();
@@ -111,7 +116,7 @@ std::string Session::legalMoves(const std::string& player) const {
   std::vector<Move> moves;
   game_->legalMoves(p, moves);
   json a = json::array();
-  for (auto& m : moves) a.push_back(moveJson(*game_, m));
+  for (auto& m : moves) a.push_back(moveJson(*game_, m, p));
   return a.dump();
 }
 
@@ -125,7 +130,7 @@ std::string Session::apply(const std::string& player, const std::string& moveTex
   if (mj.is_discarded()) return fail("malformed_move", "the move is not valid JSON");
   Move m;
   std::string err;
-  if (!parseMove(*game_, mj, m, err)) return fail(parseMoveReason(err), err);
+  if (!parseMove(*game_, mj, m, err, p)) return fail(parseMoveReason(err), err);
   size_t logStart = game_->log.size();
   State before = game_->state();
   std::string msg;
@@ -203,15 +208,20 @@ std::string Session::botChoose(const std::string& player, const std::string& opt
   json o = nestedDeeper(optionsJson, kMaxInputDepth) ? json(nullptr) : json::parse(optionsJson, nullptr, false);
   BotOptions bo;
   if (o.is_object()) {
-    bo.mcts = o.value("kind", "random") == "mcts";
+    if (o.contains("level") && (!o["level"].is_string() || !botLevel(o["level"].get<std::string>(), bo)))
+      return json{{"error", "unknown bot level " + o["level"].dump() + " (easy, normal or hard)"}}.dump();
+    if (o.contains("kind")) bo.mcts = o["kind"] == "mcts";
+    bo.omniscient = o.contains("omniscient") && o["omniscient"].is_boolean() && o["omniscient"].get<bool>();
     if (o.contains("seed") && o["seed"].is_number()) bo.seed = seedOf(o["seed"].get<double>());
     if (o.contains("iterations") && o["iterations"].is_number_integer())
       bo.iterations = std::max(1, std::min(100000, o["iterations"].get<int>()));
+    if (o.contains("maxPlayoutMoves") && o["maxPlayoutMoves"].is_number_integer())
+      bo.maxPlayoutMoves = std::max(1, std::min(100000, o["maxPlayoutMoves"].get<int>()));
   }
   std::vector<Move> moves;
   game_->legalMoves(p, moves);
   if (moves.empty()) return "null";
-  return moveJson(*game_, rulestack::botChoose(*game_, p, bo)).dump();
+  return moveJson(*game_, rulestack::botChoose(*game_, p, bo), p).dump();
 }
 
 std::string validateDefinition(const std::string& definitionJson) {
@@ -230,6 +240,7 @@ std::string simulate(const std::string& definitionJson, const std::string& optio
   int games = 1, iterations = 200;
   uint64_t seed = 1;
   bool mcts = false, wantHashes = false;
+  BotOptions level;  // the MCTS budget: --iterations, or a level's
   json hashes = json::array();
   json errorList = json::array();  // the first few errored games, with their messages
   auto failed = [&](int i, const std::string& message) {
@@ -242,7 +253,9 @@ std::string simulate(const std::string& definitionJson, const std::string& optio
     if (o.contains("seed") && o["seed"].is_number()) seed = seedOf(o["seed"].get<double>());
     if (o.contains("iterations") && o["iterations"].is_number_integer()) iterations = std::max(1, o["iterations"].get<int>());
     mcts = o.value("bot", "random") == "mcts";
+    if (o.contains("bot") && o["bot"].is_string() && botLevel(o["bot"].get<std::string>(), level)) mcts = true;
   }
+  if (mcts && !level.mcts) level.iterations = iterations, level.maxPlayoutMoves = BotOptions{}.maxPlayoutMoves;
   long long moves = 0;
   int draws = 0, unfinished = 0;
   std::vector<int> wins(def->numPlayers(), 0);
@@ -261,9 +274,8 @@ std::string simulate(const std::string& definitionJson, const std::string& optio
       if (!mcts) {
         moves += randomPlayout(*g, rng, 100000, scratch);
       } else {
-        BotOptions bo;
+        BotOptions bo = level;
         bo.mcts = true;
-        bo.iterations = iterations;
         int n = 0;
         while (!g->state().over() && n < 100000) {
           int who = g->nextToAct();

@@ -45,7 +45,7 @@ uint64_t hashState(const State& s) {
   h.i32((int32_t)s.ents.size());
   for (auto& e : s.ents) {
     h.i32(e.tmpl); h.i32(e.idTmpl); h.i32(e.serial); h.i32(e.owner); h.i32(e.controller);
-    h.i32(e.zone); h.i32(e.host); h.byte(e.alive);
+    h.i32(e.zone); h.i32(e.host); h.i32(e.handle); h.i32(e.prevHandle); h.byte(e.alive);
   }
   for (auto& p : s.props) h.slot(p);
   h.i32((int32_t)s.zones.size());
@@ -69,7 +69,7 @@ uint64_t hashState(const State& s) {
   for (int32_t v : s.serials) h.i32(v);
   for (auto& c : s.customIds) { h.i32(c.first); for (char ch : c.second) h.byte((uint8_t)ch); }
   h.i32(s.turn); h.i32(s.phase); h.i32(s.active); h.i32(s.priority); h.i32(s.passes);
-  h.i32(s.nextItemId); h.i32(s.nextDecisionId); h.i32(s.result);
+  h.i32(s.nextItemId); h.i32(s.nextDecisionId); h.i32(s.nextHandle); h.u64(s.salt); h.i32(s.result);
   h.byte(s.phaseStarted); h.byte(s.endTurn); h.byte(s.started);
   h.u64(s.rng.s);
   return h.h;

@@ -16,7 +16,7 @@ const USAGE = `usage:
   rulestack validate GAME [--json]
   rulestack moves GAME [--moves FILE] [--seed N] [--json]
   rulestack play GAME [--seed N] [--moves FILE] [--view PLAYER] [--json] [--interactive]
-  rulestack simulate GAME [--games N] [--bot random|mcts] [--seed N] [--iterations N] [--batch N] [--json]
+  rulestack simulate GAME [--games N] [--bot random|mcts|easy|normal|hard] [--seed N] [--iterations N] [--batch N] [--json]
   rulestack test SCENARIO|DIR... [--json]
   rulestack --version | --help
 
@@ -605,10 +605,11 @@ async function cmdSimulate(args: string[]): Promise<number> {
   const total = integer('games', values.games, 100, 1, MAX_GAMES);
   const seed = integer('seed', values.seed, 0, 0, MAX_SEED - total + 1);
   const bot = values.bot ?? 'random';
-  if (bot !== 'random' && bot !== 'mcts') throw new UsageError(`--bot must be random or mcts, not "${bot}"`);
+  if (!['random', 'mcts', 'easy', 'normal', 'hard'].includes(bot))
+    throw new UsageError(`--bot must be random, mcts, easy, normal or hard, not "${bot}"`);
   const iterations = values.iterations !== undefined ? integer('iterations', values.iterations, 0, 1, MAX_ITERATIONS) : undefined;
   // MCTS games are slow: one per engine call, so the progress moves.
-  const batch = integer('batch', values.batch, bot === 'mcts' ? 1 : 20, 1, MAX_GAMES);
+  const batch = integer('batch', values.batch, bot === 'random' ? 20 : 1, 1, MAX_GAMES);
   const json = values.json === true;
 
   const parsed = readGame(file, json);

@@ -266,6 +266,8 @@ export interface EntityDefinition {
   id: string;
   type?: string;
   tags?: Array<string>;
+  /** Only its owner may identify an entity of this template: to others it shows under a handle */
+  face_down?: boolean;
   properties?: { [name: string]: Literal };
   actions?: Array<ActionDefinition>;
   reactions?: Array<ReactionDefinition>;

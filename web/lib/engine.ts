@@ -12,6 +12,7 @@ import type {
   SimulateOptions,
   SimulateResult,
   Snapshot,
+  Seed,
 } from './types.js';
 
 export interface LoadOptions {
@@ -31,7 +32,8 @@ export interface LoadOptions {
 export type DefinitionInput = GameDefinition | Record<string, unknown> | string;
 
 export interface CreateGameOptions {
-  seed?: number;
+  /** Without a seed, a fresh random one is drawn (see `game.seed`, to replay the game). */
+  seed?: Seed;
   /** How to read string input (default 'auto': JSON when it starts with '{', else YAML). */
   format?: DefinitionFormat;
 }
@@ -178,13 +180,13 @@ export class Rulestack {
 
   /** Starts a game. Throws DefinitionError with every problem of the definition. */
   createGame(definition: DefinitionInput, opts: CreateGameOptions = {}): Game {
-    const seed = opts.seed ?? 0;
-    if (typeof seed !== 'number' || !Number.isFinite(seed)) throw new TypeError(`invalid seed: ${String(seed)}`);
+    const seed = opts.seed ?? randomSeed();
+    const seedText = seedJson(seed);
     const parsed = parseDefinition(definition, opts.format);
     const session = new this.module.Session();
     let ok = false;
     try {
-      const errors = engineErrors(session.load(parsed.json, seed), 'load');
+      const errors = engineErrors(session.load(parsed.json, seedText), 'load');
       if (errors.length > 0) throw new DefinitionError(locateIssues(parsed, errors));
       ok = true;
       return new Game(session, parsed.json, seed);
@@ -211,14 +213,8 @@ export class Rulestack {
         throw new SnapshotError(errors.map((e) => ({ path: typeof e.path === 'string' ? e.path : '', message: String(e.message ?? 'invalid') })));
       }
       ok = true;
-      let seed = 0;
-      try {
-        const s = (typeof snapshot === 'string' ? JSON.parse(snapshot) : snapshot) as { seed?: unknown };
-        if (typeof s?.seed === 'number') seed = s.seed;
-      } catch {
-        /* the engine accepted it; the seed is informative only */
-      }
-      return new Game(session, parsed.json, seed);
+      // a snapshot carries the RNG's state, not the seed the game began with
+      return new Game(session, parsed.json, null);
     } finally {
       if (!ok) session.delete();
     }
@@ -247,4 +243,31 @@ export class Rulestack {
     const text = typeof scenario === 'string' ? scenario : JSON.stringify(scenario);
     return parseEngineJson<ScenarioResult>(this.module.runScenario(text), 'runScenario');
   }
+}
+
+const INT64_MIN = -(2n ** 63n);
+const INT64_MAX = 2n ** 63n - 1n;
+
+/** The seed as the engine reads it (JSON text); a TypeError for anything that is not one. */
+export function seedJson(seed: unknown): string {
+  if (typeof seed === 'string') return JSON.stringify(seed);
+  if (typeof seed === 'number') {
+    if (Number.isSafeInteger(seed)) return String(seed);
+    throw new TypeError(
+      `invalid seed: ${String(seed)} (a seed is a safe integer, a bigint or a string: ${
+        Number.isInteger(seed) ? 'beyond 2^53 a number is not exact, pass a bigint or a string' : 'not an integer'
+      })`,
+    );
+  }
+  if (typeof seed === 'bigint') {
+    if (seed >= INT64_MIN && seed <= INT64_MAX) return seed.toString();
+    throw new TypeError(`invalid seed: ${seed}n (a bigint seed is from -2^63 to 2^63-1)`);
+  }
+  throw new TypeError(`invalid seed: ${String(seed)} (a seed is an integer or a string)`);
+}
+
+/** A fresh seed nobody can guess: 53 random bits from the platform's cryptographic source. */
+export function randomSeed(): number {
+  const [hi, lo] = globalThis.crypto.getRandomValues(new Uint32Array(2)) as unknown as [number, number];
+  return (hi & 0x1fffff) * 2 ** 32 + lo;
 }

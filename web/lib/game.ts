@@ -1,7 +1,7 @@
 // Game: one running game over an engine Session. Bot: a bot bound to a game.
 import type { EngineModule, Session } from './wasm/engine.mjs';
 import { IllegalMoveError } from './errors.js';
-import type { GameEvent, GameView, Move, PlayerId, PlayerRef, ResolutionStep, Snapshot, BotOptions } from './types.js';
+import type { GameEvent, GameView, Move, PlayerId, PlayerRef, ResolutionStep, Snapshot, BotOptions, Seed } from './types.js';
 
 export interface MoveRecord {
   player: PlayerId;
@@ -66,7 +66,8 @@ type Listener<K extends GameEventName> = (payload: GameEventMap[K]) => void;
 export class Game {
   /** The definition as JSON text (as loaded). */
   readonly definitionJson: string;
-  readonly seed: number;
+  /** The seed it was created with (given or drawn); null for a game restored from a snapshot. */
+  readonly seed: Seed | null;
   #listeners: { [K in GameEventName]: Set<Listener<K>> } = {
     event: new Set(),
     move: new Set(),
@@ -74,7 +75,7 @@ export class Game {
   };
 
   /** @internal use rs.createGame / rs.restore. */
-  constructor(session: Session, definitionJson: string, seed: number) {
+  constructor(session: Session, definitionJson: string, seed: Seed | null) {
     sessions.set(this, session);
     this.definitionJson = definitionJson;
     this.seed = seed;
@@ -212,7 +213,10 @@ export class Bot {
   #calls = 0;
 
   constructor(game: Game, options: BotOptions = {}) {
-    const kind = options.kind ?? 'random';
+    const level = options.level;
+    if (level !== undefined && level !== 'easy' && level !== 'normal' && level !== 'hard')
+      throw new TypeError(`unknown bot level: ${String(level)} (easy, normal or hard)`);
+    const kind = options.kind ?? (level ? 'mcts' : 'random');
     if (kind !== 'random' && kind !== 'mcts') throw new TypeError(`unknown bot kind: ${String(kind)}`);
     this.game = game;
     this.options = { ...options, kind };
@@ -224,7 +228,8 @@ export class Bot {
     // Successive choices use successive seeds so a bot does not repeat itself.
     const seed = (this.options.seed ?? 0) + this.#calls++;
     const opts: Record<string, unknown> = { kind: this.options.kind, seed };
-    if (this.options.iterations !== undefined) opts.iterations = this.options.iterations;
+    for (const key of ['level', 'iterations', 'maxPlayoutMoves', 'omniscient'] as const)
+      if (this.options[key] !== undefined) opts[key] = this.options[key];
     const r = parseJson<unknown>(s.botChoose(playerId(player), JSON.stringify(opts)), 'botChoose');
     if (r === null || r === undefined) return null;
     if (typeof r === 'object' && !Array.isArray(r) && 'error' in (r as object) && !('action' in (r as object)) && !('decision' in (r as object))) {

@@ -98,8 +98,16 @@ export interface ActionCancelledEvent extends EventBase {
 }
 export interface OnZoneEnterEvent extends EventBase {
   type: 'OnZoneEnter';
-  /** `null` when the entity moved between zones hidden from the one who reads the log. */
-  entity: string | null;
+  /**
+   * The entity's id, or the handle (`"?3fa9c2d1"`) it had when it moved, for a reader who
+   * could not identify it (a card drawn into another player's hand, shuffled, face down).
+   */
+  entity: string;
+  /**
+   * When this move showed the reader a card they could not identify where it was (a card
+   * played from a hidden hand): the handle they knew it by until now.
+   */
+  revealed?: string;
   /** The zone entered (a zone id). */
   zone: string;
   /** The zone left (absent for a created entity). */
@@ -183,8 +191,12 @@ export interface PlayerView {
 }
 
 export interface EntityView {
+  /** Its id, or a handle (`"?3fa9c2d1"`) for a viewer who may not identify it (face down). */
   id: string;
+  /** For a face-down entity: its face-down template (public), not the card under it. */
   template?: string;
+  /** Present (true) for an entity of a `face_down` template. */
+  face_down?: true;
   type?: string;
   owner?: PlayerId | null;
   controller?: PlayerId | null;
@@ -217,6 +229,7 @@ export interface DecisionView {
   id: string;
   player: PlayerId;
   kind?: string;
+  /** Absent to other players when the reaction is of a card they may not identify. */
   name?: string;
   optional?: boolean;
   targets?: string[];
@@ -265,7 +278,8 @@ export interface ScenarioResult {
 
 export interface SimulateOptions {
   games: number;
-  bot?: 'random' | 'mcts';
+  /** 'random', 'mcts' (with `iterations`) or a level: MCTS with that level's budget. */
+  bot?: 'random' | 'mcts' | BotLevel;
   seed?: number;
   iterations?: number;
   /** Also return each game's final state hash. */
@@ -290,8 +304,28 @@ export interface SimulateResult {
   errorList?: { game: number; seed: number; message: string }[];
 }
 
+/**
+ * A game's seed: an integer (a safe integer, or a bigint from -2^63 to 2^63-1; each integer
+ * is its own game) or a string (hashed to 64 bits). Anything else is refused.
+ */
+export type Seed = number | bigint | string;
+
+/** Bot strengths for people: MCTS with a budget per move (see docs/api.md). */
+export type BotLevel = 'easy' | 'normal' | 'hard';
+
 export interface BotOptions {
+  /** 'random' (the default without a level) or 'mcts'. */
   kind?: 'random' | 'mcts';
+  /** A strength: MCTS with that level's iterations and playout length (kind and iterations override it). */
+  level?: BotLevel;
   seed?: number;
+  /** MCTS iterations per move. */
   iterations?: number;
+  /** The longest MCTS playout, in moves (a longer one counts as a draw). */
+  maxPlayoutMoves?: number;
+  /**
+   * For tests only: search the true state, hidden cards included. By default a bot for a
+   * player decides from what that player may know (information-set MCTS).
+   */
+  omniscient?: boolean;
 }

@@ -103,6 +103,7 @@ struct Template {
   std::vector<int> tags;                    // symbols
   std::vector<std::pair<int, Slot>> props;  // property index -> default
   std::vector<int> actions, reactions, triggered, effects;
+  bool faceDown = false;  // `face_down`: only its owner may identify an entity of this template
 };
 
 enum class Vis : uint8_t { Everyone, Owner, Nobody };
@@ -168,6 +169,8 @@ struct Def {
   std::vector<std::vector<int>> triggeredByKey;
   std::vector<char> listens;                     // key -> some reaction or triggered action
   bool hasEffects = false;
+  std::vector<char> effectOnProp;  // property index -> some effect changes it (a read of another is plain)
+  std::vector<int32_t> zoneDefOfInstance;  // zone instance -> its zone definition
   bool usesAttach = false;  // some mutation attaches: moves and destroys look for attachments
   // What the end conditions read, so they are re-checked only after a relevant change:
   // endProps[p] for each property, endAny when they read more than properties and $turn.

@@ -34,6 +34,12 @@ struct LogEntry {
   Event ev;
   bool before = false;
   int32_t cause = -1;      // item id that was executing, or -1
+  // Who could not identify the event's entity / source when it was logged (bit p: player p,
+  // kSpectator: the spectator) and the handles they knew them by; `revealed`: who could not
+  // identify the entity before this move and can now (hPrev: its handle before).
+  static constexpr uint32_t kSpectator = 1u << 31;
+  uint32_t hidEnt = 0, hidSrc = 0, revealed = 0;
+  int32_t hEnt = 0, hSrc = 0, hPrev = 0;
 };
 
 // What an expression sees besides the state.
@@ -97,6 +103,22 @@ class Game {
   int32_t findPlayer(const std::string& id) const;
   std::string slotId(Slot s) const;   // an entity / zone / player id
   Slot parseTarget(const std::string& id) const;
+
+  // Hidden information. A viewer is a player index, -1 the spectator, -2 the full record.
+  // A viewer sees the entities of a zone its visibility shows them, and identifies an entity
+  // there unless its template is face down and the viewer is not its owner. An entity the
+  // viewer may not identify is named by its handle ("?3fa9c2d1"): not its template, not its
+  // creation order, and a new one after every move.
+  bool seesZone(int32_t z, int viewer) const;
+  bool identifies(int viewer, int32_t e) const;
+  bool identifiesIn(int viewer, int32_t e, int32_t zone) const;  // were it in that zone
+  std::string handleName(int32_t handle) const;
+  std::string entityIdFor(int32_t e, int viewer) const;
+  std::string slotIdFor(Slot s, int viewer) const;
+  // An id as that viewer may write it: a handle for what they may not identify, never the
+  // real id of such an entity (no probing with ids). Null slot when unknown.
+  Slot parseTargetFor(const std::string& id, int viewer) const;
+  int32_t findEntityFor(const std::string& id, int viewer) const;
   int32_t zoneOwner(int32_t z) const;
   int32_t zoneDefOf(int32_t z) const;
 
@@ -135,6 +157,10 @@ class Game {
   int64_t steps_ = 0;  // machine steps in this move (bounded)
 
   void init(uint64_t seed);
+  void rehandle(int32_t e) {  // a change of place: a new handle
+    st_.ents[e].prevHandle = st_.ents[e].handle;
+    st_.ents[e].handle = st_.nextHandle++;
+  }
   Value evalNode(int n, const Ctx& c) const;
   Value member(Value obj, int sym, const Ctx& c) const;
   Value listOf(const std::vector<Value>& v) const;

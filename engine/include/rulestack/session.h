@@ -17,9 +17,10 @@ class Session {
   Session(const Session&) = delete;
   Session& operator=(const Session&) = delete;
 
-  // Loads and compiles a definition (JSON text) and starts a game with the seed.
-  // Returns "" on success, else {"errors":[{"path":"/json/pointer","message":"..."}]}.
-  std::string load(const std::string& definitionJson, double seed);
+  // Loads and compiles a definition (JSON text) and starts a game with the seed (JSON text:
+  // an integer, -2^63 to 2^63-1, or a string; see seed.h). Returns "" on success, else
+  // {"errors":[{"path":"/json/pointer","message":"..."}]} (a bad seed: path "", "invalid seed: ...").
+  std::string load(const std::string& definitionJson, const std::string& seedJson);
   bool loaded() const;
 
   // A player's view ("" = spectator). JSON object, see DESIGN.md.

@@ -17,6 +17,10 @@ struct Entity {
   int32_t owner = -1, controller = -1;
   int32_t zone = -1;        // zone instance, -1: none (players, destroyed)
   int32_t host = -1;        // attached to
+  // Who it is to a viewer who may not identify it: a number drawn anew at every change of
+  // place (so it cannot be followed from one hidden place to another), shown mixed with the
+  // game's salt (Game::handleOf). prevHandle: the one it had before its last move.
+  int32_t handle = 0, prevHandle = 0;
   bool alive = true;
 };
 
@@ -194,6 +198,8 @@ struct State {
   std::vector<std::pair<int32_t, std::string>> customIds;
   int32_t turn = 0, phase = -1, active = 0, priority = -1, passes = 0;
   int32_t nextItemId = 1, nextDecisionId = 1;
+  int32_t nextHandle = 1;               // the next Entity::handle
+  uint64_t salt = 0;                    // mixes handles into names that tell nothing
   int32_t result = -2;                  // -2 playing, -1 draw, >= 0 winner
   bool phaseStarted = false, endTurn = false, started = false;
   Rng rng;

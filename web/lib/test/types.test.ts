@@ -53,9 +53,10 @@ export function summarize(ev: GameEvent): string {
       return 'turn ' + turn + ' of ' + ev.player;
     }
     case 'OnZoneEnter': {
-      const entity: string | null = ev.entity;
+      const entity: string = ev.entity;
       const zone: string = ev.zone;
-      return (entity ?? 'a hidden card') + ' -> ' + zone + (ev.from ? ' from ' + ev.from : '');
+      const shown: string | undefined = ev.revealed;
+      return (entity.startsWith('?') ? 'a hidden card' : entity) + ' -> ' + zone + (ev.from ? ' from ' + ev.from : '') + (shown ? ' (was ' + shown + ')' : '');
     }
     case 'DamageTaken': {
       const amount: number = ev.damage_value;
@@ -179,7 +180,7 @@ const REQUIRED: Record<GameEvent['type'], Record<string, string>> = {
   BeforeAction: { action: 'string', player: 'string', item: 'string' },
   AfterAction: { action: 'string', player: 'string', item: 'string' },
   ActionCancelled: { player: 'string', item: 'string' },
-  OnZoneEnter: { entity: 'string|null', zone: 'string', player: 'string' },
+  OnZoneEnter: { entity: 'string', zone: 'string', player: 'string' },
   DamageTaken: { entity: 'string', damage_value: 'number', player: 'string' },
   PhaseExecute: { phase: 'string', player: 'string' },
   TurnStart: { player: 'string', turn: 'number' },
@@ -187,7 +188,7 @@ const REQUIRED: Record<GameEvent['type'], Record<string, string>> = {
   GameOver: {},
   Pass: { player: 'string' },
 };
-const OPTIONAL: Record<string, string> = { cause: 'string', when: 'string', cancelled: 'boolean', entity: 'string', from: 'string', source: 'string', action: 'string', winner: 'string', draw: 'boolean' };
+const OPTIONAL: Record<string, string> = { revealed: 'string', cause: 'string', when: 'string', cancelled: 'boolean', entity: 'string', from: 'string', source: 'string', action: 'string', winner: 'string', draw: 'boolean' };
 
 test('the events the engine logs have the fields their types declare', async () => {
   const rs = await loadEngine();

@@ -11,7 +11,8 @@ export interface EmbindObject {
 /** rulestack::Session — one game. */
 export interface Session extends EmbindObject {
   /** "" on success, else `{"errors":[{"path","message"}]}`. */
-  load(definitionJson: string, seed: number): string;
+  /** seedJson: the seed as JSON text (an integer or a string). */
+  load(definitionJson: string, seedJson: string): string;
   loaded(): boolean;
   /** A player's view as JSON ("" = spectator). */
   view(player: string): string;

@@ -1,0 +1,336 @@
+// Hidden information holds, proved by permutation rather than spot checks: in random games of
+// every example with hidden zones or face-down cards, at every step and for every viewer,
+// deal anew what that viewer has never identified (cards in zones hidden from them, the
+// cards under face-down faces, the RNG) and require their view, their log, their legal moves
+// and the decisions offered to them to be exactly the same. Then the bots: for such pairs of
+// states a bot for that player, with the same seed, makes the same choice.
+#include <algorithm>
+#include <set>
+
+#include "bot.h"
+#include "test_util.h"
+
+using rt::json;
+
+namespace {
+
+std::shared_ptr<const rulestack::Def> load(const std::string& name) {
+  std::vector<rulestack::DefError> errs;
+  auto def = rulestack::compileDefinition(rt::readFile(std::string(RULESTACK_EXAMPLES_JSON) + "/" + name), errs);
+  INFO(name << (errs.empty() ? "" : ": " + errs[0].path + ": " + errs[0].message));
+  REQUIRE(def);
+  return def;
+}
+
+bool hasHiddenInformation(const rulestack::Def& d) {
+  for (auto& z : d.zones)
+    if (z.vis != rulestack::Vis::Everyone) return true;
+  for (auto& t : d.templates)
+    if (t.faceDown) return true;
+  return false;
+}
+
+// Everything the viewer may observe now: view (with the decisions offered), log, legal moves.
+std::string observe(const rulestack::Game& g, int viewer) {
+  json log = json::array();
+  for (auto& e : g.log) log.push_back(rulestack::eventJson(g, e, viewer));
+  json moves = json::array();
+  if (viewer >= 0) {
+    std::vector<rulestack::Move> ms;
+    g.legalMoves(viewer, ms);
+    for (auto& m : ms) moves.push_back(rulestack::moveJson(g, m, viewer));
+  }
+  return rulestack::viewJson(g, viewer).dump() + "\n" + log.dump() + "\n" + moves.dump();
+}
+
+// What each viewer (index viewer + 1) has identified at some time: in a view or in the log.
+struct Knowledge {
+  std::vector<std::vector<bool>> seen;
+  size_t logSeen = 0;
+  void update(const rulestack::Game& g) {
+    int np = g.def().numPlayers();
+    size_t n = g.state().ents.size();
+    seen.resize(np + 1);
+    for (auto& s : seen) s.resize(n, false);
+    for (int v = -1; v < np; v++)
+      for (size_t e = 0; e < n; e++)
+        if (g.state().ents[e].alive && g.identifies(v, (int32_t)e)) seen[v + 1][e] = true;
+    for (; logSeen < g.log.size(); logSeen++) {
+      const rulestack::LogEntry& le = g.log[logSeen];
+      for (int v = -1; v < np; v++) {
+        uint32_t bit = v < 0 ? rulestack::LogEntry::kSpectator : 1u << v;
+        if (le.ev.entity.k == rulestack::VK::Ent && !(le.hidEnt & bit)) seen[v + 1][le.ev.entity.v] = true;
+        if (le.ev.source.k == rulestack::VK::Ent && !(le.hidSrc & bit)) seen[v + 1][le.ev.source.v] = true;
+      }
+    }
+  }
+};
+
+// Whether a deal moved any card (not only the RNG).
+bool dealtAnew(const rulestack::Game& a, const rulestack::Game& b) {
+  if (a.state().props != b.state().props) return true;
+  for (size_t e = 0; e < a.state().ents.size(); e++) {
+    const rulestack::Entity &x = a.state().ents[e], &y = b.state().ents[e];
+    if (x.tmpl != y.tmpl || x.idTmpl != y.idTmpl || x.serial != y.serial) return true;
+  }
+  return false;
+}
+
+struct Counts {
+  int states = 0, changed = 0;
+};
+
+// One random game: at every step, every viewer's observation survives a deal of what they do
+// not know.
+void permutationGame(const std::string& name, const std::shared_ptr<const rulestack::Def>& def, uint64_t seed, int maxMoves,
+                     Counts& counts) {
+  std::vector<rulestack::DefError> errs;
+  auto game = rulestack::startGame(def, seed, errs);
+  REQUIRE(game);
+  rulestack::Game& g = *game;
+  int np = def->numPlayers();
+  Knowledge k;
+  rt::Lcg pick(seed);
+  rulestack::Rng dealRng;
+  dealRng.seed(seed * 31 + 7);
+  std::vector<rulestack::Move> moves;
+  for (int step = 0; step < maxMoves && !g.state().over(); step++) {
+    k.update(g);
+    for (int v = -1; v < np; v++) {
+      rulestack::Game other = g;  // the log too
+      rulestack::determinize(other, v, dealRng, &k.seen[v + 1]);
+      counts.states++;
+      if (dealtAnew(g, other)) counts.changed++;
+      std::string before = observe(g, v), after = observe(other, v);
+      if (before != after) {
+        FAIL_CHECK(name << " seed " << seed << " step " << step << ": what "
+                        << (v < 0 ? std::string("the spectator") : def->playerIds[v])
+                        << " observes changed when only what they may not know was dealt anew:\n"
+                        << before << "\n---\n" << after);
+        return;
+      }
+    }
+    int who = g.nextToAct();
+    if (who < 0) break;
+    g.legalMoves(who, moves);
+    if (moves.empty()) break;
+    std::string msg;
+    REQUIRE(g.apply(who, moves[pick.below((uint32_t)moves.size())], &msg) == "");
+  }
+}
+
+std::vector<std::string> hiddenExamples() {
+  std::vector<std::string> out;
+  for (const std::string& name : rt::jsonFiles(RULESTACK_EXAMPLES_JSON, false))
+    if (hasHiddenInformation(*load(name))) out.push_back(name);
+  return out;
+}
+
+// The examples are dealt among shards (ctest runs them side by side; the log is compared
+// whole at every step, so a game costs its length squared).
+constexpr size_t kPermutationShards = 3;
+
+void permutationShard(size_t k) {
+  auto names = hiddenExamples();
+  for (size_t i = k; i < names.size(); i += kPermutationShards) {
+    const std::string& name = names[i];
+    auto def = load(name);
+    Counts counts;
+    for (uint64_t seed = 1; seed <= 4; seed++) permutationGame(name, def, seed, 120, counts);
+    INFO(name << ": " << counts.changed << " of " << counts.states << " states were dealt differently");
+    // the test has teeth: in the card games built on hidden hands most deals really moved
+    // cards (the small spec examples hide one or two cards, often none at a given step)
+    if (name == "duel.json" || name == "crazy-eights.json" || name == "nexus.json") CHECK(counts.changed * 2 > counts.states);
+  }
+}
+
+}  // namespace
+
+TEST_CASE("hidden information: the examples with hidden zones or face-down cards", "[hidden]") {
+  auto names = hiddenExamples();
+  CHECK(names.size() >= 6);
+  for (const char* must : {"duel.json", "crazy-eights.json", "nexus.json"})
+    CHECK(std::find(names.begin(), names.end(), must) != names.end());
+}
+TEST_CASE("hidden information: a deal of what a viewer may not know changes nothing they observe, shard 0", "[hidden]") {
+  permutationShard(0);
+}
+TEST_CASE("hidden information: a deal of what a viewer may not know changes nothing they observe, shard 1", "[hidden]") {
+  permutationShard(1);
+}
+TEST_CASE("hidden information: a deal of what a viewer may not know changes nothing they observe, shard 2", "[hidden]") {
+  permutationShard(2);
+}
+
+TEST_CASE("hidden information: a Nexus card converted face down is a handle to all but its owner", "[hidden]") {
+  auto def = load("nexus.json");
+  int convertedTmpl = -1;
+  for (size_t t = 0; t < def->templates.size(); t++)
+    if (def->templates[t].id == "Converted") convertedTmpl = (int)t;
+  REQUIRE(convertedTmpl >= 0);
+  REQUIRE(def->templates[convertedTmpl].faceDown);
+  bool found = false;
+  for (uint64_t seed = 1; seed <= 40 && !found; seed++) {
+    std::vector<rulestack::DefError> errs;
+    auto game = rulestack::startGame(def, seed, errs);
+    REQUIRE(game);
+    rulestack::Game& g = *game;
+    rt::Lcg pick(seed);
+    std::vector<rulestack::Move> moves;
+    for (int step = 0; step < 300 && !g.state().over() && !found; step++) {
+      int who = g.nextToAct();
+      g.legalMoves(who, moves);
+      // prefer converting, to reach the case quickly
+      size_t choice = pick.below((uint32_t)moves.size());
+      for (size_t i = 0; i < moves.size(); i++)
+        if (moves[i].kind == rulestack::Move::Take && def->actions[moves[i].action].name == "Convert") choice = i;
+      std::string msg;
+      REQUIRE(g.apply(who, moves[choice], &msg) == "");
+      for (int32_t e = def->numPlayers(); e < (int32_t)g.state().ents.size() && !found; e++) {
+        const rulestack::Entity& en = g.state().ents[e];
+        if (en.tmpl != convertedTmpl || !en.alive) continue;
+        found = true;
+        int owner = en.owner, other = 1 - owner;
+        std::string real = g.entityId(e);
+        std::string zone = g.zoneId(en.zone);
+        CHECK(real.find("Converted") == std::string::npos);  // its id names the card it was
+        auto shown = [&](int viewer) {
+          json view = rulestack::viewJson(g, viewer);
+          for (auto& ej : view["zones"][zone]["entities"])
+            if (ej["id"] == real || (ej["template"] == "Converted" && ej["id"].get<std::string>()[0] == '?')) return ej;
+          return json();
+        };
+        json mine = shown(owner), theirs = shown(other), spectator = shown(-1);
+        CHECK(mine["id"] == real);
+        CHECK(mine["face_down"] == true);
+        REQUIRE(theirs.is_object());
+        std::string handle = theirs["id"].get<std::string>();
+        CHECK(handle == g.handleName(en.handle));
+        CHECK(handle.size() == 9);
+        CHECK(theirs["template"] == "Converted");
+        CHECK(spectator["id"] == handle);
+        // no view, log or move of the opponent names it
+        std::string all = rulestack::viewJson(g, other).dump();
+        for (auto& le : g.log) all += rulestack::eventJson(g, le, other).dump();
+        CHECK(all.find(real) == std::string::npos);
+        // its move into the staging area: the owner's log names it, the opponent's shows the handle
+        bool logged = false;
+        for (auto& le : g.log)
+          if (!le.before && le.ev.type == rulestack::Ev::OnZoneEnter && le.ev.entity.v == e && le.ev.zone.v == en.zone) {
+            CHECK(rulestack::eventJson(g, le, owner)["entity"] == real);
+            CHECK(rulestack::eventJson(g, le, other)["entity"] == handle);
+            CHECK(rulestack::eventJson(g, le)["entity"] == real);
+            logged = true;
+          }
+        CHECK(logged);
+        // the opponent may name it by its handle, not by its id
+        CHECK(g.findEntityFor(handle, other) == e);
+        CHECK(g.findEntityFor(real, other) == -1);
+        CHECK(g.findEntityFor(real, owner) == e);
+      }
+    }
+  }
+  CHECK(found);
+}
+
+TEST_CASE("hidden information: a card gets a new handle at every move and shuffle", "[hidden]") {
+  auto def = load("crazy-eights.json");
+  std::vector<rulestack::DefError> errs;
+  auto game = rulestack::startGame(def, 3, errs);
+  REQUIRE(game);
+  rulestack::Game& g = *game;
+  // a card drawn from the stock into a hand: the opponent sees two handles, before and after
+  std::vector<rulestack::Move> moves;
+  rt::Lcg pick(3);
+  for (int step = 0; step < 200 && !g.state().over(); step++) {
+    size_t logStart = g.log.size();
+    int who = g.nextToAct();
+    g.legalMoves(who, moves);
+    std::string msg;
+    REQUIRE(g.apply(who, moves[pick.below((uint32_t)moves.size())], &msg) == "");
+    for (size_t i = logStart; i + 1 < g.log.size(); i++) {
+      const rulestack::LogEntry &a = g.log[i], &b = g.log[i + 1];
+      if (a.before && !b.before && a.ev.type == rulestack::Ev::OnZoneEnter && b.ev.entity == a.ev.entity &&
+          a.hidEnt && b.hidEnt) {
+        int viewer = __builtin_ctz(a.hidEnt & b.hidEnt & ~rulestack::LogEntry::kSpectator);
+        json before = rulestack::eventJson(g, a, viewer), after = rulestack::eventJson(g, b, viewer);
+        CHECK(before["entity"].get<std::string>()[0] == '?');
+        CHECK(after["entity"].get<std::string>()[0] == '?');
+        CHECK(before["entity"] != after["entity"]);
+        return;
+      }
+    }
+  }
+  FAIL("no card moved between hidden places in 200 moves");
+}
+
+TEST_CASE("fair bots: states a player cannot tell apart get the same move from the same seed", "[hidden][bots]") {
+  for (const char* name : {"duel.json", "crazy-eights.json", "nexus.json"}) {
+    auto def = load(name);
+    int pairs = 0, omniscientDiffers = 0;
+    for (uint64_t seed = 1; seed <= 3; seed++) {
+      std::vector<rulestack::DefError> errs;
+      auto game = rulestack::startGame(def, seed, errs);
+      REQUIRE(game);
+      rulestack::Game& g = *game;
+      Knowledge k;
+      rt::Lcg pick(seed);
+      rulestack::Rng dealRng;
+      dealRng.seed(seed);
+      std::vector<rulestack::Move> moves;
+      for (int step = 0; step < 60 && !g.state().over(); step++) {
+        k.update(g);
+        int who = g.nextToAct();
+        g.legalMoves(who, moves);
+        if (moves.size() > 1 && step % 3 == 0) {
+          rulestack::Game other = g;
+          rulestack::determinize(other, who, dealRng, &k.seen[who + 1]);
+          if (dealtAnew(g, other)) {
+            pairs++;
+            for (bool mcts : {false, true}) {
+              rulestack::BotOptions o;
+              o.mcts = mcts;
+              // two deals of 50 iterations; short playouts (a Nexus playout is long), a fairness test
+              o.iterations = 2 * rulestack::kIterationsPerDeal;
+              o.maxPlayoutMoves = 12;
+              o.seed = 1000 + step;
+              INFO(name << " seed " << seed << " step " << step << (mcts ? " mcts" : " random"));
+              CHECK(rulestack::moveJson(g, rulestack::botChoose(g, who, o), who) ==
+                    rulestack::moveJson(other, rulestack::botChoose(other, who, o), who));
+              o.omniscient = true;
+              if (!(rulestack::botChoose(g, who, o) == rulestack::botChoose(other, who, o))) omniscientDiffers++;
+            }
+          }
+        }
+        std::string msg;
+        REQUIRE(g.apply(who, moves[pick.below((uint32_t)moves.size())], &msg) == "");
+      }
+    }
+    INFO(name);
+    CHECK(pairs >= 5);
+    // the test can tell: a bot that looks at the hidden cards does choose differently
+    CHECK(omniscientDiffers > 0);
+  }
+}
+
+TEST_CASE("seeds: each integer and each string its own game, anything else refused", "[hidden][seeds]") {
+  std::string duel = rt::readFile(std::string(RULESTACK_EXAMPLES_JSON) + "/duel.json");
+  auto hashOf = [&](const std::string& seed) {
+    rulestack::Session s;
+    std::string err = s.load(duel, seed);
+    INFO(seed << ": " << err);
+    REQUIRE(err == "");
+    return s.stateHash();
+  };
+  std::set<std::string> hashes;
+  for (const char* seed : {"5", "-5", "\"5\"", "0", "9223372036854775807", "-9223372036854775808", "\"\""}) hashes.insert(hashOf(seed));
+  CHECK(hashes.size() == 7);
+  for (const char* bad : {"1.9", "1e3", "9223372036854775808", "true", "null", "[1]", "not json"}) {
+    rulestack::Session s;
+    json r = json::parse(s.load(duel, bad));
+    INFO(bad);
+    REQUIRE(r["errors"].size() == 1);
+    CHECK(r["errors"][0]["message"].get<std::string>().rfind("invalid seed: ", 0) == 0);
+    CHECK_FALSE(s.loaded());
+  }
+}
