@@ -94,6 +94,12 @@ TEST_CASE("malformed definitions: every error with its JSON pointer and message"
        "unknown key 'propertes' (did you mean 'properties'?)", true},
       {"property default an object", set("/players/properties/life", "{}"), "/players/properties/life",
        "a property default must be a number, a boolean, a string or null, found an object", true},
+      {"property default beyond 32 bits", set("/players/properties/life", "2147483648"), "/players/properties/life",
+       "a property default is a 32-bit whole number (-2147483648 to 2147483647), found 2147483648", true},
+      {"property default far below 32 bits", set("/players/properties/life", "-9223372036854775808"), "/players/properties/life",
+       "a property default is a 32-bit whole number (-2147483648 to 2147483647), found -9223372036854775808", true},
+      {"property default beyond 64 bits", set("/players/properties/life", "18446744073709551615"), "/players/properties/life",
+       "a property default is a 32-bit whole number (-2147483648 to 2147483647), found 18446744073709551615", true},
       // ---- zones
       {"zones not a list", set("/zones", "{}"), "/zones", "expected a list, found an object", true},
       {"misspelt zone key", set("/zones/1/visiblity", "\"nobody\""), "/zones/1/visiblity",
@@ -170,6 +176,12 @@ TEST_CASE("malformed definitions: every error with its JSON pointer and message"
        M0 + "/position", "expected 'top' or 'bottom', found 'middle'", true},
       {"unknown template, suggested", mut(R"({"operation": "Create", "template": "Crad", "destination": "$zone.@Board"})"),
        M0 + "/template", "unknown entity template 'Crad' (did you mean 'Card'?)", true},
+      {"Create of too many", mut(R"({"operation": "Create", "template": "Card", "destination": "$zone.@Board", "count": 4294967297})"),
+       M0 + "/count", "Create makes from 0 to 1000 entities at once, found 4294967297", true},
+      {"Create of a negative count", mut(R"({"operation": "Create", "template": "Card", "destination": "$zone.@Board", "count": -1})"),
+       M0 + "/count", "Create makes from 0 to 1000 entities at once, found -1", true},
+      {"a number as a destination", mut(R"({"operation": "MoveZone", "target": "$entity.self", "destination": 3})"),
+       M0 + "/destination", "a destination is a zone (an expression such as $zone.@Hand), found a number", true},
       {"Promote without template", mut(R"({"operation": "Promote", "target": "$entity.self"})"), M0, "missing required key 'template'", true},
       {"only damage_value is an event field to change", mut(R"({"operation": "+", "target": "$event.player", "value": 1})"),
        M0 + "/target", "only $event.damage_value can be changed by arithmetic", true},
@@ -319,10 +331,14 @@ TEST_CASE("hostile definitions: deep nesting, huge lists, not JSON", "[loader]")
     REQUIRE(errs.size() == 1);
     CHECK(errs[0] == std::make_pair(std::string(""), std::string("expected an object, found a list")));
   }
-  SECTION("Create of a huge count fails at start, not by exhausting memory") {
+  SECTION("Create of a huge count: a literal is refused at load, a computed one fails at start, not by exhausting memory") {
     json j = base();
     j["setup"] = json::parse(R"([{"operation": "Create", "template": "Card", "destination": "$zone.@Board", "count": 1000000}])");
     auto errs = rt::errorsOf(j);
+    REQUIRE(errs.size() == 1);
+    CHECK(errs[0] == std::make_pair(std::string("/setup/0/count"), std::string("Create makes from 0 to 1000 entities at once, found 1000000")));
+    j["setup"][0]["count"] = "$turn + 1000000";
+    errs = rt::errorsOf(j);
     REQUIRE(errs.size() == 1);
     CHECK(errs[0].first == "/setup");
     CHECK(errs[0].second.find("Create makes at most 1000 entities at once") != std::string::npos);

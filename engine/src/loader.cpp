@@ -169,7 +169,16 @@ struct Loader {
   }
 
   bool slotLiteral(const json& j, const std::string& path, Slot& out) {
-    if (j.is_number_integer()) { out = Slot{(int32_t)j.get<long long>(), VK::Int}; return true; }
+    if (j.is_number_integer()) {
+      long long v = j.get<long long>();
+      if (j.is_number_unsigned() && j.get<unsigned long long>() > (unsigned long long)INT32_MAX) v = (long long)INT32_MAX + 1;
+      if (v < INT32_MIN || v > INT32_MAX) {
+        error(path, "a property default is a 32-bit whole number (-2147483648 to 2147483647), found " + j.dump());
+        return false;
+      }
+      out = Slot{(int32_t)v, VK::Int};
+      return true;
+    }
     if (j.is_boolean()) { out = Slot{j.get<bool>() ? 1 : 0, VK::Bool}; return true; }
     if (j.is_null()) { out = Slot{}; return true; }
     if (j.is_string()) { out = Slot{d.syms.intern(j.get<std::string>()), VK::Str}; return true; }
@@ -258,6 +267,12 @@ struct Loader {
     auto get = [&](const char* k, Expr& e, bool cond = false) {
       if (j.contains(k)) e = value(j[k], path + "/" + k, cond);
     };
+    // a literal where the engine needs a place or a count: a mistake seen at load, not at run time
+    if (j.contains("destination") && (j["destination"].is_number() || j["destination"].is_boolean() || j["destination"].is_null()))
+      error(path + "/destination", "a destination is a zone (an expression such as $zone.@Hand), found " + typeName(j["destination"]));
+    if (m.op == Op::Create && j.contains("count") && j["count"].is_number_integer() &&
+        (j["count"].is_number_unsigned() ? j["count"].get<unsigned long long>() > 1000 : j["count"].get<long long>() < 0 || j["count"].get<long long>() > 1000))
+      error(path + "/count", "Create makes from 0 to 1000 entities at once, found " + j["count"].dump());
     get("target", m.target);
     get("value", m.value);
     get("destination", m.destination);
