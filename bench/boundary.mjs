@@ -30,7 +30,7 @@ const rows = [];
 for (const game of ['duel', 'nexus']) {
   const def = JSON.stringify(parse(readFileSync(path.join(root, `examples/${game}.yaml`), 'utf8')));
   const s = new m.Session();
-  s.load(def, 7);
+  s.load(def, '7'); // the seed as JSON text
   // a mid-game position: 12 random moves
   for (let i = 0; i < 12; i++) {
     const v = JSON.parse(s.view(''));

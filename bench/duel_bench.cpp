@@ -19,35 +19,17 @@
 #include "rulestack/game.h"
 #include "rulestack/session.h"
 #include "session_impl.h"
+#include "bench_util.h"
 
 using namespace rulestack;
 using nlohmann::json;
 using Clock = std::chrono::steady_clock;
 
+using bench::compile;
+using bench::now;
+using bench::readFile;
+
 namespace {
-
-// CPU time of this (single-threaded) process: the machine may be shared, and CPU time is far
-// less disturbed by other processes than wall time.
-double now() {
-  timespec ts;
-  clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
-  return ts.tv_sec + ts.tv_nsec * 1e-9;
-}
-
-std::string readFile(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw std::runtime_error("cannot read " + path);
-  std::ostringstream ss;
-  ss << in.rdbuf();
-  return ss.str();
-}
-
-std::shared_ptr<Def> compile(const std::string& text) {
-  std::vector<DefError> errs;
-  auto def = compileDefinition(text, errs);
-  if (!def) throw std::runtime_error("invalid definition: " + (errs.empty() ? "" : errs[0].path + ": " + errs[0].message));
-  return def;
-}
 
 volatile uint64_t sink = 0;
 

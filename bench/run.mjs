@@ -2,8 +2,11 @@
 // `npm run bench`: the Duel benchmark, native vs wasm (node) vs boardgame.io (node), in one run;
 // writes bench/RESULTS.md. Not part of `npm test`.
 //   node bench/run.mjs [--seconds S] [--rounds R] [--no-build] [--no-profile]
+//                      [--no-bots] [--bot-games N] [--bot-slow-games M]
 // Each measurement runs R rounds of S seconds and keeps the best round (the machine may be
-// shared: the best round is the least disturbed one).
+// shared: the best round is the least disturbed one). The bots section (rulestack-bots-bench)
+// plays whole games between bots (N games per Duel pairing, M per Crazy Eights pairing) and
+// times bot decisions in rounds of S/4 seconds, the median of max(R, 5) rounds.
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -20,6 +23,9 @@ const { values } = parseArgs({
     rounds: { type: 'string', default: '3' },
     'no-build': { type: 'boolean' },
     'no-profile': { type: 'boolean' },
+    'no-bots': { type: 'boolean' },
+    'bot-games': { type: 'string', default: '100' },
+    'bot-slow-games': { type: 'string', default: '10' },
   },
 });
 const SECONDS = values.seconds;
@@ -41,15 +47,18 @@ const json = (text) => JSON.parse(text.trim().split('\n').pop());
 if (!values['no-build']) {
   log('building (native, wasm, lib) and the native bench');
   run(process.execPath, ['scripts/build.mjs', 'native', 'wasm', 'lib'], { stdio: ['ignore', 'ignore', 'inherit'] });
-  run('cmake', ['--build', 'build/native', '--target', 'rulestack_bench'], { stdio: ['ignore', 'ignore', 'inherit'] });
+  run('cmake', ['--build', 'build/native', '--target', 'rulestack_bench', 'rulestack_bots_bench'], { stdio: ['ignore', 'ignore', 'inherit'] });
 }
 const BENCH = 'build/native/rulestack-bench';
-if (!fs.existsSync(BENCH)) throw new Error(`${BENCH} is missing: run without --no-build`);
+const BOTS_BENCH = 'build/native/rulestack-bots-bench';
+for (const b of values['no-bots'] ? [BENCH] : [BENCH, BOTS_BENCH]) {
+  if (!fs.existsSync(b)) throw new Error(`${b} is missing: run without --no-build`);
+}
 
 const { parseDefinition, loadYaml } = await import(path.join(root, 'dist/definition.js'));
 await loadYaml();
 fs.mkdirSync('build/bench', { recursive: true });
-for (const name of ['duel', 'nexus']) {
+for (const name of ['duel', 'nexus', 'crazy-eights']) {
   const parsed = parseDefinition(fs.readFileSync(`examples/${name}.yaml`, 'utf8'), 'yaml');
   fs.writeFileSync(`build/bench/${name}.json`, JSON.stringify(parsed.value));
 }
@@ -63,6 +72,20 @@ const wasm = json(run(process.execPath, ['bench/wasm.mjs', 'build/bench/duel.jso
 log('boardgame.io in node');
 const bgio = json(run(process.execPath, ['bench/bgio.mjs', '--seconds', SECONDS, '--rounds', ROUNDS]));
 const loadAfter = os.loadavg();
+let bots = null;
+if (!values['no-bots']) {
+  log('bots (rulestack-bots-bench): whole games between bots, then timed decisions; a few minutes');
+  const t0 = Date.now();
+  bots = json(
+    run(BOTS_BENCH, [
+      'build/bench/duel.json', 'build/bench/crazy-eights.json', 'build/bench/nexus.json',
+      '--games', values['bot-games'], '--slow-games', values['bot-slow-games'],
+      '--seconds', String(Number(SECONDS) / 4), '--rounds', String(Math.max(5, Number(ROUNDS))),
+    ], { stdio: ['ignore', 'pipe', 'inherit'] }),
+  );
+  bots.wallSeconds = (Date.now() - t0) / 1000;
+  bots.loadAfter = os.loadavg();
+}
 
 const sizes = ['engine.wasm', 'engine.mjs'].map((f) => {
   const buf = fs.readFileSync(path.join('dist/wasm', f));
@@ -175,7 +198,7 @@ md.push('How each is timed (a timed batch is always one call of a function calle
 md.push('');
 md.push(
   `- native: \`bench/duel_bench.cpp\`, a non-inlined function plays ${200} games (\`Game(def, seed+i)\` + ` +
-    '`randomPlayout`, as `simulate` does); MCTS: `botChoose` with 200 iterations from a fixed mid-game position ' +
+    '`randomPlayout`, as `simulate` does); MCTS: `botChoose` (fair, information-set MCTS: the default) with 200 iterations from a fixed mid-game position ' +
     `(seed 42, ${native.mcts.positionPlies} plies, ${native.mcts.positionMoves} legal moves, hash ${native.mcts.positionHash}).`,
 );
 md.push(
@@ -231,6 +254,88 @@ md.push(
     '(DESIGN.md quotes ≈11.7k and ≈119 for this machine kind).',
 );
 md.push('');
+md.push('## Bots: fair MCTS against random');
+md.push('');
+if (!bots) {
+  md.push('Not measured in this run (`--no-bots`).');
+  md.push('');
+} else {
+  const pct = (x) => `${(x * 100).toFixed(0)} %`;
+  const cfg = bots.config;
+  const label = { duel: 'Duel', 'crazy-eights': 'Crazy Eights', nexus: 'Nexus' };
+  const seat = (s) => `${s.wins} / ${s.draws} of ${s.games}`;
+  const order = ['duel', 'crazy-eights', 'nexus'];
+  const byGame = (obj) => order.filter((g) => obj[g]).map((g) => [g, obj[g]]);
+  const cost = bots.iterationCost;
+  const slower = cost.duel && cost['crazy-eights'] ? `~${n(cost['crazy-eights'].fairUs / cost.duel.fairUs)}× ` : 'many times ';
+  md.push(
+    `\`bench/bots_bench.cpp\` (\`rulestack-bots-bench\`), native, ${r2(bots.wallSeconds)} s wall in all (load average ` +
+      `${bots.loadAfter.map((x) => x.toFixed(1)).join(' ')} after). A bot for player p is fair by default: it decides from p's ` +
+      `view only, and MCTS is information-set MCTS (the hidden part dealt anew by \`determinize\`, up to ${cfg.kMaxDeals} deals ` +
+      `of ${cfg.kIterationsPerDeal} iterations, root visits summed); **omniscient** MCTS searches the true state (a sparring ` +
+      `partner for tests). MCTS here is the default \`BotOptions\`: ${cfg.mcts.iterations} iterations per move, playouts of up to ` +
+      `${cfg.mcts.maxPlayoutMoves} moves (to the end of the game). Seeds are fixed: the same numbers on every run of the same engine.`,
+  );
+  md.push('');
+  md.push(
+    `**Win rates.** Whole games, bot A against bot B; games 2k and 2k+1 are the same deal with the seats swapped, so A moves ` +
+      `first (player 0) in half of them. ${cfg.games} games per Duel pairing against random, ${Math.max(2, cfg.games / 2 + ((cfg.games / 2) % 2))} for ` +
+      `fair against omniscient (two searching bots); **only ${cfg.slowGames} per Crazy Eights pairing**: an iteration there ` +
+      `costs ${slower}the Duel's (see below), a game of MCTS against random several CPU-seconds. The interval is the 95 % Wilson ` +
+      'interval of A\'s win rate (a draw is not a win); "score" counts a draw as half. Random against random (the random bot ' +
+      'seeded by the true state: the same uniform choice, without the view hash) shows the seat advantage.',
+  );
+  md.push('');
+  md.push('| game | A | B | games | A wins / draws / losses | A win rate (95 % interval) | A score | A as player 0: wins / draws | A as player 1: wins / draws | moves per game |');
+  md.push('|---|---|---|---:|---:|---:|---:|---:|---:|---:|');
+  for (const w of [...bots.randomVsRandom, ...bots.winRates].sort((x, y) => order.indexOf(x.game) - order.indexOf(y.game))) {
+    md.push(
+      `| ${label[w.game]} | ${w.a} | ${w.b} | ${w.games} | ${w.wins} / ${w.draws} / ${w.losses} | ` +
+        `**${pct(w.winRate)}** (${pct(w.winLow)}–${pct(w.winHigh)}) | ${pct(w.score)} | ${seat(w.asPlayer0)} | ${seat(w.asPlayer1)} | ` +
+        `${r2(w.meanPlies)}${w.unfinished ? ` (${w.unfinished} unfinished)` : ''}${w.errors ? ` — **${w.errors} refused moves**: ${w.firstError}` : ''} |`,
+    );
+  }
+  md.push('');
+  md.push(
+    `**Cost of an MCTS iteration**, fair against omniscient, from a fixed mid-game position (as the Duel's above: legal move ` +
+      `(i·7+3) mod n at ply i, ≥ 12 plies); one decision of ${cfg.mcts.iterations} iterations called repeatedly, CPU time, the ` +
+      `median of ${cfg.rounds} rounds of ≈${r2(cfg.seconds)} s, fair and omniscient in turn; the ratio is the median of the ` +
+      'per-round ratios. Fair includes its deals (a clone and `determinize` each) and the view hash that seeds it. A random ' +
+      'playout from the position, from the true state and from deals, shows whether the deals change the work per iteration.',
+  );
+  md.push('');
+  md.push('| game | position | fair µs / iteration | omniscient µs / iteration | fair / omniscient | random playout from the position (moves): true / dealt | random bot, one move: fair / omniscient µs |');
+  md.push('|---|---|---:|---:|---:|---:|---:|');
+  for (const [name, c] of byGame(cost)) {
+    const p = c.position;
+    md.push(
+      `| ${label[name]} | seed ${p.seed}, ${p.plies} plies, turn ${p.turn}, ${p.moves} moves, hash ${p.hash} | ${r2(c.fairUs)} | ` +
+        `${r2(c.omniscientUs)} | ${c.ratio.toFixed(2)}× | ${r2(c.playouts.trueState)} / ${r2(c.playouts.dealt)} | ` +
+        `${r2(c.randomMove.fairUs)} / ${r2(c.randomMove.omniscientUs)} |`,
+    );
+  }
+  md.push('');
+  const lv = bots.levels;
+  const first = lv.duel;
+  const levelHead = (l) => `${l} (${first[l].iterations} iterations, playouts ≤ ${first[l].maxPlayoutMoves} moves)`;
+  const mcts = native.mcts?.iterationsPerSecond && wasm.mcts?.iterationsPerSecond ? native.mcts.iterationsPerSecond / wasm.mcts.iterationsPerSecond : null;
+  md.push(
+    '**Time per move of each level** (`botLevel`: what the playground\'s and the package\'s `level` option picks), fair, ' +
+      `native, CPU ms per move from a fixed mid-game position, the median of ${cfg.rounds} rounds` +
+      (mcts ? `; in wasm (the package, the playground) expect about ${r2(mcts)}× these (native / wasm MCTS iterations per second, the Duel's, above).` : '.'),
+  );
+  md.push('');
+  md.push(`| game | position | ${['easy', 'normal', 'hard'].map(levelHead).join(' | ')} |`);
+  md.push('|---|---|---:|---:|---:|');
+  for (const [name, row] of byGame(lv)) {
+    const p = row.position;
+    md.push(
+      `| ${label[name]} | seed ${p.seed}, ${p.plies} plies, turn ${p.turn}, ${p.moves} moves | ` +
+        `${['easy', 'normal', 'hard'].map((l) => r2(row[l].ms)).join(' | ')} |`,
+    );
+  }
+  md.push('');
+}
 md.push('## Where the native time goes (perf)');
 md.push('');
 if (!profile) {
@@ -254,6 +359,6 @@ if (!profile) {
 md.push('What the hot spots mean and what would reach the targets: bench/README.md.');
 md.push('');
 fs.writeFileSync('bench/RESULTS.md', md.join('\n'));
-fs.writeFileSync('build/bench/results.json', JSON.stringify({ native, wasm, bgio, sizes, profile }, null, 2));
+fs.writeFileSync('build/bench/results.json', JSON.stringify({ native, wasm, bgio, bots, sizes, profile }, null, 2));
 log('wrote bench/RESULTS.md (raw numbers: build/bench/results.json)');
 process.stdout.write(md.join('\n') + '\n');

@@ -32,7 +32,7 @@ const single = await best(() => JSON.parse(m.simulate(duel, JSON.stringify({ gam
 
 // ---- MCTS: the bench position (bench/duel_bench.cpp `position`), reached through the JSON API
 const session = new m.Session();
-const loadErr = session.load(duel, 42);
+const loadErr = session.load(duel, '42'); // the seed as JSON text (a number, or a string of digits)
 if (loadErr) throw new Error(loadErr);
 let plies = 0, player = null;
 for (;;) {

@@ -2,18 +2,9 @@
 import { test, expect, type Page } from '@playwright/test';
 import { readFile } from 'node:fs/promises';
 import { loadEngine } from '../dist/index.js';
+import { failOnPageErrors } from './page-errors.js';
 
-const pageErrors = new WeakMap<Page, string[]>();
-
-test.beforeEach(async ({ page }) => {
-  const errors: string[] = [];
-  pageErrors.set(page, errors);
-  page.on('pageerror', (e) => errors.push(String(e)));
-});
-
-test.afterEach(async ({ page }) => {
-  expect(pageErrors.get(page)).toEqual([]);
-});
+failOnPageErrors();
 
 async function open(page: Page, query = ''): Promise<void> {
   await page.goto(`/${query}`);
@@ -105,7 +96,8 @@ test('hot-seat shows the view of the player to act: the opponent hand is a face-
   await open(page);
   await page.locator('#game-picker').selectOption('duel.yaml');
   await expect(page.locator('#sum-game')).toHaveText('Duel');
-  const seed = Number(await page.locator('#seed').inputValue());
+  // the seed box is empty: the game was dealt from a fresh random seed, shown beside it
+  const seed = Number(await page.locator('#seed-used').getAttribute('data-seed'));
 
   const rs = await loadEngine();
   const game = rs.createGame(await readFile(new URL('../examples/duel.yaml', import.meta.url), 'utf8'), { seed });
@@ -120,8 +112,9 @@ test('hot-seat shows the view of the player to act: the opponent hand is a face-
   await expect(page.locator('[data-zone="Hand:1"] .count')).toHaveText(String(hand1));
   await expect(page.locator('[data-zone="Deck:0"] .card')).toHaveCount(0); // nobody sees a deck
 
-  // player 0 ends the turn: now the view is player 1's
+  // player 0 ends the turn: the device goes to player 1 (e2e/hidden.spec.ts), then the view is theirs
   await move(page, 'Pass').click();
+  await page.locator('#handover-confirm').click();
   await expect(page.locator('#viewing')).toHaveText('Player 1');
   await expect(page.locator('[data-zone="Hand:0"] .card')).toHaveCount(0);
   await expect(page.locator('[data-zone="Hand:0"] .facedown')).toBeVisible();
@@ -165,7 +158,7 @@ test('vs bot: the bot plays duel by itself; undo goes back to the human', async 
   expect(await page.locator('#log .log-group').count()).toBeLessThan(groups - 1);
 });
 
-test('vs MCTS bot: the bot thinks in a worker and answers in tic-tac-toe', async ({ page }) => {
+test('vs an Easy (MCTS) bot: the bot thinks in a worker and answers in tic-tac-toe', async ({ page }) => {
   const workers: string[] = [];
   page.on('worker', (w) => workers.push(w.url()));
   const warnings: string[] = [];
@@ -174,8 +167,7 @@ test('vs MCTS bot: the bot thinks in a worker and answers in tic-tac-toe', async
   });
   await open(page, '?botDelay=0');
   await page.locator('#mode').selectOption('bot');
-  await page.locator('#bot-kind').selectOption('mcts');
-  await page.locator('#bot-iterations').fill('50');
+  await page.locator('#bot-strength').selectOption('easy');
   await move(page, 'Mark → C').click();
   await expect(page.locator('#log .log-group summary').first()).toContainText('Player 1 (bot): Mark →', { timeout: 10_000 });
   await expect(page.locator('#to-act')).toHaveText('Player 0 (you)');

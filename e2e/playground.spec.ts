@@ -16,7 +16,10 @@ test('the playground shows the engine version and the state hash node computes',
 
   // The page starts with tic-tac-toe, the first game of the picker.
   await expect(page.locator('#game-picker')).toHaveValue('tictactoe.yaml');
-  const seed = Number(await page.locator('#seed').inputValue());
+  // an empty seed box: a fresh random seed, which the page shows so the game can be replayed
+  await expect(page.locator('#seed')).toHaveValue('');
+  await expect(page.locator('#seed-used')).toHaveText(/^seed \d+$/);
+  const seed = Number(await page.locator('#seed-used').getAttribute('data-seed'));
   const definition = await readFile(new URL('../examples/tictactoe.yaml', import.meta.url), 'utf8');
   const game = rs.createGame(definition, { seed });
   const expected = game.stateHash();

@@ -3,13 +3,17 @@
 // JSON input only: the engine has no YAML parser (convert .yaml files first, e.g. the JSON
 // copies of examples/ that the build writes to build/examples-json/).
 // Exit codes: 0 ok, 1 the check failed, 2 usage error or unreadable file, 3 internal error.
+#include <fcntl.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <algorithm>
 #include <chrono>
+#include <cerrno>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <iostream>
@@ -35,14 +39,15 @@ const char* const USAGE =
     "  rulestack-native validate GAME\n"
     "  rulestack-native play GAME [--seed N] [--moves FILE] [--view PLAYER]\n"
     "  rulestack-native simulate GAME [--games N] [--bot random|mcts|easy|normal|hard] [--seed N] [--iterations N] [--batch N] [--json]\n"
-    "  rulestack-native test SCENARIO|DIR...\n"
+    "  rulestack-native test SCENARIO|DIR... [--root DIR]\n"
     "  rulestack-native hashes GAME [--games N] [--seed N]\n"
     "  rulestack-native hash GAME SEED\n"
     "  rulestack-native --version | --help\n"
     "\n"
     "GAME and SCENARIO are JSON files: the native build has no YAML parser, so convert YAML\n"
     "first (the build writes JSON copies of examples/ to build/examples-json/). A scenario whose\n"
-    "'game' names a .yaml/.yml file uses the .json file of the same name beside it.\n"
+    "'game' names a .yaml/.yml file uses the .json file of the same name beside it; that file\n"
+    "must be in the scenario's folder or below it (with --root DIR: under DIR).\n"
     "Exit codes: 0 ok, 1 failed (invalid game, illegal move, failing scenario), 2 usage error or\n"
     "unreadable file, 3 internal error.";
 
@@ -59,32 +64,71 @@ struct Exit {
 void out(const std::string& s) { std::cout << s << '\n'; }
 void err(const std::string& s) { std::cerr << s << '\n'; }
 
+// Every file the command reads (a game, a moves file, a scenario, a scenario's game) is a
+// regular file of at most kMaxFileBytes, or stdin ("-") up to that size: never a directory,
+// a device (/dev/zero), a FIFO, or anything that would not end.
+constexpr size_t kMaxFileBytes = 16u << 20;
+const char* const kMaxFileText = "16 MiB";
+
+bool readAll(int fd, std::string& text, std::string& why) {
+  text.clear();
+  char buf[65536];
+  for (;;) {
+    ssize_t n = ::read(fd, buf, sizeof buf);
+    if (n == 0) return true;
+    if (n < 0) {
+      if (errno == EINTR) continue;
+      if (errno == EAGAIN) {  // a non-blocking stdin: wait for it
+        ::usleep(1000);
+        continue;
+      }
+      why = std::string("read failed: ") + std::strerror(errno);
+      return false;
+    }
+    text.append(buf, (size_t)n);
+    if (text.size() > kMaxFileBytes) {
+      why = std::string("larger than ") + kMaxFileText + " (the most a command reads)";
+      return false;
+    }
+  }
+}
+
 bool tryRead(const std::string& file, std::string& text, std::string& why) {
-  std::error_code ec;
-  if (file != "-" && fs::is_directory(file, ec)) {
+  if (file == "-") return readAll(0, text, why);
+  struct stat st;
+  if (::stat(file.c_str(), &st) != 0) {
+    why = errno == ENOENT || errno == ENOTDIR ? "no such file" : std::string("cannot open: ") + std::strerror(errno);
+    return false;
+  }
+  if (S_ISDIR(st.st_mode)) {
     why = "is a directory";
     return false;
   }
-  if (file == "-") {
-    std::ostringstream ss;
-    ss << std::cin.rdbuf();
-    text = ss.str();
-    return true;
-  }
-  std::ifstream in(file, std::ios::binary);
-  if (!in) {
-    why = fs::exists(file, ec) ? "cannot open" : "no such file";
+  if (!S_ISREG(st.st_mode)) {
+    why = "not a regular file (only regular files are read)";
     return false;
   }
-  std::ostringstream ss;
-  ss << in.rdbuf();
-  text = ss.str();
-  return true;
+  // O_NONBLOCK: should the file have become a FIFO since the stat, the open does not hang
+  int fd = ::open(file.c_str(), O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+  if (fd < 0) {
+    why = std::string("cannot open: ") + std::strerror(errno);
+    return false;
+  }
+  bool ok = ::fstat(fd, &st) == 0 && S_ISREG(st.st_mode);
+  if (!ok) why = "not a regular file (only regular files are read)";
+  else if ((unsigned long long)st.st_size > kMaxFileBytes) {
+    ok = false;
+    why = std::string("larger than ") + kMaxFileText + " (the most a command reads)";
+  } else {
+    ok = readAll(fd, text, why);
+  }
+  ::close(fd);
+  return ok;
 }
 
 std::string readText(const std::string& file) {
   std::string text, why;
-  if (!tryRead(file, text, why)) throw ReadError("cannot read " + file + ": " + why);
+  if (!tryRead(file, text, why)) throw ReadError("cannot read " + (file == "-" ? std::string("stdin") : file) + ": " + why);
   return text;
 }
 
@@ -140,19 +184,24 @@ Args parseArgs(const std::vector<std::string>& args, const std::vector<std::stri
   return a;
 }
 
-long long integer(const Args& a, const std::string& name, long long dflt, long long min = 0) {
+// The ranges of the numeric options, as in the node CLI (web/lib/cli.ts).
+constexpr long long kMaxSeed = 9007199254740991LL;  // 2^53 - 1
+constexpr long long kMaxGames = 1000000, kMaxIterations = 100000;
+
+// An integer option in [min, max]; a usage error that says so otherwise (never a wrapped value).
+long long integer(const Args& a, const std::string& name, long long dflt, long long min, long long max) {
   auto it = a.values.find(name);
   if (it == a.values.end()) return dflt;
   std::string v = it->second;
+  std::string range = "an integer from " + std::to_string(min) + " to " + std::to_string(max);
   size_t b = v.find_first_not_of(" \t"), e = v.find_last_not_of(" \t");
   std::string t = b == std::string::npos ? "" : v.substr(b, e - b + 1);
   bool ok = !t.empty();
   for (size_t i = 0; i < t.size() && ok; i++) ok = std::isdigit((unsigned char)t[i]) || (i == 0 && t[i] == '-' && t.size() > 1);
-  if (!ok) throw UsageError("--" + name + " must be an integer, not \"" + v + "\"");
+  if (!ok) throw UsageError("--" + name + " must be " + range + ", not \"" + v + "\"");
   errno = 0;
   long long n = std::strtoll(t.c_str(), nullptr, 10);
-  if (errno != 0 || n > 9007199254740991LL || n < -9007199254740991LL || n < min)
-    throw UsageError("--" + name + " must be an integer ≥ " + std::to_string(min));
+  if (errno != 0 || n < min || n > max) throw UsageError("--" + name + " must be " + range + ", not " + t);
   return n;
 }
 
@@ -267,14 +316,14 @@ std::string fixed(double x, int digits) {
 int cmdSimulate(const std::vector<std::string>& args) {
   Args a = parseArgs(args, {"games", "bot", "seed", "iterations", "batch"}, {"json"});
   std::string file = oneFile(a, "GAME");
-  long long total = integer(a, "games", 100, 1);
-  long long seed = integer(a, "seed", 0);
+  long long total = integer(a, "games", 100, 1, kMaxGames);
+  long long seed = integer(a, "seed", 0, 0, kMaxSeed - total + 1);
   std::string bot = a.values.count("bot") ? a.values["bot"] : "random";
   if (bot != "random" && bot != "mcts" && bot != "easy" && bot != "normal" && bot != "hard")
     throw UsageError("--bot must be random, mcts, easy, normal or hard, not \"" + bot + "\"");
   bool hasIterations = a.values.count("iterations") > 0;
-  long long iterations = hasIterations ? integer(a, "iterations", 0, 1) : 0;
-  long long batch = integer(a, "batch", 20, 1);
+  long long iterations = hasIterations ? integer(a, "iterations", 0, 1, kMaxIterations) : 0;
+  long long batch = integer(a, "batch", 20, 1, kMaxGames);
   bool asJson = a.flags.count("json") > 0;
   std::string def = readGame(file);
 
@@ -368,8 +417,8 @@ int cmdSimulate(const std::vector<std::string>& args) {
 int cmdHashes(const std::vector<std::string>& args) {
   Args a = parseArgs(args, {"games", "seed"}, {});
   std::string file = oneFile(a, "GAME");
-  long long total = integer(a, "games", 100, 1);
-  long long seed = integer(a, "seed", 0);
+  long long total = integer(a, "games", 100, 1, kMaxGames);
+  long long seed = integer(a, "seed", 0, 0, kMaxSeed - total + 1);
   std::string def = readGame(file);
   json r = parseEngineJson(rulestack::simulate(def, json{{"games", total}, {"seed", seed}, {"hashes", true}}.dump()), "simulate");
   if (!r.contains("hashes") || !r["hashes"].is_array())
@@ -404,7 +453,22 @@ struct ScenarioLine {
   std::string line;
 };
 
-ScenarioLine runOneScenario(const std::string& file) {
+// Whether `p` (an existing file) is in the directory `dir` or below it, symbolic links
+// resolved (a link inside the folder that points out of it is outside).
+bool inside(const fs::path& dir, const fs::path& p) {
+  std::error_code ec;
+  fs::path d = fs::canonical(dir, ec);
+  if (ec) return false;
+  fs::path f = fs::canonical(p, ec);
+  if (ec) return false;
+  auto di = d.begin(), fi = f.begin();
+  for (; di != d.end(); ++di, ++fi)
+    if (fi == f.end() || *di != *fi) return false;
+  return fi != f.end();
+}
+
+// root: the folder a scenario's game must be in ("" = the scenario's own folder).
+ScenarioLine runOneScenario(const std::string& file, const std::string& root) {
   std::string name = file;
   auto fail = [&](const std::string& msg) { return ScenarioLine{false, "FAIL " + name + ": " + msg}; };
   std::string text, why;
@@ -425,6 +489,14 @@ ScenarioLine runOneScenario(const std::string& file) {
       p = j;
     }
     gameFile = p.lexically_normal().string();
+    fs::path dir = fs::path(file).parent_path();
+    if (dir.empty()) dir = ".";
+    std::error_code ec;
+    if (!root.empty()) dir = root;
+    if (fs::exists(p, ec) && !inside(dir, p))
+      return fail(root.empty() ? "game: " + gameFile + " is outside the scenario's folder " + dir.lexically_normal().string() +
+                                     " (a scenario's game must be in its folder or below it; --root DIR allows the games under DIR)"
+                               : "game: " + gameFile + " is outside --root " + dir.lexically_normal().string());
     if (!tryRead(gameFile, gameText, why)) return fail("game: cannot read " + gameFile + ": " + why);
     json g = json::parse(gameText, nullptr, false);
     if (g.is_discarded()) return fail("game: " + gameFile + ": JSON syntax error");
@@ -470,11 +542,14 @@ std::vector<std::string> expandScenarioArgs(const std::vector<std::string>& args
 }
 
 int cmdTest(const std::vector<std::string>& args) {
-  Args a = parseArgs(args, {}, {});
+  Args a = parseArgs(args, {"root"}, {});
   if (a.positionals.empty()) throw UsageError("missing SCENARIO");
+  std::string root = a.values.count("root") ? a.values["root"] : "";
+  std::error_code rec;
+  if (a.values.count("root") && (root.empty() || !fs::is_directory(root, rec))) throw UsageError("--root " + root + ": no such folder");
   int failed = 0;
   for (auto& file : expandScenarioArgs(a.positionals)) {
-    ScenarioLine r = runOneScenario(file);
+    ScenarioLine r = runOneScenario(file, root);
     out(r.line);
     if (!r.ok) failed++;
   }

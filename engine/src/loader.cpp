@@ -995,7 +995,7 @@ bool parseJsonText(const std::string& text, json& out, DefError& err) {
   }
   try {
     out = json::parse(text);
-  } catch (const json::parse_error& e) {
+  } catch (const json::exception& e) {  // parse_error, and out_of_range 406: a number beyond double (1e999)
     std::string msg = e.what();
     auto p = msg.find("parse error");
     err = {"", "invalid JSON: " + (p == std::string::npos ? msg : msg.substr(p))};

@@ -307,6 +307,7 @@ bool Game::createOne(int32_t tmpl, int32_t zone, int32_t owner, const std::strin
   Entity e;
   e.tmpl = e.idTmpl = tmpl;
   e.owner = e.controller = owner;
+  e.handle = e.prevHandle = st_.nextHandle++;  // its own handle from the start, as after any move
   if (customId) {
     e.serial = -1 - (int32_t)st_.customIds.size();
     st_.customIds.push_back({(int32_t)st_.ents.size(), *customId});

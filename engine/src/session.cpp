@@ -1,6 +1,7 @@
 // The JSON-text facade: parsing at the edge, a Game inside, undo history beside it.
 #include "rulestack/session.h"
 
+#include <algorithm>
 #include <deque>
 
 #include <chrono>
@@ -72,10 +73,43 @@ std::unique_ptr<Game> startGame(std::shared_ptr<const Def> def, uint64_t seed, s
 // Undo keeps the state before each of the last kUndoDepth moves (older ones are dropped, so
 // a long game's memory stays bounded).
 constexpr size_t kUndoDepth = 1000;
+// log() and logFor() give the last logLimit events (kDefaultLogLimit unless load() was given
+// {"seed": S, "logLimit": N}); older ones are erased from the front of Game::log once it holds
+// logLimit + logSlack(logLimit) of them, so each event is moved a bounded number of times and
+// a long game's log stays bounded too.
+constexpr size_t kDefaultLogLimit = 100000;
+constexpr size_t kMaxLogLimit = 10000000;
+size_t logSlack(size_t limit) { return std::max<size_t>(limit / 4, 64); }
 struct SessionHistory {
   std::deque<State> states;
-  std::deque<size_t> logSizes;
+  std::deque<size_t> logSizes;  // the log's length before each move, counting erased events
+  size_t logLimit = kDefaultLogLimit;
+  size_t logErased = 0;         // events erased from the front of Game::log
 };
+
+namespace {
+
+// Erases the oldest events beyond the limit (and its slack) from the game's log.
+void trimLog(Game& g, SessionHistory& h) {
+  if (g.log.size() <= h.logLimit + logSlack(h.logLimit)) return;
+  size_t n = g.log.size() - h.logLimit;
+  g.log.erase(g.log.begin(), g.log.begin() + (std::ptrdiff_t)n);
+  h.logErased += n;
+}
+
+// The first entry of the log that log()/logFor() show: the last logLimit of them.
+size_t logFirst(const Game& g, const SessionHistory& h) {
+  return g.log.size() > h.logLimit ? g.log.size() - h.logLimit : 0;
+}
+
+// What log()/logFor() answer: the array of events kept, or, when earlier events of the game
+// are no longer kept, {"dropped": how many, "events": [...]}.
+std::string logJson(json events, size_t dropped) {
+  if (dropped == 0) return events.dump();
+  return json{{"dropped", dropped}, {"events", std::move(events)}}.dump();
+}
+
+}  // namespace
 
 Session::Session() = default;
 Session::~Session() = default;
@@ -85,13 +119,33 @@ std::string Session::load(const std::string& definitionJson, const std::string& 
   uint64_t seed = 0;
   std::string seedError;
   json sj = nestedDeeper(seedJson, kMaxInputDepth) ? json() : json::parse(seedJson, nullptr, false);
-  if (!parseSeed(sj.is_discarded() ? json() : sj, seed, seedError)) return errorsJson({{"", "invalid seed: " + seedError}});
+  if (sj.is_discarded()) sj = json();
+  // the seed, or {"seed": <seed>, "logLimit": N} (N from 1 to kMaxLogLimit)
+  size_t logLimit = kDefaultLogLimit;
+  if (sj.is_object()) {
+    for (auto it = sj.begin(); it != sj.end(); ++it)
+      if (it.key() != "seed" && it.key() != "logLimit")
+        return errorsJson({{"", "unknown load option '" + it.key() + "' (seed, logLimit)"}});
+    if (sj.contains("logLimit")) {
+      const json& l = sj["logLimit"];
+      if (!l.is_number_integer() || l.get<long long>() < 1 || l.get<long long>() > (long long)kMaxLogLimit ||
+          (l.is_number_unsigned() && l.get<unsigned long long>() > kMaxLogLimit))
+        return errorsJson({{"", "invalid logLimit: an integer from 1 to " + std::to_string(kMaxLogLimit) + ", not " +
+                                    l.dump(-1, ' ', false, json::error_handler_t::replace)}});
+      logLimit = l.get<size_t>();
+    }
+    json s = sj.contains("seed") ? sj["seed"] : json();
+    sj = std::move(s);
+  }
+  if (!parseSeed(sj, seed, seedError)) return errorsJson({{"", "invalid seed: " + seedError}});
   auto def = compileDefinition(definitionJson, errs);
   if (!def) return errorsJson(errs);
   auto g = startGame(def, seed, errs);
   if (!g) return errorsJson(errs);
   game_ = std::move(g);
   history_ = std::make_unique<SessionHistory>();
+  history_->logLimit = logLimit;
+  trimLog(*game_, *history_);  // a setup that logged more than the limit
   return "";
 }
 
@@ -140,7 +194,7 @@ std::string Session::apply(const std::string& player, const std::string& moveTex
   game_->trace = nullptr;
   if (!reason.empty()) return fail(reason.c_str(), msg);
   history_->states.push_back(std::move(before));
-  history_->logSizes.push_back(logStart);
+  history_->logSizes.push_back(logStart + history_->logErased);
   if (history_->states.size() > kUndoDepth) {
     history_->states.pop_front();
     history_->logSizes.pop_front();
@@ -153,6 +207,7 @@ std::string Session::apply(const std::string& player, const std::string& moveTex
     for (auto& t : steps) a.push_back(traceJson(*game_, t));
     r["steps"] = a;
   }
+  trimLog(*game_, *history_);
   return r.dump();
 }
 
@@ -161,7 +216,13 @@ void Session::setTrace(bool on) { trace_ = on; }
 bool Session::undo() {
   if (!game_ || history_->states.empty()) return false;
   game_->mutableState() = std::move(history_->states.back());
-  game_->log.resize(history_->logSizes.back());
+  size_t logSize = history_->logSizes.back();  // counting erased events
+  if (logSize >= history_->logErased) {
+    game_->log.resize(logSize - history_->logErased);
+  } else {  // the move's first events were erased already: none of the log before it is left
+    game_->log.clear();
+    history_->logErased = logSize;
+  }
   history_->states.pop_back();
   history_->logSizes.pop_back();
   return true;
@@ -170,8 +231,9 @@ bool Session::undo() {
 std::string Session::log() const {
   if (!game_) return "[]";
   json a = json::array();
-  for (auto& e : game_->log) a.push_back(eventJson(*game_, e));
-  return a.dump();
+  size_t first = logFirst(*game_, *history_);
+  for (size_t i = first; i < game_->log.size(); i++) a.push_back(eventJson(*game_, game_->log[i]));
+  return logJson(std::move(a), history_->logErased + first);
 }
 
 std::string Session::logFor(const std::string& player) const {
@@ -179,8 +241,9 @@ std::string Session::logFor(const std::string& player) const {
   int p = -1;
   if (!player.empty() && (p = playerIndex(*game_, player)) < 0) return "[]";
   json a = json::array();
-  for (auto& e : game_->log) a.push_back(eventJson(*game_, e, p));
-  return a.dump();
+  size_t first = logFirst(*game_, *history_);
+  for (size_t i = first; i < game_->log.size(); i++) a.push_back(eventJson(*game_, game_->log[i], p));
+  return logJson(std::move(a), history_->logErased + first);
 }
 
 std::string Session::stateHash() const { return game_ ? hex16(game_->hash()) : "0000000000000000"; }

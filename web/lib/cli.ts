@@ -2,7 +2,7 @@
 // The `rulestack` command: validate / moves / play / simulate / test, on the wasm engine in
 // node. Exit codes: 0 ok, 1 the check failed (invalid definition, illegal move, failing
 // scenario, games that errored), 2 usage error or unreadable file, 3 internal error.
-import { readFileSync, readdirSync, statSync, writeFileSync } from 'node:fs';
+import { closeSync, constants as fsConstants, fstatSync, openSync, readSync, readdirSync, realpathSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { createInterface } from 'node:readline';
 import { parseArgs } from 'node:util';
@@ -10,20 +10,22 @@ import { loadEngine, type Rulestack } from './engine.js';
 import { DefinitionError, IllegalMoveError, type DefinitionIssue } from './errors.js';
 import { loadYaml, parseDefinition, type DefinitionFormat, type ParsedDefinition, type Position } from './definition.js';
 import type { Game } from './game.js';
-import type { GameEvent, GameView, Move, PlayerId, SimulateResult } from './types.js';
+import type { GameEvent, GameView, Move, PlayerId, SimulateOptions, SimulateResult } from './types.js';
 
 const USAGE = `usage:
   rulestack validate GAME [--json]
   rulestack moves GAME [--moves FILE] [--seed N] [--json]
   rulestack play GAME [--seed N] [--moves FILE] [--view PLAYER] [--json] [--interactive]
   rulestack simulate GAME [--games N] [--bot random|mcts|easy|normal|hard] [--seed N] [--iterations N] [--batch N] [--json]
-  rulestack test SCENARIO|DIR... [--json]
+  rulestack test SCENARIO|DIR... [--json] [--root DIR]
   rulestack --version | --help
 
 GAME is a .json, .yaml or .yml file. A moves FILE has one JSON object a line,
 {"player": "0", "move": {...}} ("-" = stdin). play is interactive when stdin and stdout are
-a terminal, or with --interactive. Exit codes: 0 ok, 1 failed (invalid game, illegal move,
-failing scenario), 2 usage error or unreadable file, 3 internal error.`;
+a terminal, or with --interactive. A scenario's game path must be in the scenario's folder or
+below it (or, with --root DIR, under DIR). Files are read only if they are regular files of at
+most 16 MiB. Exit codes: 0 ok, 1 failed (invalid game, illegal move, failing scenario), 2 usage
+error or unreadable file, 3 internal error.`;
 
 export const EXIT_OK = 0;
 export const EXIT_FAILED = 1;
@@ -63,17 +65,80 @@ function formatOf(file: string): DefinitionFormat {
   return 'auto';
 }
 
-function readText(file: string): string {
+/** The most a command reads from one file (or stdin). */
+export const MAX_FILE_BYTES = 16 * 1024 * 1024;
+const MAX_FILE_TEXT = '16 MiB';
+const TOO_LARGE = `larger than ${MAX_FILE_TEXT} (the most a command reads)`;
+const NOT_REGULAR = 'not a regular file (only regular files are read)';
+
+/** Reads fd to its end, at most MAX_FILE_BYTES. */
+function readBounded(fd: number): Buffer {
+  const chunks: Buffer[] = [];
+  let total = 0;
+  const wait = new Int32Array(new SharedArrayBuffer(4));
+  for (;;) {
+    const chunk = Buffer.allocUnsafe(65536);
+    let n: number;
+    try {
+      n = readSync(fd, chunk, 0, chunk.length, null);
+    } catch (e) {
+      const code = (e as NodeJS.ErrnoException).code;
+      if (code === 'EAGAIN') {
+        Atomics.wait(wait, 0, 0, 5); // a non-blocking stdin: wait for more
+        continue;
+      }
+      if (code === 'EOF') break; // stdin on Windows
+      throw e;
+    }
+    if (n === 0) break;
+    total += n;
+    if (total > MAX_FILE_BYTES) throw new ReadError(TOO_LARGE);
+    chunks.push(chunk.subarray(0, n));
+  }
+  return Buffer.concat(chunks, total);
+}
+
+/**
+ * The text of a file (or stdin, "-"): only a regular file of at most MAX_FILE_BYTES is read,
+ * never a directory, a device (/dev/zero), a FIFO or anything else that may not end. A
+ * ReadError that names the file and why otherwise.
+ */
+function readText(file: string, shown = file === '-' ? 'stdin' : file): string {
   try {
-    return file === '-' ? readFileSync(0, 'utf8') : readFileSync(file, 'utf8');
+    if (file === '-') return readBounded(0).toString('utf8');
+    const st = statSync(file);
+    if (st.isDirectory()) throw new ReadError('is a directory');
+    if (!st.isFile()) throw new ReadError(NOT_REGULAR);
+    // O_NONBLOCK: should the file have become a FIFO since the stat, the open does not hang
+    const fd = openSync(file, fsConstants.O_RDONLY | (fsConstants.O_NONBLOCK ?? 0));
+    try {
+      const st2 = fstatSync(fd);
+      if (!st2.isFile()) throw new ReadError(NOT_REGULAR);
+      if (st2.size > MAX_FILE_BYTES) throw new ReadError(TOO_LARGE);
+      return readBounded(fd).toString('utf8');
+    } finally {
+      closeSync(fd);
+    }
   } catch (e) {
     const code = (e as NodeJS.ErrnoException).code;
     const why =
-      code === 'ENOENT' ? 'no such file' : code === 'EISDIR' ? 'is a directory' : (e as Error).message;
-    throw new ReadError(`cannot read ${file}: ${why}`);
+      e instanceof ReadError
+        ? e.message
+        : code === 'ENOENT' || code === 'ENOTDIR'
+          ? 'no such file'
+          : code === 'EISDIR'
+            ? 'is a directory'
+            : (e as Error).message;
+    throw new ReadError(`cannot read ${shown}: ${why}`);
   }
 }
 class ReadError extends Error {}
+
+/** A path as messages show it: relative to the working directory when it is below it. */
+function shownPath(file: string): string {
+  const rel = path.relative(process.cwd(), file);
+  return rel === '' || path.isAbsolute(rel) || rel === '..' || rel.startsWith('..' + path.sep) ? file : rel;
+}
 
 /** `FILE:LINE:COL: PATH: MESSAGE` (no LINE:COL without a position, no PATH at the root). */
 export function formatIssue(file: string, e: DefinitionIssue): string {
@@ -563,19 +628,18 @@ function progressBar(done: number, total: number, elapsed: number): string {
 
 /** The engine's answer to one simulate call (throws on a malformed answer). */
 function simulateCall(rs: Rulestack, json: string, opts: Record<string, unknown>): SimulateResult | { errors: DefinitionIssue[] } {
-  const text = rs.module.simulate(json, JSON.stringify(opts));
-  let r: unknown;
+  let r: SimulateResult;
   try {
-    r = JSON.parse(text);
-  } catch {
-    throw new Error(`engine simulate returned invalid JSON: ${text.slice(0, 200)}`);
+    r = rs.simulate(json, opts as unknown as SimulateOptions);
+  } catch (e) {
+    if (e instanceof DefinitionError) return { errors: e.errors };
+    throw e;
   }
-  const o = r as Record<string, unknown>;
-  if (Array.isArray(o?.errors)) return o as { errors: DefinitionIssue[] };
+  const o = r as unknown as Record<string, unknown>;
   if (typeof o?.games !== 'number' || typeof o?.moves !== 'number') {
-    throw new Error(`engine simulate returned an unexpected answer: ${text.slice(0, 200)}`);
+    throw new Error(`engine simulate returned an unexpected answer: ${JSON.stringify(r).slice(0, 200)}`);
   }
-  return o as unknown as SimulateResult;
+  return r;
 }
 
 /**
@@ -627,7 +691,7 @@ async function cmdSimulate(args: string[]): Promise<number> {
   while (t.games < total) {
     const n = Math.min(batch, total - t.games);
     const r = simulateCall(rs, parsed.json, { ...base, games: n, seed: seed + t.games });
-    if (!('games' in r)) failIssues(file, r.errors.map((x) => ({ path: String(x.path ?? ''), message: String(x.message) })), json);
+    if (!('games' in r)) failIssues(file, r.errors, json);
     const played = r.games > 0 ? r.games : n;
     errorDetails.push(...errorsOf(r, t.games));
     t.games += played;
@@ -729,7 +793,29 @@ function stepLocator(text: string, format: DefinitionFormat): (pointer: string) 
   }
 }
 
-function runOneScenario(rs: Rulestack, file: string): ScenarioReport {
+/** Whether `target` (an existing file) is in the directory `dir` or below it, symbolic links resolved. */
+function inside(dir: string, target: string): boolean {
+  let realDir: string, realTarget: string;
+  try {
+    realDir = realpathSync(dir);
+    realTarget = realpathSync(target);
+  } catch {
+    return false;
+  }
+  const rel = path.relative(realDir, realTarget);
+  return rel !== '' && !path.isAbsolute(rel) && rel !== '..' && !rel.startsWith('..' + path.sep);
+}
+
+function exists(file: string): boolean {
+  try {
+    statSync(file);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+function runOneScenario(rs: Rulestack, file: string, root?: string): ScenarioReport {
   const report: ScenarioReport = { file, name: file, ok: false, failures: [] };
   const fail = (message: string): ScenarioReport => {
     report.failures.push({ step: null, message });
@@ -755,14 +841,26 @@ function runOneScenario(rs: Rulestack, file: string): ScenarioReport {
   let gameParsed: ParsedDefinition;
   let gameFile: string;
   if (typeof game === 'string') {
-    gameFile = path.resolve(path.dirname(path.resolve(file)), game);
+    const scenarioDir = path.dirname(path.resolve(file));
+    gameFile = path.resolve(scenarioDir, game);
+    const shown = shownPath(gameFile);
+    const allowed = root === undefined ? scenarioDir : path.resolve(root);
+    if (exists(gameFile) && !inside(allowed, gameFile)) {
+      const dirShown = path.relative(process.cwd(), allowed) === '' ? '.' : shownPath(allowed);
+      return fail(
+        root === undefined
+          ? `game: ${shown} is outside the scenario's folder ${dirShown} (a scenario's game must be in its folder or ` +
+              `below it; --root DIR allows the games under DIR)`
+          : `game: ${shown} is outside --root ${dirShown}`,
+      );
+    }
     let gameText: string;
     try {
-      gameText = readText(gameFile);
+      gameText = readText(gameFile, shown);
     } catch (e) {
       return fail(`game: ${(e as Error).message}`);
     }
-    gameFile = path.relative(process.cwd(), gameFile) || gameFile;
+    gameFile = shown;
     try {
       gameParsed = parseDefinition(gameText, formatOf(gameFile));
     } catch (e) {
@@ -809,6 +907,18 @@ function scenarioLine(r: ScenarioReport): string {
   return `FAIL ${r.name}: ${where}${f.message}${more}`;
 }
 
+/** Whether a file found in a directory is a scenario: it has top-level `steps` (a file that
+ * cannot be read is taken, so that its run reports why). */
+function isScenarioFile(p: string): boolean {
+  let text: string;
+  try {
+    text = readText(p);
+  } catch {
+    return true;
+  }
+  return /^steps\s*:|"steps"\s*:/m.test(text);
+}
+
 /** A directory stands for every scenario under it (sorted): .json/.yaml/.yml files with
  * top-level `steps` (game files beside scenarios are skipped). */
 function expandScenarioArgs(args: string[]): string[] {
@@ -818,7 +928,7 @@ function expandScenarioArgs(args: string[]): string[] {
     for (const e of entries) {
       const p = path.join(dir, e.name);
       if (e.isDirectory()) walk(p);
-      else if (/\.(json|ya?ml)$/i.test(e.name) && /^steps\s*:|"steps"\s*:/m.test(readFileSync(p, 'utf8'))) files.push(p);
+      else if (/\.(json|ya?ml)$/i.test(e.name) && isScenarioFile(p)) files.push(p);
     }
   };
   for (const a of args) {
@@ -835,13 +945,20 @@ function expandScenarioArgs(args: string[]): string[] {
 }
 
 async function cmdTest(args: string[]): Promise<number> {
-  const { positionals, values } = parseArgs({ args, options: { json: { type: 'boolean' } }, allowPositionals: true, strict: true });
+  const { positionals, values } = parseArgs({
+    args,
+    options: { json: { type: 'boolean' }, root: { type: 'string' } },
+    allowPositionals: true,
+    strict: true,
+  });
   if (positionals.length === 0) throw new UsageError('missing SCENARIO');
   const json = values.json === true;
+  const root = values.root;
+  if (root !== undefined && !exists(root)) throw new UsageError(`--root ${root}: no such folder`);
   const rs = await loadEngine();
   const reports: ScenarioReport[] = [];
   for (const file of expandScenarioArgs(positionals)) {
-    const r = runOneScenario(rs, file);
+    const r = runOneScenario(rs, file, root);
     reports.push(r);
     if (!json) out(scenarioLine(r));
   }

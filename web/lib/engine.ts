@@ -2,9 +2,10 @@
 // the Rulestack API object.
 import createEngineModule from './wasm/engine.mjs';
 import type { EngineModule, EngineModuleOptions } from './wasm/engine.mjs';
-import { DefinitionError, SnapshotError, type DefinitionIssue } from './errors.js';
+import { DefinitionError, EngineCrashedError, SnapshotError, type DefinitionIssue } from './errors.js';
 import { parseDefinition, locateIssues, loadYaml, type DefinitionFormat, type ParsedDefinition } from './definition.js';
-import { Game, Bot, sessionOf } from './game.js';
+import { Game, Bot, EngineInstance, crashText, DEFAULT_LOG_LIMIT, MAX_LOG_LIMIT } from './game.js';
+import type { Session } from './wasm/engine.mjs';
 import type {
   BotOptions,
   GameDefinition,
@@ -36,6 +37,12 @@ export interface CreateGameOptions {
   seed?: Seed;
   /** How to read string input (default 'auto': JSON when it starts with '{', else YAML). */
   format?: DefinitionFormat;
+  /**
+   * How many events the game's log keeps, the last ones (default 100,000; from 1 to
+   * 10,000,000): older ones are dropped so that a long game's memory stays bounded
+   * (`game.log().dropped` says how many).
+   */
+  logLimit?: number;
 }
 
 export interface ValidateOptions {
@@ -80,7 +87,55 @@ async function fetchWasm(url: string): Promise<Uint8Array> {
   return checkWasm(new Uint8Array(await res.arrayBuffer()), url, type ? ` (content-type ${type})` : '');
 }
 
-async function instantiate(opts: LoadOptions): Promise<EngineModule> {
+/** The module options with emscripten's hook to instantiate the wasm ourselves. */
+interface InstantiatingOptions extends EngineModuleOptions {
+  instantiateWasm(
+    imports: WebAssembly.Imports,
+    receive: (instance: WebAssembly.Instance, module?: WebAssembly.Module) => void,
+  ): WebAssembly.Exports | Record<string, never>;
+}
+
+/**
+ * A fresh instance of the compiled engine, synchronously: emscripten's glue runs to the end
+ * at once when the wasm instance is handed to it at once. This is how a crashed engine is
+ * restarted within a synchronous call (allowed everywhere for a module this size: browsers
+ * refuse synchronous instantiation on the main thread only above 8 MB).
+ */
+function instantiateNow(compiled: WebAssembly.Module): EngineModule {
+  let failure: unknown;
+  const opts: InstantiatingOptions = {
+    instantiateWasm(imports, receive) {
+      try {
+        const instance = new WebAssembly.Instance(compiled, imports);
+        receive(instance, compiled);
+        return instance.exports;
+      } catch (e) {
+        failure = e; // reported below (the glue would only log it)
+        return {};
+      }
+    },
+  };
+  createEngineModule(opts).catch(() => {}); // its promise: nobody waits on it
+  const m = opts as unknown as EngineModule;
+  if (failure !== undefined) throw failure;
+  if (typeof m.Session !== 'function') throw new Error('engine.wasm did not start synchronously');
+  return m;
+}
+
+/** A fresh instance of the compiled engine, asynchronously (the first load). */
+function instantiateLater(compiled: WebAssembly.Module): Promise<EngineModule> {
+  return new Promise<EngineModule>((resolve, reject) => {
+    const opts: InstantiatingOptions = {
+      instantiateWasm(imports, receive) {
+        WebAssembly.instantiate(compiled, imports).then((instance) => receive(instance, compiled), reject);
+        return {};
+      },
+    };
+    createEngineModule(opts).then(resolve, reject);
+  });
+}
+
+async function instantiate(opts: LoadOptions): Promise<Rulestack> {
   const moduleOpts: EngineModuleOptions = {};
   if (opts.wasmBinary) {
     moduleOpts.wasmBinary = opts.wasmBinary;
@@ -107,7 +162,14 @@ async function instantiate(opts: LoadOptions): Promise<EngineModule> {
       moduleOpts.wasmBinary = await fetchWasm(url);
     }
   }
-  return createEngineModule(moduleOpts);
+  // Compiled once: a crashed engine is restarted from it (see Rulestack).
+  let compiled: WebAssembly.Module;
+  try {
+    compiled = await WebAssembly.compile(moduleOpts.wasmBinary as BufferSource);
+  } catch (e) {
+    throw wasmError(opts.wasmBinary ? 'the given wasmBinary' : String(opts.wasmUrl ?? 'engine.wasm'), `it does not compile (${e instanceof Error ? e.message : String(e)})`, e);
+  }
+  return new Rulestack(await instantiateLater(compiled), () => instantiateNow(compiled));
 }
 
 let cached: Promise<Rulestack> | undefined;
@@ -116,17 +178,28 @@ let cached: Promise<Rulestack> | undefined;
  * Instantiates the engine (once: later calls return the same instance) and returns
  * the API. In node it reads dist/wasm/engine.wasm; in a browser or worker it fetches
  * engine.wasm next to the module, or `opts.wasmUrl`, or uses `opts.wasmBinary`. It also
- * loads the YAML reader unless `opts.yaml` is false.
+ * loads the YAML reader unless `opts.yaml` is false. After an engine crash it gives the same
+ * Rulestack with a fresh engine instance (never the crashed one).
  */
 export function loadEngine(opts: LoadOptions = {}): Promise<Rulestack> {
   if (!cached) {
-    cached = instantiate(opts).then((m) => new Rulestack(m));
+    cached = instantiate(opts);
     cached.catch(() => {
       cached = undefined; // allow a retry after a failed load
     });
   }
-  if (opts.yaml === false) return cached;
-  const engine = cached;
+  const mine = cached;
+  const engine = mine.then((rs): Rulestack | Promise<Rulestack> => {
+    try {
+      void rs.module; // restarts a crashed engine
+      return rs;
+    } catch {
+      // it could not be restarted synchronously: a new Rulestack, instantiated asynchronously
+      if (cached === mine) cached = undefined;
+      return loadEngine({ ...opts, yaml: false });
+    }
+  });
+  if (opts.yaml === false) return engine;
   return Promise.all([engine, loadYaml()]).then(([rs]) => rs);
 }
 
@@ -144,18 +217,84 @@ function engineErrors(text: string, what: string): Array<{ path?: unknown; messa
   return Array.isArray(r.errors) ? r.errors : [{ path: '', message: `unexpected engine answer: ${text.slice(0, 200)}` }];
 }
 
-/** The engine API (what loadEngine() resolves to). */
-export class Rulestack {
-  /** The raw embind module (JSON-text calls); for advanced use. */
-  readonly module: EngineModule;
+/** An integer from 1 to MAX_LOG_LIMIT (default DEFAULT_LOG_LIMIT). */
+function logLimitOf(x: unknown): number {
+  if (x === undefined) return DEFAULT_LOG_LIMIT;
+  if (typeof x !== 'number') throw new TypeError(`rulestack: invalid logLimit: ${String(x)} (an integer from 1 to ${MAX_LOG_LIMIT})`);
+  if (!Number.isInteger(x) || x < 1 || x > MAX_LOG_LIMIT)
+    throw new RangeError(`rulestack: invalid logLimit: ${x} (an integer from 1 to ${MAX_LOG_LIMIT})`);
+  return x;
+}
 
-  constructor(module: EngineModule) {
-    this.module = module;
+/**
+ * The engine API (what loadEngine() resolves to).
+ *
+ * Every call into the wasm module is watched: when one crashes it (a trap, see
+ * EngineCrashedError), that instance is discarded and the next call instantiates a fresh one
+ * (`restarts` counts them); games that lived in the crashed one throw EngineCrashedError.
+ */
+export class Rulestack {
+  #instance: EngineInstance;
+  readonly #restart: (() => EngineModule) | undefined;
+  #restarts = 0;
+
+  /**
+   * @param module an instantiated engine module (what `loadEngine` gives is better)
+   * @param restart gives a fresh instance after a crash; without it, a crash is final
+   */
+  constructor(module: EngineModule, restart?: () => EngineModule) {
+    this.#instance = new EngineInstance(module);
+    this.#restart = restart;
+  }
+
+  /**
+   * The raw embind module (JSON-text calls); for advanced use. After a crash it is a fresh
+   * instance, not the one read before (which is dead: do not call it).
+   */
+  get module(): EngineModule {
+    return this.#live().module;
+  }
+
+  /** How many times the engine crashed and was restarted. */
+  get restarts(): number {
+    return this.#restarts;
+  }
+
+  /** The live instance: a crashed one is replaced by a fresh one first. */
+  #live(): EngineInstance {
+    const current = this.#instance;
+    if (!current.dead) return current;
+    if (!this.#restart) {
+      throw new EngineCrashedError(
+        `rulestack: the engine crashed (${crashText(current.crash)}) and this Rulestack cannot start another: await loadEngine() for a fresh one`,
+        false,
+        current.crash,
+      );
+    }
+    let module: EngineModule;
+    try {
+      module = this.#restart();
+    } catch (e) {
+      throw new EngineCrashedError(
+        `rulestack: the engine crashed (${crashText(current.crash)}) and a fresh one could not be started now (${crashText(e)}): await loadEngine() to start one`,
+        false,
+        e,
+      );
+    }
+    this.#instance = new EngineInstance(module);
+    this.#restarts++;
+    return this.#instance;
+  }
+
+  /** A call into the live module, watched for a crash. */
+  #run<T>(what: string, call: (m: EngineModule) => T): T {
+    const instance = this.#live();
+    return instance.run(what, () => call(instance.module));
   }
 
   /** The engine's version string. */
   version(): string {
-    return this.module.version();
+    return this.#run('version', (m) => m.version());
   }
 
   /** Reads a definition (object, JSON text or YAML text) without loading it. */
@@ -175,23 +314,27 @@ export class Rulestack {
       if (e instanceof DefinitionError) return e.errors;
       throw e;
     }
-    return locateIssues(parsed, engineErrors(this.module.validateDefinition(parsed.json), 'validateDefinition'));
+    return locateIssues(parsed, engineErrors(this.#run('validate', (m) => m.validateDefinition(parsed.json)), 'validateDefinition'));
   }
 
   /** Starts a game. Throws DefinitionError with every problem of the definition. */
   createGame(definition: DefinitionInput, opts: CreateGameOptions = {}): Game {
     const seed = opts.seed ?? randomSeed();
     const seedText = seedJson(seed);
+    const logLimit = logLimitOf(opts.logLimit);
+    // the engine's load takes the seed, or { seed, logLimit }
+    const loadText = opts.logLimit === undefined ? seedText : `{"seed":${seedText},"logLimit":${logLimit}}`;
     const parsed = parseDefinition(definition, opts.format);
-    const session = new this.module.Session();
+    const instance = this.#live();
+    const session: Session = instance.run('createGame', () => new instance.module.Session());
     let ok = false;
     try {
-      const errors = engineErrors(session.load(parsed.json, seedText), 'load');
+      const errors = engineErrors(instance.run('createGame', () => session.load(parsed.json, loadText)), 'load');
       if (errors.length > 0) throw new DefinitionError(locateIssues(parsed, errors));
       ok = true;
-      return new Game(session, parsed.json, seed);
+      return new Game(session, instance, parsed.json, seed, logLimit);
     } finally {
-      if (!ok) session.delete();
+      if (!ok) instance.free(session);
     }
   }
 
@@ -202,34 +345,36 @@ export class Rulestack {
   restore(definition: DefinitionInput, snapshot: Snapshot | string, opts: ValidateOptions = {}): Game {
     const parsed = parseDefinition(definition, opts.format);
     const snapJson = typeof snapshot === 'string' ? snapshot : JSON.stringify(snapshot);
-    const session = new this.module.Session();
+    const instance = this.#live();
+    const session: Session = instance.run('restore', () => new instance.module.Session());
     let ok = false;
     try {
-      const errors = engineErrors(session.restore(parsed.json, snapJson), 'restore');
+      const errors = engineErrors(instance.run('restore', () => session.restore(parsed.json, snapJson)), 'restore');
       if (errors.length > 0) {
         // The definition's own errors are DefinitionErrors; otherwise the snapshot is at fault.
-        const defErrors = engineErrors(this.module.validateDefinition(parsed.json), 'validateDefinition');
+        const defErrors = engineErrors(instance.run('restore', () => instance.module.validateDefinition(parsed.json)), 'validateDefinition');
         if (defErrors.length > 0) throw new DefinitionError(locateIssues(parsed, defErrors));
         throw new SnapshotError(errors.map((e) => ({ path: typeof e.path === 'string' ? e.path : '', message: String(e.message ?? 'invalid') })));
       }
       ok = true;
       // a snapshot carries the RNG's state, not the seed the game began with
-      return new Game(session, parsed.json, null);
+      return new Game(session, instance, parsed.json, null);
     } finally {
-      if (!ok) session.delete();
+      if (!ok) instance.free(session);
     }
   }
 
   /** A bot for a game: `.choose(player)` returns a legal move. */
   bot(game: Game, opts: BotOptions = {}): Bot {
-    sessionOf(game); // throws if disposed
+    if (game.disposed) throw new Error('rulestack: this game has been disposed');
     return new Bot(game, opts);
   }
 
   /** Bot-vs-bot games in the engine (one call; see the CLI for batching). */
   simulate(definition: DefinitionInput, opts: SimulateOptions): SimulateResult {
     const parsed = parseDefinition(definition);
-    const text = this.module.simulate(parsed.json, JSON.stringify(opts));
+    const optsJson = JSON.stringify(opts);
+    const text = this.#run('simulate', (m) => m.simulate(parsed.json, optsJson));
     const r = parseEngineJson<SimulateResult & { errors?: unknown }>(text, 'simulate');
     if (Array.isArray(r.errors)) throw new DefinitionError(locateIssues(parsed, r.errors));
     return r;
@@ -241,7 +386,7 @@ export class Rulestack {
    */
   runScenario(scenario: Record<string, unknown> | string): ScenarioResult {
     const text = typeof scenario === 'string' ? scenario : JSON.stringify(scenario);
-    return parseEngineJson<ScenarioResult>(this.module.runScenario(text), 'runScenario');
+    return parseEngineJson<ScenarioResult>(this.#run('runScenario', (m) => m.runScenario(text)), 'runScenario');
   }
 }
 

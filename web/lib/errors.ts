@@ -53,3 +53,20 @@ export class SnapshotError extends Error {
     this.errors = errors;
   }
 }
+
+/**
+ * The wasm engine crashed (a trap: `WebAssembly.RuntimeError` such as "unreachable" or
+ * "memory access out of bounds", a stack overflow inside it, or a C++ exception that escaped
+ * it). That module instance may be corrupt, so it is dropped and the next call starts a fresh
+ * one; the games whose state lived in it are lost: restore them from a snapshot
+ * (`rs.restore(definition, snapshot)`). `cause` is the original error.
+ */
+export class EngineCrashedError extends Error {
+  /** true: this call crashed the engine; false: a game used after its engine was restarted. */
+  readonly crashedNow: boolean;
+  constructor(message: string, crashedNow: boolean, cause: unknown) {
+    super(message, { cause });
+    this.name = 'EngineCrashedError';
+    this.crashedNow = crashedNow;
+  }
+}

@@ -1,6 +1,7 @@
 // Game: one running game over an engine Session. Bot: a bot bound to a game.
+// EngineInstance: one instantiation of engine.wasm, which a trap kills (see Rulestack).
 import type { EngineModule, Session } from './wasm/engine.mjs';
-import { IllegalMoveError } from './errors.js';
+import { EngineCrashedError, IllegalMoveError } from './errors.js';
 import type { GameEvent, GameView, Move, PlayerId, PlayerRef, ResolutionStep, Snapshot, BotOptions, Seed } from './types.js';
 
 export interface MoveRecord {
@@ -20,37 +21,179 @@ export interface GameEventMap {
 
 export type GameEventName = keyof GameEventMap;
 
-/** Stringifies a player id: 0 → "0". */
-export function playerId(player: PlayerRef | undefined | null): PlayerId {
-  if (player === undefined || player === null) return '';
-  if (typeof player === 'number') {
-    if (!Number.isInteger(player) || player < 0) throw new TypeError(`invalid player id: ${player}`);
-    return String(player);
+/**
+ * What `game.log()` returns: the events kept, oldest first, and `dropped`, how many earlier
+ * events of the game are no longer kept (0 until the game has logged more than its
+ * `logLimit`).
+ */
+export type GameLog = GameEvent[] & { readonly dropped: number };
+
+/** The default `logLimit` of a game: the log keeps its last 100,000 events. */
+export const DEFAULT_LOG_LIMIT = 100_000;
+/** The largest `logLimit`. */
+export const MAX_LOG_LIMIT = 10_000_000;
+
+/**
+ * A player reference as text: 0 → "0". A TypeError for what is no player reference at all
+ * (not a string or a number); whether the game has that player is checked by the game.
+ */
+export function playerId(player: unknown): PlayerId {
+  if (typeof player === 'number') return String(player);
+  if (typeof player !== 'string') {
+    throw new TypeError(`rulestack: invalid player: ${describe(player)} (a player id is a string, or a number: 0 is "0")`);
   }
-  if (typeof player !== 'string') throw new TypeError(`invalid player id: ${String(player)}`);
   return player;
 }
 
+function describe(x: unknown): string {
+  if (typeof x === 'string') return `'${x}'`;
+  if (typeof x === 'bigint') return `${x}n`;
+  if (typeof x === 'symbol') return x.toString();
+  try {
+    return x === undefined ? 'undefined' : JSON.stringify(x) ?? String(x);
+  } catch {
+    return Object.prototype.toString.call(x);
+  }
+}
+
+// ------------------------------------------------------------------ the engine instance
+
+/** The error a trap leaves, in a few words: "RuntimeError: unreachable". */
+export function crashText(e: unknown): string {
+  if (e instanceof Error) return `${e.name}: ${e.message}`;
+  return describe(e);
+}
+
+/**
+ * Whether an error thrown out of a call into the wasm module is a crash of the module: a
+ * trap (`WebAssembly.RuntimeError`: unreachable, memory access out of bounds, an abort), a
+ * stack overflow while it ran (V8 and Safari: RangeError "Maximum call stack size exceeded",
+ * Firefox: InternalError "too much recursion"), or a C++ exception that escaped it
+ * (`WebAssembly.Exception`: the engine never lets one out, so one that does left it in an
+ * unknown state). Not embind's own errors (a BindingError for a deleted object: a misuse, the
+ * instance is fine).
+ */
+export function isEngineCrash(e: unknown): boolean {
+  const W = (globalThis as { WebAssembly?: typeof WebAssembly & { Exception?: abstract new (...a: never[]) => unknown } })
+    .WebAssembly;
+  if (W && e instanceof W.RuntimeError) return true;
+  if (W && typeof W.Exception === 'function' && e instanceof W.Exception) return true;
+  if (e instanceof RangeError && /call stack/i.test(e.message)) return true;
+  return e instanceof Error && e.name === 'InternalError' && /too much recursion/i.test(e.message);
+}
+
+
+/**
+ * @internal One instantiation of engine.wasm. Every call into it goes through `run`: a call
+ * that crashes the module kills the instance (its memory may be corrupt: nothing runs in it
+ * again) and throws EngineCrashedError. The Rulestack then starts a fresh instance for its
+ * next call; the games whose sessions lived in this one throw EngineCrashedError.
+ */
+export class EngineInstance {
+  readonly module: EngineModule;
+  #crash: unknown = undefined;
+  #dead = false;
+
+  constructor(module: EngineModule) {
+    this.module = module;
+  }
+
+  /** Whether a call crashed this instance. */
+  get dead(): boolean {
+    return this.#dead;
+  }
+
+  /** The error of the call that crashed it. */
+  get crash(): unknown {
+    return this.#crash;
+  }
+
+  /** Runs a call into the module; `what` names the API call for the error message. */
+  run<T>(what: string, call: () => T): T {
+    if (this.#dead) throw this.lostError();
+    try {
+      return call();
+    } catch (e) {
+      if (!isEngineCrash(e)) throw e;
+      this.#dead = true;
+      this.#crash = e;
+      throw new EngineCrashedError(
+        `rulestack: the engine crashed in ${what} (${crashText(e)}). That engine instance is discarded and the next ` +
+          `call starts a fresh one; the games it held are lost: restore each from a snapshot taken before, ` +
+          `rs.restore(definition, snapshot)`,
+        true,
+        e,
+      );
+    }
+  }
+
+  /** The error of a game used after this instance died. */
+  lostError(): EngineCrashedError {
+    return new EngineCrashedError(
+      `rulestack: this game is lost: the engine crashed (${crashText(this.#crash)}) and was restarted, and the ` +
+        `game's state was in the crashed engine. Restore it from a snapshot taken before: ` +
+        `rs.restore(definition, snapshot)`,
+      false,
+      this.#crash,
+    );
+  }
+
+  /** Deletes a session of this instance, unless the instance is dead (then there is nothing to free). */
+  free(session: Session): void {
+    if (this.#dead) return;
+    try {
+      this.run('dispose', () => {
+        if (!session.isDeleted()) session.delete();
+      });
+    } catch {
+      // a crash while freeing: the instance is dead now, and so is what it held
+    }
+  }
+}
+
+// ------------------------------------------------------------------ Game
+
+interface Engine {
+  session: Session;
+  instance: EngineInstance;
+}
+
 // Deletes the C++ session of a game that was garbage-collected without dispose().
-const registry: FinalizationRegistry<Session> | undefined =
+const registry: FinalizationRegistry<Engine> | undefined =
   typeof FinalizationRegistry === 'function'
-    ? new FinalizationRegistry<Session>((session) => {
+    ? new FinalizationRegistry<Engine>(({ session, instance }) => {
         try {
-          if (!session.isDeleted()) session.delete();
+          instance.free(session);
         } catch {
           // the module may be gone; nothing to do
         }
       })
     : undefined;
 
-// The live session of each game; a disposed game has none.
-const sessions = new WeakMap<Game, Session>();
+// The live session of each game (and the engine instance it is in); a disposed game has none.
+const engines = new WeakMap<Game, Engine>();
 
-/** @internal used by Rulestack and Bot. */
-export function sessionOf(game: Game): Session {
-  const s = sessions.get(game);
-  if (!s) throw new Error('this game has been disposed');
-  return s;
+// The player ids of each game (read once, from its first view).
+const gamePlayers = new WeakMap<Game, readonly PlayerId[]>();
+
+/**
+ * The id of a player of the game (0 → "0"). A TypeError for what is no player reference, a
+ * RangeError naming the game's players for a player it does not have.
+ */
+function checkPlayer(game: Game, player: unknown): PlayerId {
+  const id = playerId(player);
+  const players = game.players;
+  if (!players.includes(id)) {
+    throw new RangeError(`rulestack: unknown player ${describe(player)} (players: ${players.join(', ')})`);
+  }
+  return id;
+}
+
+/** @internal Runs a call on the game's session (used by Rulestack and Bot). */
+export function callGame<T>(game: Game, what: string, call: (s: Session) => T): T {
+  const e = engines.get(game);
+  if (!e) throw new Error('rulestack: this game has been disposed');
+  return e.instance.run(what, () => call(e.session));
 }
 
 function parseJson<T>(text: string, what: string): T {
@@ -68,6 +211,8 @@ export class Game {
   readonly definitionJson: string;
   /** The seed it was created with (given or drawn); null for a game restored from a snapshot. */
   readonly seed: Seed | null;
+  /** How many events `log()` keeps (the last ones): `createGame`'s `logLimit`, else 100,000. */
+  readonly logLimit: number;
   #listeners: { [K in GameEventName]: Set<Listener<K>> } = {
     event: new Set(),
     move: new Set(),
@@ -75,37 +220,68 @@ export class Game {
   };
 
   /** @internal use rs.createGame / rs.restore. */
-  constructor(session: Session, definitionJson: string, seed: Seed | null) {
-    sessions.set(this, session);
+  constructor(session: Session, instance: EngineInstance, definitionJson: string, seed: Seed | null, logLimit = DEFAULT_LOG_LIMIT) {
+    const engine = { session, instance };
+    engines.set(this, engine);
     this.definitionJson = definitionJson;
     this.seed = seed;
-    registry?.register(this, session, this);
+    this.logLimit = logLimit;
+    registry?.register(this, engine, this);
   }
 
   get disposed(): boolean {
-    return !sessions.has(this);
+    return !engines.has(this);
   }
 
-  #s(): Session {
-    const s = sessions.get(this);
-    if (!s) throw new Error('rulestack: this game has been disposed');
-    return s;
+  #call<T>(what: string, call: (s: Session) => T): T {
+    return callGame(this, what, call);
   }
 
-  /** What the player may see; without a player, the spectator view. */
-  view(player?: PlayerRef): GameView {
-    return parseJson<GameView>(this.#s().view(playerId(player)), 'view');
+  /** The ids of the game's players, in order. */
+  get players(): readonly PlayerId[] {
+    let players = gamePlayers.get(this);
+    if (players === undefined) {
+      const v = parseJson<GameView>(this.#call('game.players', (s) => s.view('')), 'view');
+      players = Object.freeze(v.players.map((p) => p.id));
+      gamePlayers.set(this, players);
+    }
+    return players;
   }
 
-  /** Every move the player may make now, each fully specified. */
+  #player(player: unknown): PlayerId {
+    return checkPlayer(this, player);
+  }
+
+  /**
+   * What the player may see; without a player (or with null), the spectator view. Throws a
+   * RangeError for a player the game does not have.
+   */
+  view(player?: PlayerRef | null): GameView {
+    const id = player === undefined || player === null ? '' : this.#player(player);
+    return parseJson<GameView>(this.#call('game.view', (s) => s.view(id)), 'view');
+  }
+
+  /** Every move the player may make now, each fully specified. RangeError for an unknown player. */
   legalMoves(player: PlayerRef): Move[] {
-    return parseJson<Move[]>(this.#s().legalMoves(playerId(player)), 'legalMoves');
+    const id = this.#player(player);
+    return parseJson<Move[]>(this.#call('game.legalMoves', (s) => s.legalMoves(id)), 'legalMoves');
   }
 
-  /** Performs the move and returns its events. Throws IllegalMoveError (state unchanged). */
+  /**
+   * Performs the move and returns its events. Throws IllegalMoveError (state unchanged) for
+   * any move or player that will not do, `unknown_player` for a player the game does not have.
+   */
   apply(player: PlayerRef, move: Move): GameEvent[] {
-    const s = this.#s();
-    const id = playerId(player);
+    const engine = engines.get(this);
+    if (!engine) throw new Error('rulestack: this game has been disposed');
+    let id: PlayerId;
+    try {
+      id = this.#player(player);
+    } catch (e) {
+      if (!(e instanceof TypeError || e instanceof RangeError)) throw e;
+      const shown = typeof player === 'string' || typeof player === 'number' ? String(player) : describe(player);
+      throw new IllegalMoveError('unknown_player', e.message.replace(/^rulestack: /, ''), move, shown);
+    }
     if (typeof move !== 'object' || move === null || Array.isArray(move)) {
       throw new IllegalMoveError('bad_move', 'a move must be a JSON object', move, id);
     }
@@ -116,7 +292,7 @@ export class Game {
       throw new IllegalMoveError('bad_move', `the move is not JSON-serializable: ${String(e)}`, move, id);
     }
     const r = parseJson<{ ok: boolean; events?: GameEvent[]; steps?: ResolutionStep[]; reason?: string; message?: string }>(
-      s.apply(id, moveJson),
+      this.#call('game.apply', (s) => s.apply(id, moveJson)),
       'apply',
     );
     if (!r.ok) throw new IllegalMoveError(r.reason ?? 'illegal', r.message ?? '', move, id);
@@ -135,7 +311,7 @@ export class Game {
    * no cost). `steps()` then returns those of the last applied move.
    */
   setTrace(on: boolean): void {
-    this.#s().setTrace(on);
+    this.#call('game.setTrace', (s) => s.setTrace(on));
     if (!on) this.#steps = [];
   }
 
@@ -148,30 +324,36 @@ export class Game {
 
   /** Goes back to the state before the last applied move. False when there is none. */
   undo(): boolean {
-    const ok = this.#s().undo();
+    const ok = this.#call('game.undo', (s) => s.undo());
     if (ok) for (const cb of [...this.#listeners.undo]) cb(undefined);
     return ok;
   }
 
   /**
-   * Every event so far. Without an argument, the full record (for replays and tools); with a
+   * The events so far (the last `logLimit` of them; `dropped` says how many earlier ones are
+   * no longer kept). Without an argument, the full record (for replays and tools); with a
    * player, as that player may see it, and with `null` as a spectator may: a card that moves
-   * between zones hidden from them is not named (`entity: null`).
+   * between zones hidden from them is not named (`entity: null`). RangeError for an unknown
+   * player.
    */
-  log(player?: PlayerRef | null): GameEvent[] {
-    const s = this.#s();
-    const text = player === undefined ? s.log() : s.logFor(player === null ? '' : playerId(player));
-    return parseJson<GameEvent[]>(text, 'log');
+  log(player?: PlayerRef | null): GameLog {
+    const id = player === undefined || player === null ? '' : this.#player(player);
+    const text = this.#call('game.log', (s) => (player === undefined ? s.log() : s.logFor(id)));
+    const r = parseJson<GameEvent[] | { dropped: number; events: GameEvent[] }>(text, 'log');
+    const events = Array.isArray(r) ? r : r.events;
+    const dropped = Array.isArray(r) ? 0 : r.dropped;
+    Object.defineProperty(events, 'dropped', { value: dropped, enumerable: false });
+    return events as GameLog;
   }
 
   /** 16 lowercase hex digits; equal states have equal hashes (natively and in wasm). */
   stateHash(): string {
-    return this.#s().stateHash();
+    return this.#call('game.stateHash', (s) => s.stateHash());
   }
 
   /** The whole state as JSON; `rs.restore(definition, snapshot)` brings it back. */
   snapshot(): Snapshot {
-    return parseJson<Snapshot>(this.#s().snapshot(), 'snapshot');
+    return parseJson<Snapshot>(this.#call('game.snapshot', (s) => s.snapshot()), 'snapshot');
   }
 
   /**
@@ -188,14 +370,17 @@ export class Game {
     };
   }
 
-  /** Frees the engine memory. Any later call (other than dispose) throws. */
+  /**
+   * Frees the engine memory. Any later call (other than dispose) throws. A game lost in an
+   * engine crash has nothing left to free: dispose() just forgets it.
+   */
   dispose(): void {
-    const s = sessions.get(this);
-    if (!s) return;
-    sessions.delete(this);
+    const e = engines.get(this);
+    if (!e) return;
+    engines.delete(this);
     registry?.unregister(this);
     for (const set of Object.values(this.#listeners)) set.clear();
-    if (!s.isDeleted()) s.delete();
+    e.instance.free(e.session);
   }
 
   #emit(name: 'event', events: GameEvent[]): void {
@@ -222,15 +407,17 @@ export class Bot {
     this.options = { ...options, kind };
   }
 
-  /** The bot's move for the player (null when that player has no move). */
+  /** The bot's move for the player (null when that player has no move). RangeError for an unknown player. */
   choose(player: PlayerRef): Move | null {
-    const s = sessionOf(this.game);
+    if (this.game.disposed) throw new Error('rulestack: this game has been disposed');
+    const id = checkPlayer(this.game, player);
     // Successive choices use successive seeds so a bot does not repeat itself.
     const seed = (this.options.seed ?? 0) + this.#calls++;
     const opts: Record<string, unknown> = { kind: this.options.kind, seed };
     for (const key of ['level', 'iterations', 'maxPlayoutMoves', 'omniscient'] as const)
       if (this.options[key] !== undefined) opts[key] = this.options[key];
-    const r = parseJson<unknown>(s.botChoose(playerId(player), JSON.stringify(opts)), 'botChoose');
+    const optsJson = JSON.stringify(opts);
+    const r = parseJson<unknown>(callGame(this.game, 'bot.choose', (s) => s.botChoose(id, optsJson)), 'botChoose');
     if (r === null || r === undefined) return null;
     if (typeof r === 'object' && !Array.isArray(r) && 'error' in (r as object) && !('action' in (r as object)) && !('decision' in (r as object))) {
       throw new Error(`rulestack bot: ${String((r as { error: unknown }).error)}`);

@@ -9,6 +9,7 @@ export interface BotRequest {
   definition: string;
   snapshot: Snapshot;
   player: string;
+  /** As rs.bot takes them: `{ level, seed }` (MCTS with the engine's budget) or `{ kind: 'random', seed }`. */
   options: BotOptions;
 }
 

@@ -1,8 +1,10 @@
 // The rulestack playground: edit a definition, load it, play it hot-seat or against a bot.
 // It uses the npm package exactly as a user would (import from 'rulestack'); every rule is
 // the engine's: the page only shows views, lists legal moves and applies the chosen one.
+// Hidden information holds on the page too: it shows one player's view (or the spectator's)
+// and that reader's log, never another player's cards unless "debug: show every view" is on.
 import { loadEngine, DefinitionError, IllegalMoveError } from 'rulestack';
-import type { BotOptions, DefinitionIssue, Game, GameEvent, GameView, Move, Rulestack } from 'rulestack';
+import type { BotOptions, DefinitionIssue, Game, GameEvent, GameView, Move, Rulestack, Seed } from 'rulestack';
 import type { BotRequest, BotResponse } from './bot-worker.js';
 import { Editor } from './editor.js';
 import { examples } from './examples.js';
@@ -19,9 +21,14 @@ type Mode = 'hotseat' | 'bot';
 
 interface HistoryEntry {
   player: string;
-  label: string;
-  events: GameEvent[];
+  /** The move as each reader may read it: by player id, '' for the spectator. */
+  labels: Map<string, string>;
+  /** How many events it caused: its slice of game.log(reader). */
+  eventCount: number;
 }
+
+/** The name a move's log line gives a card the reader never saw. */
+const HIDDEN_CARD = 'a hidden card';
 
 const ui = {
   status: $('status'),
@@ -29,15 +36,22 @@ const ui = {
   hash: $('hash'),
   picker: $<HTMLSelectElement>('game-picker'),
   seed: $<HTMLInputElement>('seed'),
+  seedUsed: $('seed-used'),
   load: $<HTMLButtonElement>('load'),
   errorsBox: $('errors-box'),
   errorsTitle: $('errors-title'),
   errors: $('errors'),
   mode: $<HTMLSelectElement>('mode'),
-  botKind: $<HTMLSelectElement>('bot-kind'),
-  botKindLabel: $('bot-kind-label'),
-  botIterations: $<HTMLInputElement>('bot-iterations'),
+  botStrength: $<HTMLSelectElement>('bot-strength'),
+  botStrengthLabel: $('bot-strength-label'),
   viewer: $<HTMLSelectElement>('viewer'),
+  debugViews: $<HTMLInputElement>('debug-views'),
+  handover: $('handover'),
+  handoverTitle: $('handover-title'),
+  handoverText: $('handover-text'),
+  handoverConfirm: $<HTMLButtonElement>('handover-confirm'),
+  columns: $('game-columns'),
+  logReader: $('log-reader'),
   undo: $<HTMLButtonElement>('undo'),
   message: $('message'),
   summary: $('summary'),
@@ -56,7 +70,18 @@ let botCalls = 0;
 let pendingBot = 0;
 let nextBotId = 1;
 let history: HistoryEntry[] = [];
-let setupEvents: GameEvent[] = [];
+/** How many events the setup made (the first slice of every reader's log). */
+let setupCount = 0;
+/** Where this game's bot seeds start: from the game's seed, so a replayed game replays the bot. */
+let botSeedBase = 0;
+/** Whether the rules hide something between players (a zone only its owner sees, face-down cards). */
+let secretRules = false;
+/** Hot-seat: the player who has the device, whose view is shown. */
+let holder: string | null = null;
+/** Hot-seat: a player to act whom the device was asked for by hand (two players may act at once). */
+let handoverAsked: string | null = null;
+/** The player the hand-over screen is up for, so its button takes the focus once, not at every render. */
+let handoverUp: string | null = null;
 let botTimer: ReturnType<typeof setTimeout> | undefined;
 /** What the editor held for each example, so switching games keeps edits. */
 const drafts = new Map<string, string>();
@@ -77,9 +102,14 @@ function isBot(id: string, view: GameView): boolean {
   return mode() === 'bot' && id !== humanId(view);
 }
 
+/** "Player 0" for a numeric id, else the id itself. */
+function baseName(id: string): string {
+  return /^\d+$/.test(id) ? `Player ${id}` : id;
+}
+
 function playerName(view: GameView) {
   return (id: string): string => {
-    const base = /^\d+$/.test(id) ? `Player ${id}` : id;
+    const base = baseName(id);
     if (mode() !== 'bot') return base;
     return isBot(id, view) ? `${base} (bot)` : `${base} (you)`;
   };
@@ -106,12 +136,113 @@ function newBot(): void {
   botCalls = 0;
 }
 
+/** A level is MCTS with the engine's budget for it; "Random (weakest)" is the random bot. */
 function botOptions(): BotOptions {
-  const kind = ui.botKind.value === 'mcts' ? 'mcts' : 'random';
-  const opts: BotOptions = { kind, seed: (Math.trunc(Number(ui.seed.value)) || 0) + botCalls++ };
-  const it = Math.trunc(Number(ui.botIterations.value));
-  if (kind === 'mcts' && ui.botIterations.value !== '' && it > 0) opts.iterations = it;
-  return opts;
+  const seed = botSeedBase + botCalls++;
+  const strength = ui.botStrength.value;
+  if (strength === 'easy' || strength === 'normal' || strength === 'hard') return { level: strength, seed };
+  return { kind: 'random', seed };
+}
+
+/** The seed box: empty is a fresh random seed (undefined); an integer exact as a number is that number; anything else is the text. */
+function parseSeed(text: string): Seed | undefined {
+  const t = text.trim();
+  if (t === '') return undefined;
+  if (/^-?\d+$/.test(t) && Number.isSafeInteger(Number(t))) return Number(t);
+  return t;
+}
+
+/** 32 bits of the game's seed (a bot seed is a plain number): the same game, the same bot. */
+function botSeedFrom(seed: Seed | null): number {
+  if (typeof seed === 'number') return ((seed % 2 ** 32) + 2 ** 32) % 2 ** 32;
+  if (typeof seed === 'bigint') return Number(BigInt.asUintN(32, seed));
+  let x = 0x811c9dc5; // FNV-1a of the text
+  for (const c of seed ?? '') x = Math.imul(x ^ c.codePointAt(0)!, 0x01000193) >>> 0;
+  return x;
+}
+
+// ------------------------------------------------------------------ hidden information
+
+/** Whether the definition hides something from some players: a zone only its owner sees, or a face-down template. */
+function rulesHideCards(definitionJson: string): boolean {
+  try {
+    const d = JSON.parse(definitionJson) as { zones?: Array<{ visibility?: unknown }>; entities?: Array<{ face_down?: unknown }> };
+    return (d.zones ?? []).some((z) => z?.visibility === 'owner') || (d.entities ?? []).some((e) => e?.face_down === true);
+  } catch {
+    return false;
+  }
+}
+
+/** Whether showing b's view where a's was shown would show someone a zone or card the other may not see. */
+function hiddenBetween(g: Game, a: string, b: string): boolean {
+  return secretRules || JSON.stringify(g.view(a).zones) !== JSON.stringify(g.view(b).zones);
+}
+
+/** Hot-seat: the player who should have the device now (the one asked for, else the holder while they act, else the first to act). */
+function nextHolder(view: GameView): string | null {
+  if (view.result || view.toAct.length === 0) return holder;
+  if (handoverAsked !== null && view.toAct.includes(handoverAsked)) return handoverAsked;
+  if (holder !== null && view.toAct.includes(holder)) return holder;
+  return view.toAct[0]!;
+}
+
+/**
+ * Hot-seat: the player the device must be handed to, behind a screen, before anything more
+ * is shown; or null. Where nothing is hidden between the two, the view simply follows the
+ * player to act (tic-tac-toe never shows the screen).
+ */
+function pendingHandover(g: Game, view: GameView): string | null {
+  if (mode() !== 'hotseat') return null;
+  const next = nextHolder(view);
+  if (next === null || next === holder) return null;
+  if (holder !== null && hiddenBetween(g, holder, next)) return next;
+  holder = next;
+  handoverAsked = null;
+  return null;
+}
+
+/** Entity, zone, player and queue ids this view shows its reader. */
+function visibleIds(view: GameView): Set<string> {
+  const ids = new Set<string>(view.players.map((p) => p.id));
+  for (const [id, z] of Object.entries(view.zones)) {
+    ids.add(id);
+    for (const e of z.entities ?? []) ids.add(e.id);
+  }
+  for (const q of view.queue) {
+    ids.add(q.id);
+    if (q.source) ids.add(q.source);
+    for (const t of q.targets ?? []) ids.add(t);
+  }
+  return ids;
+}
+
+/** The move with every id the reader saw neither before nor after it (a card into a hidden hand) unnamed. */
+function unnamed(move: Move, seen: Set<string>): Move {
+  const m = { ...move } as Record<string, unknown>;
+  const hide = (id: unknown) => (typeof id === 'string' && !seen.has(id) ? HIDDEN_CARD : id);
+  if (m.source !== undefined) m.source = hide(m.source);
+  if (Array.isArray(m.targets)) m.targets = m.targets.map(hide);
+  return m as unknown as Move;
+}
+
+/** Every reader's view (by player id, '' for the spectator). */
+function viewsByReader(g: Game): Map<string, GameView> {
+  const spectator = g.view();
+  return new Map([['', spectator], ...spectator.players.map((p): [string, GameView] => [p.id, g.view(p.id)])]);
+}
+
+/** The log line of a move for each reader: the mover's own words, the others' without what they did not see. */
+function moveLabels(g: Game, player: string, move: Move, before: Map<string, GameView>): Map<string, string> {
+  const labels = new Map<string, string>();
+  for (const [reader, view] of before) {
+    if (reader === player) {
+      labels.set(reader, moveLabel(move, view));
+      continue;
+    }
+    const after = reader === '' ? g.view() : g.view(reader);
+    labels.set(reader, moveLabel(unnamed(move, new Set([...visibleIds(view), ...visibleIds(after)])), view));
+  }
+  return labels;
 }
 
 // The bot thinks in a Web Worker (bot-worker.ts); if workers fail, on the main thread.
@@ -203,14 +334,11 @@ function showErrors(issues: DefinitionIssue[], title = 'Definition errors'): voi
 function load(): void {
   stopBot();
   clearMessage();
-  const seed = Math.trunc(Number(ui.seed.value));
-  if (!Number.isFinite(seed) || seed < 0) {
-    showErrors([{ path: '', message: `the seed must be a non-negative integer (got "${ui.seed.value}")` }], 'Cannot start');
-    return;
-  }
+  const seed = parseSeed(ui.seed.value);
   let next: Game;
   try {
-    next = rs.createGame(editor.value, { seed });
+    // without a seed the package draws a fresh one (game.seed), so nobody knows the deal beforehand
+    next = rs.createGame(editor.value, seed === undefined ? {} : { seed });
   } catch (e) {
     if (e instanceof DefinitionError) {
       showErrors(e.errors);
@@ -222,17 +350,31 @@ function load(): void {
   showErrors([]);
   game?.dispose();
   game = next;
+  showSeed(game.seed);
+  secretRules = rulesHideCards(game.definitionJson);
+  // whoever loads the game is taken to be its first player to act
+  const start = game.view();
+  holder = start.toAct[0] ?? start.players[0]?.id ?? null;
+  handoverAsked = null;
+  botSeedBase = botSeedFrom(game.seed);
   newBot();
   history = [];
-  setupEvents = game.log(null);  // as a spectator: the hands dealt stay hidden
+  setupCount = game.log(null).length;
   render();
   scheduleBot();
+}
+
+/** The seed this game was dealt from, to replay it: typed back into Seed it gives the same game. */
+function showSeed(seed: Seed | null): void {
+  const text = seed === null ? '' : String(seed);
+  ui.seedUsed.textContent = seed === null ? '' : `seed ${text}`;
+  ui.seedUsed.dataset.seed = text;
 }
 
 function play(player: string, move: Move): void {
   if (!game) return;
   clearMessage();
-  const view = game.view(player);
+  const before = viewsByReader(game);
   let events: GameEvent[];
   try {
     events = game.apply(player, move);
@@ -245,7 +387,7 @@ function play(player: string, move: Move): void {
     render();
     return;
   }
-  history.push({ player, label: moveLabel(move, view), events });
+  history.push({ player, labels: moveLabels(game, player, move, before), eventCount: events.length });
   render();
   scheduleBot();
 }
@@ -312,35 +454,37 @@ function scheduleBot(): void {
 
 // ------------------------------------------------------------------ rendering
 
-function viewerOptions(view: GameView): void {
-  const want = ['auto', 'spectator', ...view.players.map((p) => `p:${p.id}`)];
-  const have = [...ui.viewer.options].map((o) => o.value);
-  const autoText = mode() === 'bot' ? 'auto (you)' : 'auto (player to act)';
-  if (want.join() !== have.join()) {
-    const current = ui.viewer.value;
-    ui.viewer.replaceChildren(
-      ...want.map((v) =>
-        h('option', { value: v }, v === 'auto' ? autoText : v === 'spectator' ? 'spectator' : `player ${v.slice(2)}`),
-      ),
-    );
-    ui.viewer.value = want.includes(current) ? current : 'auto';
-  }
-  ui.viewer.options[0]!.textContent = autoText;
+/**
+ * The View menu: "auto" (in hot-seat the player who has the device, who follows the player to
+ * act after each hand-over; against the bot, you) and the spectator. Another player's view
+ * shows their cards, so it is offered only under "debug: show every view".
+ */
+function viewerOptions(view: GameView, name: (id: string) => string): void {
+  const autoText = mode() === 'bot' ? `you (${baseName(humanId(view))})` : secretRules ? 'the player to act (after the hand-over)' : 'the player to act';
+  const plain: Array<[string, string]> = [
+    ['auto', autoText],
+    ['spectator', 'spectator (public cards only)'],
+  ];
+  const debug: Array<[string, string]> = ui.debugViews.checked ? view.players.map((p) => [`p:${p.id}`, `view of ${name(p.id)}`]) : [];
+  const want = JSON.stringify([plain, debug]);
+  if (ui.viewer.dataset.options === want) return;
+  const current = ui.viewer.value;
+  const option = ([value, text]: [string, string]) => h('option', { value }, text);
+  ui.viewer.replaceChildren(...plain.map(option));
+  if (debug.length) ui.viewer.append(h('optgroup', { label: 'debug: another player’s view' }, ...debug.map(option)));
+  ui.viewer.dataset.options = want;
+  ui.viewer.value = [...plain, ...debug].some(([v]) => v === current) ? current : 'auto';
 }
 
-/** The view to show and a label for it. Only views the API gives: view(player) or view(). */
-function currentView(g: Game): { view: GameView; label: string } {
-  const spectator = g.view();
+/** The view to show, a label for it, and whose it is (null: the spectator). Only views the API gives: view(player) or view(). */
+function currentView(g: Game, spectator: GameView): { view: GameView; label: string; reader: string | null } {
   const choice = ui.viewer.value || 'auto';
-  let who: string | null = null;
-  if (choice.startsWith('p:')) who = choice.slice(2);
-  else if (choice === 'auto') {
-    who = mode() === 'bot' ? humanId(spectator) : (spectator.toAct[0] ?? null);
-    // after the game, keep the last player's perspective
-    if (who === null && history.length) who = history[history.length - 1]!.player;
-  }
-  if (who === null) return { view: spectator, label: 'spectator' };
-  return { view: g.view(who), label: playerName(spectator)(who) };
+  let reader: string | null = null;
+  if (choice.startsWith('p:') && ui.debugViews.checked) reader = choice.slice(2);
+  else if (choice === 'auto') reader = mode() === 'bot' ? humanId(spectator) : holder;
+  if (reader === null) return { view: spectator, label: 'spectator', reader };
+  const label = playerName(spectator)(reader) + (choice === 'auto' ? '' : ' (debug)');
+  return { view: g.view(reader), label, reader };
 }
 
 function render(): void {
@@ -354,18 +498,62 @@ function render(): void {
     return;
   }
   const spectator = game.view();
-  viewerOptions(spectator);
-  const { view, label } = currentView(game);
   const name = playerName(spectator);
-
+  viewerOptions(spectator, name);
   ui.hash.textContent = game.stateHash();
+  ui.undo.disabled = history.length === 0; // undo stays: the one who just moved may take it back
+  ui.botStrengthLabel.classList.toggle('dim', mode() !== 'bot');
+
+  const to = pendingHandover(game, spectator);
+  if (to !== null) {
+    renderHandover(to, spectator, name);
+    return;
+  }
+  closeHandover();
+  const { view, label, reader } = currentView(game, spectator);
   ui.summary.replaceChildren(renderSummary(view, name, label));
   ui.board.replaceChildren(renderBoard(view, name));
   renderMoves(spectator, name);
-  renderLog(name);
-  ui.undo.disabled = history.length === 0;
-  ui.botKindLabel.classList.toggle('dim', mode() !== 'bot');
-  ui.botIterations.hidden = ui.botKind.value !== 'mcts';
+  renderLog(name, reader);
+}
+
+/**
+ * Hot-seat with hidden cards: the next player's view must not appear before the one who
+ * just played, nor theirs after. The board, the moves and the log leave the page (not only
+ * the screen) until the next player says they have the device.
+ */
+function renderHandover(to: string, spectator: GameView, name: (id: string) => string): void {
+  ui.summary.replaceChildren(renderSummary(spectator, name, 'nobody (hand-over)'));
+  ui.board.replaceChildren();
+  ui.moves.replaceChildren();
+  ui.log.replaceChildren();
+  ui.columns.hidden = true;
+  ui.handoverTitle.textContent = `Pass the device to ${name(to)}`;
+  ui.handoverText.textContent =
+    `${name(to)} is to act. Every hand stays hidden until ${name(to)} has the device` + (holder !== null ? `: ${name(holder)}, look away.` : '.');
+  ui.handoverConfirm.textContent = `I am ${name(to)} — show my cards`;
+  ui.handover.dataset.player = to;
+  ui.handover.hidden = false;
+  if (handoverUp !== to) {
+    handoverUp = to;
+    ui.handoverConfirm.focus();
+  }
+}
+
+function closeHandover(): void {
+  ui.handover.hidden = true;
+  ui.columns.hidden = false;
+  handoverUp = null;
+}
+
+/** The next player has the device: show their view, and put the focus on their moves. */
+function confirmHandover(): void {
+  const to = ui.handover.dataset.player;
+  if (!game || ui.handover.hidden || to === undefined) return;
+  holder = to;
+  handoverAsked = null;
+  render();
+  (ui.moves.querySelector<HTMLElement>('button.move') ?? ui.moves).focus();
 }
 
 function renderMoves(view: GameView, name: (id: string) => string): void {
@@ -381,18 +569,30 @@ function renderMoves(view: GameView, name: (id: string) => string): void {
   }
   for (const player of view.toAct) {
     const group = h('div', { class: 'move-group', 'data-player': player }, h('h4', null, name(player)));
+    ui.moves.append(group);
     if (isBot(player, view)) {
-      group.append(h('p', { class: 'thinking on' }, 'the bot is thinking…'));
-      ui.moves.append(group);
+      const strength = ui.botStrength.selectedOptions[0]?.textContent ?? '';
+      group.append(h('p', { class: 'thinking on' }, `the bot (${strength}) is thinking…`));
       continue;
     }
+    // hot-seat: another player's moves name their cards, so they wait for the device
+    if (mode() === 'hotseat' && holder !== null && player !== holder && hiddenBetween(g, holder, player)) {
+      const ask = h('button', { type: 'button', class: 'handover-ask' }, `Pass the device to ${name(player)}`);
+      ask.addEventListener('click', () => {
+        handoverAsked = player;
+        render();
+      });
+      group.append(h('p', { class: 'hint' }, `${name(player)} may act too, with the device.`), ask);
+      continue;
+    }
+    const own = g.view(player); // the mover's own view names their cards and decisions
     const moves = g.legalMoves(player);
     if (moves.length === 0) group.append(h('p', { class: 'hint' }, 'no legal move'));
     const list = h('div', { class: 'move-list' });
     for (const move of moves) {
       const m = move;
       const kind = m.action === 'pass' ? 'pass' : typeof m.decision === 'string' ? (m.accept === false ? 'decline' : 'decision') : 'action';
-      const btn = h('button', { type: 'button', class: `move ${kind}`, 'data-player': player, 'data-move': JSON.stringify(move) }, moveLabel(move, view)) as HTMLButtonElement;
+      const btn = h('button', { type: 'button', class: `move ${kind}`, 'data-player': player, 'data-move': JSON.stringify(move) }, moveLabel(move, own)) as HTMLButtonElement;
       btn.addEventListener('click', () => play(player, move));
       const ids = moveEntities(move);
       if (ids.length) {
@@ -402,7 +602,6 @@ function renderMoves(view: GameView, name: (id: string) => string): void {
       list.append(btn);
     }
     group.append(list);
-    ui.moves.append(group);
   }
 }
 
@@ -412,25 +611,36 @@ function highlight(ids: string[], on: boolean): void {
   }
 }
 
-function renderLog(name: (id: string) => string): void {
-  const groups: HTMLElement[] = [];
-  history.forEach((entry, i) => {
+/**
+ * The event log as the reader of the view shown may read it (game.log(reader)): a card
+ * another player drew is not named. apply() gives the mover's events, which would name it.
+ */
+function renderLog(name: (id: string) => string, reader: string | null): void {
+  const all = game!.log(reader);
+  const key = reader ?? '';
+  ui.logReader.textContent = `as ${reader === null ? 'the spectator' : name(reader)} sees it, newest first`;
+  const list = (events: GameEvent[]) => {
     const ol = h('ol', { class: 'events' });
-    for (const ev of entry.events) ol.append(renderEvent(ev));
+    for (const ev of events) ol.append(renderEvent(ev));
+    return ol;
+  };
+  const groups: HTMLElement[] = [];
+  let at = setupCount;
+  history.forEach((entry, i) => {
+    const events = all.slice(at, at + entry.eventCount);
+    at += entry.eventCount;
     groups.push(
       h(
         'details',
         { class: 'log-group', open: i >= history.length - 3 ? '' : undefined },
-        h('summary', null, h('span', { class: 'n' }, `#${i + 1}`), ` ${name(entry.player)}: `, h('strong', null, entry.label), h('span', { class: 'hint' }, ` ${entry.events.length} events`)),
-        ol,
+        h('summary', null, h('span', { class: 'n' }, `#${i + 1}`), ` ${name(entry.player)}: `, h('strong', null, entry.labels.get(key) ?? '?'), h('span', { class: 'hint' }, ` ${events.length} events`)),
+        list(events),
       ),
     );
   });
   groups.reverse(); // newest first, the setup last
-  if (setupEvents.length) {
-    const ol = h('ol', { class: 'events' });
-    for (const ev of setupEvents) ol.append(renderEvent(ev));
-    groups.push(h('details', { class: 'log-group' }, h('summary', null, h('span', { class: 'n' }, '#0'), ' setup', h('span', { class: 'hint' }, ` ${setupEvents.length} events`)), ol));
+  if (setupCount > 0) {
+    groups.push(h('details', { class: 'log-group' }, h('summary', null, h('span', { class: 'n' }, '#0'), ' setup', h('span', { class: 'hint' }, ` ${setupCount} events`)), list(all.slice(0, setupCount))));
   }
   ui.log.replaceChildren(...groups);
   if (groups.length === 0) ui.log.append(h('p', { class: 'hint' }, 'No events yet.'));
@@ -474,15 +684,20 @@ function wire(): void {
   ui.undo.addEventListener('click', undo);
   ui.mode.addEventListener('change', () => {
     clearMessage();
+    // against the bot the human's view was shown: the device is theirs
+    if (mode() === 'hotseat' && game) holder = humanId(game.view());
+    handoverAsked = null;
     render();
     scheduleBot();
   });
-  ui.botKind.addEventListener('change', () => {
+  ui.botStrength.addEventListener('change', () => {
     newBot();
     render();
     scheduleBot();
   });
   ui.viewer.addEventListener('change', render);
+  ui.debugViews.addEventListener('change', render);
+  ui.handoverConfirm.addEventListener('click', confirmHandover);
   const toggle = $<HTMLButtonElement>('toggle-editor');
   toggle.addEventListener('click', () => {
     const hidden = $('layout').classList.toggle('no-editor');

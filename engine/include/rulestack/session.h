@@ -18,8 +18,10 @@ class Session {
   Session& operator=(const Session&) = delete;
 
   // Loads and compiles a definition (JSON text) and starts a game with the seed (JSON text:
-  // an integer, -2^63 to 2^63-1, or a string; see seed.h). Returns "" on success, else
-  // {"errors":[{"path":"/json/pointer","message":"..."}]} (a bad seed: path "", "invalid seed: ...").
+  // an integer, -2^63 to 2^63-1, or a string; see seed.h), or with options
+  // {"seed": <seed>, "logLimit": N} (the log keeps the last N events, default 100000).
+  // Returns "" on success, else {"errors":[{"path":"/json/pointer","message":"..."}]} (a bad
+  // seed or option: path "", "invalid seed: ..." / "invalid logLimit: ...").
   std::string load(const std::string& definitionJson, const std::string& seedJson);
   bool loaded() const;
 
@@ -36,9 +38,11 @@ class Session {
   // Back to the state before the last applied move; false when there is none (at most the
   // last 1000 moves can be undone: older states are dropped, to bound memory).
   bool undo();
-  std::string log() const;        // JSON array of every event so far (the full record)
-  // The events as that player may see them ("" = a spectator): cards moving between zones
-  // hidden from them are not named.
+  // JSON array of the events kept (the full record: the last logLimit events); when older
+  // ones were dropped, {"dropped": N, "events": [...]}.
+  std::string log() const;
+  // The same, as that player may see them ("" = a spectator): an entity they could not
+  // identify shows under its handle.
   std::string logFor(const std::string& player) const;
   std::string stateHash() const;  // 16 lowercase hex digits
   std::string snapshot() const;   // JSON object

@@ -124,7 +124,9 @@ steps:
   };
   for (const [name, text] of Object.entries(files)) writeFileSync(path.join(dir, name), text);
   mkdirSync(path.join(dir, 'scen', 'sub'), { recursive: true });
-  writeFileSync(path.join(dir, 'scen', 'b.yaml'), files['pass.scenario.yaml']!.replace('game: ttt.yaml', 'game: ../ttt.yaml').replace('name: top row wins', 'name: b'));
+  // a scenario's game is in its folder or below it (reliability.test.ts: anywhere else is refused)
+  writeFileSync(path.join(dir, 'scen', 'ttt.yaml'), TIC_TAC_TOE_YAML);
+  writeFileSync(path.join(dir, 'scen', 'b.yaml'), files['pass.scenario.yaml']!.replace('name: top row wins', 'name: b'));
   writeFileSync(path.join(dir, 'scen', 'sub', 'a.json'), files['fail.scenario.json']!);
   writeFileSync(path.join(dir, 'scen', 'notes.txt'), 'not a scenario');
 });

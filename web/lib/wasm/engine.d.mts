@@ -10,8 +10,10 @@ export interface EmbindObject {
 
 /** rulestack::Session — one game. */
 export interface Session extends EmbindObject {
-  /** "" on success, else `{"errors":[{"path","message"}]}`. */
-  /** seedJson: the seed as JSON text (an integer or a string). */
+  /**
+   * "" on success, else `{"errors":[{"path","message"}]}`. seedJson: the seed as JSON text (an
+   * integer or a string), or `{"seed": <seed>, "logLimit": N}`.
+   */
   load(definitionJson: string, seedJson: string): string;
   loaded(): boolean;
   /** A player's view as JSON ("" = spectator). */
@@ -23,7 +25,7 @@ export interface Session extends EmbindObject {
   /** When on, apply's result also has "steps" (the resolution machine's steps). */
   setTrace(on: boolean): void;
   undo(): boolean;
-  /** JSON array of every event so far. */
+  /** JSON array of the events kept, or `{"dropped": N, "events": [...]}` once older ones were dropped. */
   log(): string;
   logFor(player: string): string;
   /** 16 lowercase hex digits. */
