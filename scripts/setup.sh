@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
 # Installs what the build and the tests need, and only what is missing. Supported systems:
 #   Debian/Ubuntu (apt-get): emscripten catch2 nlohmann-json3-dev chromium ninja-build cmake g++
+#                            clang libclang-rt-14-dev (clang, libFuzzer and the sanitizer
+#                            runtimes: the asan and fuzz suites, skipped without them)
 #   macOS (Homebrew):        emscripten catch2 nlohmann-json ninja cmake (a C++ compiler from the
 #                            Xcode command line tools; Chromium or Chrome only for the e2e suite)
 #   with the official Emscripten SDK activated (`emcc` on PATH and EMSDK set, e.g. after
@@ -41,7 +43,9 @@ missing=()
 case "$pm" in
 apt-get)
   export DEBIAN_FRONTEND=noninteractive
-  debs=(emscripten catch2 nlohmann-json3-dev chromium ninja-build cmake g++)
+  debs=(emscripten catch2 nlohmann-json3-dev chromium ninja-build cmake g++ clang libclang-rt-14-dev)
+  # only for the asan and fuzz suites: a release without them (after apt-get update) skips them
+  optional=(libclang-rt-14-dev)
   for p in "${debs[@]}"; do
     [ "$p" = emscripten ] && [ -n "$emsdk" ] && continue
     status=$(dpkg-query -W -f='${db:Status-Status}' "$p" 2>/dev/null || true)
@@ -56,7 +60,18 @@ apt-get)
       fi
     fi
     act "${sudo[@]}" env DEBIAN_FRONTEND=noninteractive apt-get update -q </dev/null
-    act "${sudo[@]}" env DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends \
+    if [ -z "$dry" ] && have apt-cache; then
+      keep=()
+      for p in "${missing[@]}"; do
+        if [[ " ${optional[*]} " == *" $p "* ]] && ! apt-cache show "$p" >/dev/null 2>&1; then
+          say "$p is not in this release: the asan and fuzz suites will be skipped"
+        else
+          keep+=("$p")
+        fi
+      done
+      missing=("${keep[@]}")
+    fi
+    [ ${#missing[@]} -eq 0 ] || act "${sudo[@]}" env DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends \
       -o Dpkg::Options::=--force-confdef -o Dpkg::Options::=--force-confold \
       "${missing[@]}" </dev/null
   fi

@@ -3,6 +3,9 @@
 // summed) and a non-zero exit if anything failed. A suite that ran no test counts as failed.
 //   npm test                        everything
 //   npm test -- native wasm node e2e   only those suites (setup and build still run)
+// fuzz: every libFuzzer target of fuzz/ a few seconds (scripts/fuzz.mjs), one test per target;
+// asan: the Catch2 suite built with -fsanitize=address,undefined (build/asan). Both are
+// skipped, and say so, without clang and its libFuzzer/sanitizer runtimes.
 import { spawn, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import net from 'node:net';
@@ -13,7 +16,7 @@ import { fileURLToPath } from 'node:url';
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 process.chdir(root);
 
-const SUITES = ['native', 'wasm', 'node', 'e2e'];
+const SUITES = ['native', 'wasm', 'node', 'e2e', 'asan', 'fuzz'];
 const args = process.argv.slice(2);
 for (const a of args) {
   if (!SUITES.includes(a)) {
@@ -89,6 +92,19 @@ function parsePlaywright({ output }) {
   return { passed, failed };
 }
 
+// scripts/fuzz.mjs: "fuzz: 5 passed, 0 failed"
+function parseFuzz({ output }) {
+  const m = last(/^fuzz: (\d+) passed, (\d+) failed$/gm, output);
+  return m ? { passed: Number(m[1]), failed: Number(m[2]) } : null;
+}
+
+/** Why the fuzz and asan suites cannot run here (no clang with libFuzzer), or null. */
+function noClang() {
+  const r = spawnSync(process.execPath, ['scripts/fuzz.mjs', '--check'], { encoding: 'utf8' });
+  if (r.status === 0) return null;
+  return `${(r.stdout || r.stderr || 'no clang').trim().replace(/^fuzz: /, '')}`;
+}
+
 /** A TCP port on 127.0.0.1 that nothing listens on now. */
 function freePort() {
   return new Promise((resolve, reject) => {
@@ -155,6 +171,19 @@ const suites = {
           'macOS: brew install --cask chromium, or Google Chrome), or set RULESTACK_CHROMIUM=/path/to/chrome',
     };
   },
+  asan: () => ({
+    cmd: process.execPath,
+    args: ['scripts/fuzz.mjs', '--asan'],
+    parse: parseCtest,
+    skip: noClang(),
+  }),
+  fuzz: () => ({
+    // a few seconds per target, from the seeds only (--fresh); long runs: README "Developing"
+    cmd: process.execPath,
+    args: ['scripts/fuzz.mjs', '--seconds', process.env.RULESTACK_FUZZ_SECONDS || '3', '--fresh'],
+    parse: parseFuzz,
+    skip: noClang(),
+  }),
 };
 
 const totals = { passed: 0, failed: 0 };

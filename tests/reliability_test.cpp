@@ -52,6 +52,18 @@ TEST_CASE("a tampered snapshot is refused, whatever field was changed", "[reliab
          for (auto& f : s["stack"])
            if (f[0] == (int)rulestack::FK::Take) f[18][4] = 99999;
        }},
+      {"a number beyond int (1e308) as an entity field", [](json& s) { s["entities"][2][5] = 1e308; }},
+      {"a whole number beyond 32 bits", [](json& s) { s["entities"][2][0] = 4294967296LL; }},
+      {"a decimal number", [](json& s) { s["flow"][0] = 1.5; }},
+      {"a frame's item whose self is a player", [](json& s) {
+         for (auto& f : s["stack"])
+           if (f[0] == (int)rulestack::FK::Take) f[18][5] = 1;
+       }},
+      {"two entities sharing one custom id", [](json& s) {
+         // a second entity made to claim the first custom id
+         for (size_t i = 2; i < s["entities"].size(); i++)
+           if (s["entities"][i][2].get<int>() >= 0) { s["entities"][i][2] = -1; break; }
+       }},
       {"a mutation list that does not exist", [](json& s) {
          json f = s["stack"][0];
          f[0] = (int)rulestack::FK::Muts;

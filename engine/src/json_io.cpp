@@ -482,8 +482,26 @@ json snapshotJson(const Game& g) {
           {"rng", rng}, {"handles", json::array({s.nextHandle, hex16(s.salt)})}};
 }
 
+namespace {
+// A snapshot holds whole numbers of at most 32 bits only (the RNG and the salt are hex text):
+// anything else is refused before a field is narrowed to int.
+bool only32BitIntegers(const json& j) {
+  if (j.is_number_float()) return false;
+  if (j.is_number_unsigned()) return j.get<uint64_t>() <= (uint64_t)INT32_MAX;
+  if (j.is_number_integer()) return j.get<int64_t>() >= INT32_MIN && j.get<int64_t>() <= INT32_MAX;
+  if (j.is_array() || j.is_object())
+    for (auto& v : j)
+      if (!only32BitIntegers(v)) return false;
+  return true;
+}
+}  // namespace
+
 bool restoreSnapshot(Game& g, const json& j, std::string& error) {
   const Def& d = g.def();
+  if (!only32BitIntegers(j)) {
+    error = "inconsistent snapshot: a number that is not a 32-bit whole number";
+    return false;
+  }
   try {
     if (!j.is_object() || j.value("format", "") != "rulestack-snapshot-1") {
       error = "not a rulestack snapshot (format rulestack-snapshot-1)";
@@ -548,7 +566,8 @@ bool restoreSnapshot(Game& g, const json& j, std::string& error) {
         return bad("template of entity " + std::to_string(i));
       if (e.owner < 0 || e.owner >= d.numPlayers() || e.controller < 0 || e.controller >= d.numPlayers()) return bad("owner");
       if (e.zone < -1 || e.zone >= d.numZoneInstances || e.host < -1 || e.host >= (int)s.ents.size()) return bad("zone or host");
-      if (e.serial < 0 && (size_t)(-1 - e.serial) >= s.customIds.size()) return bad("custom id");
+      if (e.serial < 0 && ((size_t)(-1 - e.serial) >= s.customIds.size() || s.customIds[-1 - e.serial].first != (int32_t)i))
+        return bad("custom id of entity " + std::to_string(i));
       if (e.handle < 0 || e.handle >= s.nextHandle || e.prevHandle < 0 || e.prevHandle >= s.nextHandle) return bad("handle of entity " + std::to_string(i));
     }
     // every value a slot holds points at something that exists
@@ -571,7 +590,9 @@ bool restoreSnapshot(Game& g, const json& j, std::string& error) {
       if ((int)it.kind > (int)ItemKind::Triggered) return false;
       int n = it.kind == ItemKind::Action ? (int)d.actions.size() : it.kind == ItemKind::Reaction ? (int)d.reactions.size() : (int)d.triggered.size();
       if (it.def < 0 || it.def >= n || it.player < 0 || it.player >= d.numPlayers()) return false;
-      if (it.source < -1 || it.source >= (int32_t)s.ents.size() || it.self < -1 || it.self >= (int32_t)s.ents.size()) return false;
+      // a source or self is an entity, never a player (-1: none)
+      auto entityOrNone = [&](int32_t e) { return e == -1 || (e >= d.numPlayers() && e < (int32_t)s.ents.size()); };
+      if (!entityOrNone(it.source) || !entityOrNone(it.self)) return false;
       if (it.kind == ItemKind::Action && (it.mode < -1 || it.mode >= (int)d.actions[it.def].modes.size())) return false;
       for (const Slot& t : it.targets)
         if (!slotOk(t)) return false;
@@ -603,7 +624,8 @@ bool restoreSnapshot(Game& g, const json& j, std::string& error) {
       if (!itemOk(it)) return bad("queue item");
     for (auto& dc : s.decisions) {
       if (dc.player < 0 || dc.player >= d.numPlayers() || (int)dc.kind > (int)DecisionKind::Discard) return bad("decision");
-      if (dc.self < -1 || dc.self >= (int32_t)s.ents.size() || !eventOk(dc.event) || dc.count < 0) return bad("decision");
+      if (!(dc.self == -1 || (dc.self >= d.numPlayers() && dc.self < (int32_t)s.ents.size())) || !eventOk(dc.event) || dc.count < 0)
+        return bad("decision");
       if (dc.kind == DecisionKind::Discard && (dc.dest < 0 || dc.dest >= (int32_t)s.zones.size())) return bad("decision");
       for (int32_t o : dc.options)
         if (o < d.numPlayers() || o >= (int32_t)s.ents.size()) return bad("decision");

@@ -67,7 +67,7 @@ function plan(c: Case) {
   }
 }
 
-const DEBS = ['emscripten', 'catch2', 'nlohmann-json3-dev', 'chromium', 'ninja-build', 'cmake', 'g++'];
+const DEBS = ['emscripten', 'catch2', 'nlohmann-json3-dev', 'chromium', 'ninja-build', 'cmake', 'g++', 'clang', 'libclang-rt-14-dev'];
 const wouldRun = (out: string) =>
   out
     .split('\n')
@@ -92,6 +92,15 @@ test('Debian: only the missing packages, with apt-get', () => {
   assert.match(runs[0], /apt-get update -q$/);
   assert.match(runs[1], /apt-get install -y -q --no-install-recommends .* catch2 chromium$/);
   assert.deepEqual(r.ran, [], 'a dry run installs nothing');
+});
+
+test('Debian without clang: clang and its libFuzzer/sanitizer runtimes (the asan and fuzz suites)', () => {
+  const r = plan({ tools: ['apt-get', 'dpkg-query', 'sudo'], installed: DEBS.filter((p) => p !== 'clang' && p !== 'libclang-rt-14-dev') });
+  assert.equal(r.status, 0, r.out);
+  assert.match(r.out, /installing Debian packages: clang libclang-rt-14-dev\n/);
+  const runs = wouldRun(r.out).filter((l) => !l.startsWith('npm'));
+  assert.match(runs[1], /apt-get install -y -q --no-install-recommends .* clang libclang-rt-14-dev$/);
+  assert.deepEqual(r.ran, []);
 });
 
 test('Debian with the Emscripten SDK activated: emscripten is not installed', () => {
