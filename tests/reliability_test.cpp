@@ -64,6 +64,7 @@ TEST_CASE("a tampered snapshot is refused, whatever field was changed", "[reliab
          for (size_t i = 2; i < s["entities"].size(); i++)
            if (s["entities"][i][2].get<int>() >= 0) { s["entities"][i][2] = -1; break; }
        }},
+      {"two custom ids with the same name", [](json& s) { s["customIds"][1][1] = s["customIds"][0][1]; }},
       {"a mutation list that does not exist", [](json& s) {
          json f = s["stack"][0];
          f[0] = (int)rulestack::FK::Muts;

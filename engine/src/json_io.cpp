@@ -606,8 +606,13 @@ bool restoreSnapshot(Game& g, const json& j, std::string& error) {
     if (s.nextHandle < 1 || s.nextHandle > (1 << 30)) return bad("handle counter");
     if (s.turn < 0 || s.nextItemId < 1 || s.nextItemId > (1 << 30) || s.nextDecisionId < 1 || s.nextDecisionId > (1 << 30))
       return bad("counters");
-    for (auto& c : s.customIds)
+    std::vector<std::string> customNames;
+    for (auto& c : s.customIds) {
       if (c.first < d.numPlayers() || c.first >= (int32_t)s.ents.size()) return bad("custom id");
+      customNames.push_back(c.second);
+    }
+    std::sort(customNames.begin(), customNames.end());  // each id names one entity
+    if (std::adjacent_find(customNames.begin(), customNames.end()) != customNames.end()) return bad("a custom id given twice");
     // each entity in at most one zone, and in the zone it says
     std::vector<int32_t> where(s.ents.size(), -1);
     for (int32_t z = 0; z < (int32_t)s.zones.size(); z++)
