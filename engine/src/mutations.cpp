@@ -343,14 +343,11 @@ void Game::logEvent(const Event& ev, bool before) {
   le.hidSrc = hiddenFrom(ev.source, ev.source.k == VK::Ent ? st_.ents[ev.source.v].zone : -1, le.hSrc);
   // a move's second half: whom it showed a card they could not identify where it was
   if (!before && ev.type == Ev::OnZoneEnter && ev.from.k == VK::Zone && ev.entity.k == VK::Ent && ev.entity.v >= np) {
-    const Entity& en = st_.ents[ev.entity.v];
-    bool faceDown = def_->templates[en.tmpl].faceDown;
-    auto identifiedThere = [&](int p) { return seesZone(ev.from.v, p) && (!faceDown || p == en.owner); };
     for (int p = -1; p < np && p < 31; p++) {
       uint32_t b = p < 0 ? LogEntry::kSpectator : 1u << p;
-      if (!(le.hidEnt & b) && !identifiedThere(p)) le.revealed |= b;
+      if (!(le.hidEnt & b) && !identifiesIn(p, ev.entity.v, ev.from.v)) le.revealed |= b;
     }
-    le.hPrev = en.prevHandle;
+    le.hPrev = st_.ents[ev.entity.v].prevHandle;
   }
   log.push_back(le);
 }
