@@ -39,8 +39,7 @@ __attribute__((noinline)) long long randomBatch(const std::shared_ptr<const Def>
   long long moves = 0;
   std::vector<Move> scratch;
   for (int i = 0; i < games; i++) {
-    Game g(def, seed + (uint64_t)i);
-    g.logging = false;
+    Game g(def, seed + (uint64_t)i, false);
     Rng rng;
     rng.seed(seed * 7919 + (uint64_t)i);
     moves += randomPlayout(g, rng, 100000, scratch);

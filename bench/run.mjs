@@ -2,11 +2,12 @@
 // `npm run bench`: the Duel benchmark, native vs wasm (node) vs boardgame.io (node), in one run;
 // writes bench/RESULTS.md. Not part of `npm test`.
 //   node bench/run.mjs [--seconds S] [--rounds R] [--no-build] [--no-profile]
-//                      [--no-bots] [--bot-games N] [--bot-slow-games M]
+//                      [--no-bots] [--bot-games N] [--bot-slow-games M] [--vs COMMIT [--vs-runs N]]
 // Each measurement runs R rounds of S seconds and keeps the best round (the machine may be
 // shared: the best round is the least disturbed one). The bots section (rulestack-bots-bench)
 // plays whole games between bots (N games per Duel pairing, M per Crazy Eights pairing) and
-// times bot decisions in rounds of S/4 seconds, the median of max(R, 5) rounds.
+// times bot decisions in rounds of S/4 seconds, the median of max(R, 5) rounds. --vs COMMIT
+// adds the engine against that commit of itself (bench/vs.mjs: paired runs, median ratio).
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -26,6 +27,8 @@ const { values } = parseArgs({
     'no-bots': { type: 'boolean' },
     'bot-games': { type: 'string', default: '100' },
     'bot-slow-games': { type: 'string', default: '10' },
+    vs: { type: 'string' },
+    'vs-runs': { type: 'string', default: '9' },
   },
 });
 const SECONDS = values.seconds;
@@ -336,6 +339,22 @@ if (!bots) {
   }
   md.push('');
 }
+let vs = null;
+if (values.vs) {
+  log(`against ${values.vs} (bench/vs.mjs)`);
+  run(process.execPath, ['bench/vs.mjs', '--base', values.vs, '--runs', values['vs-runs'], '--json', 'build/bench/vs.json'], { stdio: ['ignore', 'ignore', 'inherit'] });
+  vs = JSON.parse(fs.readFileSync('build/bench/vs.json', 'utf8'));
+  md.push(`## Against commit ${vs.base.slice(0, 12)}`);
+  md.push('');
+  md.push(`\`node bench/vs.mjs --base ${values.vs} --runs ${vs.runs}\`: the same work with this build (A) and that commit's (B), one after the other, A B A B, ` +
+    'each run its own process; the median of the pairs\' ratios of CPU time (start-up included). Speed = B/A: 1.00 is as fast, below 1 slower.');
+  md.push('');
+  md.push('| work | A/B (median) | speed | pairs (min–max) | A s | B s |');
+  md.push('|---|---:|---:|---|---:|---:|');
+  for (const r of Object.values(vs.sides))
+    md.push(`| ${r.what} | ${r.ratio.toFixed(3)} | ${(1 / r.ratio).toFixed(2)}× | ${r.min.toFixed(2)}–${r.max.toFixed(2)} | ${r.medianA.toFixed(2)} | ${r.medianB.toFixed(2)} |`);
+  md.push('');
+}
 md.push('## Where the native time goes (perf)');
 md.push('');
 if (!profile) {
@@ -359,6 +378,6 @@ if (!profile) {
 md.push('What the hot spots mean and what would reach the targets: bench/README.md.');
 md.push('');
 fs.writeFileSync('bench/RESULTS.md', md.join('\n'));
-fs.writeFileSync('build/bench/results.json', JSON.stringify({ native, wasm, bgio, bots, sizes, profile }, null, 2));
+fs.writeFileSync('build/bench/results.json', JSON.stringify({ native, wasm, bgio, bots, sizes, profile, vs }, null, 2));
 log('wrote bench/RESULTS.md (raw numbers: build/bench/results.json)');
 process.stdout.write(md.join('\n') + '\n');

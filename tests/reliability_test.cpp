@@ -122,3 +122,51 @@ TEST_CASE("input nested without bound is refused before it is parsed", "[reliabi
   CHECK(json::parse(s.restore(rt::readFile(std::string(RULESTACK_EXAMPLES_JSON) + "/tictactoe.json"), deep)).contains("errors"));
   CHECK(s.stateHash() == h);
 }
+
+// A game that would pass one of the engine's bounds (1000 queue items, 20000 entities) ends in
+// a draw: otherwise every later move would be refused and the game would be stuck for good.
+TEST_CASE("a game that outgrows the queue or the entity bound ends in a draw, never stuck", "[reliability]") {
+  SECTION("two reactions that queue themselves after every execution") {
+    // each Ping executes, and each execution queues two more items: the queue grows by one per pass
+    json def = json::parse(R"({
+      "name": "Loop", "players": {"count": 2, "properties": {"n": 0}}, "zones": [],
+      "actions": [{"name": "Ping", "mutations": [{"target": "$player.current", "property": "n", "operation": "+", "value": 1}]}],
+      "reactions": [
+        {"name": "Echo", "trigger": "$After.$ActionExecuted", "queue": true,
+         "mutations": [{"target": "$player.current", "property": "n", "operation": "+", "value": 1}]},
+        {"name": "Echo2", "trigger": "$After.$ActionExecuted", "queue": true,
+         "mutations": [{"target": "$player.current", "property": "n", "operation": "+", "value": 1}]}],
+      "flow": {"phases": [{"name": "Main", "valid_actions": ["Ping"]}]}, "end_conditions": []})");
+    rt::G g(def);
+    int moves = 0;
+    while (!g.st().over() && moves < 5000) {
+      std::string who = g.game->def().playerIds[g.game->nextToAct()];
+      g.play(who, moves % 2 == 0 ? json{{"action", "Ping"}} : json{{"action", "pass"}});  // never refused
+      moves++;
+    }
+    CHECK(g.st().over());
+    CHECK(g.st().result == -1);  // a draw
+    CHECK(g.st().queue.size() == rulestack::kMaxQueue);
+    CHECK(moves > 1000);
+    CHECK(g.game->log.back().ev.type == rulestack::Ev::GameOver);
+  }
+  SECTION("a Create past 20000 entities") {
+    json def = json::parse(R"({
+      "name": "Swarm", "players": {"count": 2}, "zones": [{"name": "Pile"}],
+      "entities": [{"id": "Ant", "type": "token"}],
+      "actions": [{"name": "Spawn", "mutations": [{"operation": "Create", "template": "Ant", "count": 1000, "destination": "$zone.@Pile"}]}],
+      "flow": {"phases": [{"name": "Main", "valid_actions": ["Spawn"]}]}, "end_conditions": []})");
+    rt::G g(def);
+    int moves = 0;
+    int spawns = 0;
+    while (!g.st().over() && moves < 200) {  // Spawn, and both pass: it resolves
+      bool spawn = g.st().queue.empty();
+      g.play(g.game->def().playerIds[g.game->nextToAct()], spawn ? json{{"action", "Spawn"}} : json{{"action", "pass"}});
+      spawns += spawn;
+      moves++;
+    }
+    CHECK(g.st().result == -1);
+    CHECK(spawns == 20);  // 19 make 19000 ants (and 2 players); the 20th would pass 20000
+    CHECK(g.st().ents.size() == rulestack::kMaxEntities);
+  }
+}

@@ -331,6 +331,7 @@ int cmdSimulate(const std::vector<std::string>& args) {
   long long games = 0, moves = 0, draws = 0, unfinished = 0, errors = 0;
   double lengthSum = 0, nextReport = 0.1;
   std::map<std::string, long long> wins;
+  nlohmann::ordered_json errorDetails = nlohmann::ordered_json::array();  // as the node CLI's
   auto started = std::chrono::steady_clock::now();
   auto elapsed = [&] { return std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count(); };
   while (games < total) {
@@ -345,6 +346,9 @@ int cmdSimulate(const std::vector<std::string>& args) {
     if (!r.contains("games") || !r["games"].is_number() || !r.contains("moves") || !r["moves"].is_number())
       throw std::runtime_error("engine simulate returned an unexpected answer: " + r.dump().substr(0, 200));
     long long played = r["games"].get<long long>() > 0 ? r["games"].get<long long>() : n;
+    if (r.contains("errorList") && r["errorList"].is_array())  // the first 20 of the call, numbered from 0 in it
+      for (auto& e : r["errorList"])
+        errorDetails.push_back({{"game", games + e.value("game", 0LL) + 1}, {"seed", (long long)e.value("seed", 0.0)}, {"message", e.value("message", "")}});
     games += played;
     moves += r["moves"].get<long long>();
     draws += r.value("draws", 0LL);
@@ -388,7 +392,7 @@ int cmdSimulate(const std::vector<std::string>& args) {
     nlohmann::ordered_json result = {{"games", games}, {"moves", moves}, {"bot", bot}, {"seed", seed}, {"seconds", seconds},
                    {"gamesPerSecond", gps}, {"movesPerSecond", mps}, {"meanLength", meanLength}, {"wins", w},
                    {"winRates", rates}, {"draws", draws}, {"drawRate", drawRate}, {"unfinished", unfinished},
-                   {"errors", errors}};
+                   {"errors", errors}, {"errorDetails", errorDetails}};
     if (hasIterations) result["iterations"] = iterations;
     out(result.dump());
   } else {
@@ -407,7 +411,13 @@ int cmdSimulate(const std::vector<std::string>& args) {
     if (errors > 0) out("errors       " + std::to_string(errors));
   }
   if (errors > 0) {
-    err("simulate: " + std::to_string(errors) + " game(s) ended in an engine error");
+    if (!asJson) {
+      for (auto& d : errorDetails)
+        err("simulate: game " + d["game"].dump() + " (seed " + d["seed"].dump() + "): " + d["message"].get<std::string>());
+      long long unlisted = errors - (long long)errorDetails.size();
+      err("simulate: " + std::to_string(errors) + " game(s) ended in an engine error" +
+          (unlisted > 0 ? " (" + std::to_string(unlisted) + " not listed: the engine lists the first 20 of each call; a smaller --batch lists more)" : ""));
+    }
     return EXIT_FAILED;
   }
   return EXIT_OK;

@@ -26,12 +26,7 @@ void Game::resetEval() {
 }
 
 int32_t Game::opponentOf(int32_t p) const {
-  if (p < 0) return -1;
-  const auto& to = def_->turnOrder;
-  auto it = std::find(to.begin(), to.end(), p);
-  if (it == to.end()) return -1;
-  ++it;
-  return it == to.end() ? to.front() : *it;
+  return p < 0 || p >= (int32_t)def_->nextInTurn.size() ? -1 : def_->nextInTurn[p];
 }
 
 // An entity reference that may point at a destroyed entity: null then.

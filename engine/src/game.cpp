@@ -23,7 +23,10 @@ bool Move::operator==(const Move& o) const {
   return false;
 }
 
-Game::Game(std::shared_ptr<const Def> def, uint64_t seed) : def_(std::move(def)) { init(seed); }
+Game::Game(std::shared_ptr<const Def> def, uint64_t seed, bool log) : def_(std::move(def)) {
+  logging = log;
+  init(seed);
+}
 
 Game::Game(std::shared_ptr<const Def> def) : def_(std::move(def)) {}
 
@@ -80,9 +83,7 @@ void Game::advance() {
       if (st_.phase < 0 || st_.phase >= (int)d.phases.size() || st_.endTurn) {
         // a new turn
         if (st_.turn > 0) {
-          auto& to = d.turnOrder;
-          auto it = std::find(to.begin(), to.end(), st_.active);
-          st_.active = (it == to.end() || it + 1 == to.end()) ? to.front() : *(it + 1);
+          st_.active = nextInTurn(st_.active);
         }
         if (++turnsWithoutInput > kMaxTurnsWithoutInput) {
           // nobody can ever act again and no end condition ends the game: a stalemate, a draw
@@ -216,13 +217,17 @@ void Game::doPass(int player) {
 }
 
 int Game::nextInTurn(int player) const {
-  auto& to = def_->turnOrder;
-  auto it = std::find(to.begin(), to.end(), player);
-  return (it == to.end() || it + 1 == to.end()) ? to.front() : *(it + 1);
+  const auto& next = def_->nextInTurn;
+  return player >= 0 && player < (int)next.size() ? next[player] : def_->turnOrder.front();
 }
 
+// A queue past its bound is a loop nobody can stop (each move adds more than resolves): the
+// game ends in a draw, rather than refusing every move from then on.
 void Game::pushItem(Item&& it) {
-  if (st_.queue.size() >= 1000) throw RuntimeError("loop_limit", "the queue holds more than 1000 items");
+  if (st_.queue.size() >= kMaxQueue) {
+    endGame(-1);
+    return;
+  }
   st_.queue.push_back(std::move(it));
 }
 

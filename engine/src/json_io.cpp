@@ -555,7 +555,7 @@ bool restoreSnapshot(Game& g, const json& j, std::string& error) {
     // consistency: sizes and index ranges, so a tampered snapshot cannot crash the engine
     size_t np = d.propNames.size();
     auto bad = [&](const std::string& m) { error = "inconsistent snapshot: " + m; return false; };
-    if (s.ents.size() < (size_t)d.numPlayers() || s.ents.size() > 20000) return bad("entity count");
+    if (s.ents.size() < (size_t)d.numPlayers() || s.ents.size() > kMaxEntities) return bad("entity count");
     if (s.props.size() != s.ents.size() * np) return bad("property count");
     if (s.zones.size() != (size_t)d.numZoneInstances) return bad("zone count");
     if (s.serials.size() != d.templates.size()) return bad("template count");
@@ -625,6 +625,7 @@ bool restoreSnapshot(Game& g, const json& j, std::string& error) {
       if (s.ents[i].zone != where[i] || (!s.ents[i].alive && s.ents[i].zone >= 0)) return bad("zone of entity " + std::to_string(i));
     if (s.active < 0 || s.active >= d.numPlayers() || s.priority < -1 || s.priority >= d.numPlayers()) return bad("players");
     if (s.phase < -1 || s.phase > (int)d.phases.size()) return bad("phase");
+    if (s.queue.size() > kMaxQueue) return bad("queue size");
     for (auto& it : s.queue)
       if (!itemOk(it)) return bad("queue item");
     for (auto& dc : s.decisions) {
@@ -649,6 +650,8 @@ bool restoreSnapshot(Game& g, const json& j, std::string& error) {
     }
     g.mutableState() = std::move(s);
     return true;
+  } catch (const std::bad_alloc&) {
+    throw;
   } catch (const std::exception& e) {
     error = std::string("malformed snapshot: ") + e.what();
     return false;

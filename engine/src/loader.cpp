@@ -906,6 +906,8 @@ struct Loader {
     } else {
       for (int i = 0; i < d.numPlayers(); i++) d.turnOrder.push_back(i);
     }
+    d.nextInTurn.assign(d.numPlayers(), d.turnOrder.empty() ? 0 : d.turnOrder.front());
+    for (size_t i = 0; i + 1 < d.turnOrder.size(); i++) d.nextInTurn[d.turnOrder[i]] = d.turnOrder[i + 1];
     if (f.contains("first_player")) {
       int p = playerIndex(f["first_player"], "/flow/first_player");
       if (p >= 0) d.firstPlayer = p;

@@ -9,7 +9,6 @@
 namespace rulestack {
 
 namespace {
-constexpr size_t kMaxEntities = 20000;
 constexpr int kMaxCreate = 1000;
 
 }  // namespace
@@ -301,7 +300,10 @@ void Game::applyOp(const Mutation& m, Ctx& c) {
 // One new entity: made, then moved into its zone (an event; true when it became a frame).
 bool Game::createOne(int32_t tmpl, int32_t zone, int32_t owner, const std::string* customId, int32_t player) {
   const Def& d = *def_;
-  if (st_.ents.size() >= kMaxEntities) throw RuntimeError("runtime_error", "Create: more than 20000 entities");
+  if (st_.ents.size() >= kMaxEntities) {  // as for the queue: a game that outgrew its bounds is a draw
+    endGame(-1);
+    return false;
+  }
   const Template& t = d.templates[tmpl];
   size_t np = d.propNames.size();
   Entity e;
@@ -324,7 +326,7 @@ bool Game::createOne(int32_t tmpl, int32_t zone, int32_t owner, const std::strin
 // ---- events ----
 
 void Game::logEvent(const Event& ev, bool before) {
-  if (!logging) return;
+  if (!logging || (st_.over() && ev.type != Ev::GameOver)) return;  // GameOver is the last event
   LogEntry le{ev, before, causeItem()};
   int np = def_->numPlayers();
   auto hiddenFrom = [&](const Slot& s, int32_t zone, int32_t& handle) {

@@ -681,7 +681,7 @@ void Game::stepDraw(int fi) {
 void Game::stepCreate(int fi) {
   while (once(fi)) {
     const Frame& f = st_.stack[fi];
-    if (createOne(f.a, f.b, f.c, nullptr, f.ctx.player)) return;
+    if (createOne(f.a, f.b, f.c, nullptr, f.ctx.player) || st_.over()) return;
   }
 }
 

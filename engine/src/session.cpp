@@ -7,6 +7,7 @@
 #include <chrono>
 #include <cmath>
 #include <cstdio>
+#include <new>
 
 #include "bot.h"
 #include "rulestack/game.h"
@@ -31,6 +32,22 @@ std::string errorsJson(const std::vector<DefError>& errs) {
 }
 
 
+// Out of memory is the engine's state, not a fault of the definition or the snapshot: said
+// apart, so that the package does not report it as one (a RangeError there).
+std::string outOfMemoryJson(const char* what) {
+  return json{{"errors", json::array({{{"path", ""}, {"message", std::string(what) + ": the engine is out of memory"}}})},
+              {"outOfMemory", true}}.dump();
+}
+
+template <class F>
+std::string guardMemory(const char* what, F&& f) {
+  try {
+    return f();
+  } catch (const std::bad_alloc&) {
+    return outOfMemoryJson(what);
+  }
+}
+
 uint64_t seedOf(double seed) {
   if (!std::isfinite(seed)) return 0;
   double s = std::fabs(std::floor(seed));
@@ -53,17 +70,21 @@ std::shared_ptr<Def> compileDefinition(const std::string& text, std::vector<DefE
   }
   try {
     return loadDefinition(j, errs);
+  } catch (const std::bad_alloc&) {
+    throw;  // not the definition's fault (outOfMemoryJson)
   } catch (const std::exception& e) {
     errs.push_back({"", std::string("the definition could not be read: ") + e.what()});
     return nullptr;
   }
 }
 
-std::unique_ptr<Game> startGame(std::shared_ptr<const Def> def, uint64_t seed, std::vector<DefError>& errs) {
+std::unique_ptr<Game> startGame(std::shared_ptr<const Def> def, uint64_t seed, std::vector<DefError>& errs, bool logging) {
   try {
-    return std::make_unique<Game>(std::move(def), seed);
+    return std::make_unique<Game>(std::move(def), seed, logging);
   } catch (const RuntimeError& e) {
     errs.push_back({"/setup", std::string("the game could not start: ") + e.what()});
+  } catch (const std::bad_alloc&) {
+    throw;
   } catch (const std::exception& e) {
     errs.push_back({"/setup", std::string("the game could not start: ") + e.what()});
   }
@@ -115,38 +136,41 @@ Session::Session() = default;
 Session::~Session() = default;
 
 std::string Session::load(const std::string& definitionJson, const std::string& seedJson) {
-  std::vector<DefError> errs;
-  uint64_t seed = 0;
-  std::string seedError;
-  json sj = nestedDeeper(seedJson, kMaxInputDepth) ? json() : json::parse(seedJson, nullptr, false);
-  if (sj.is_discarded()) sj = json();
-  // the seed, or {"seed": <seed>, "logLimit": N} (N from 1 to kMaxLogLimit)
-  size_t logLimit = kDefaultLogLimit;
-  if (sj.is_object()) {
-    for (auto it = sj.begin(); it != sj.end(); ++it)
-      if (it.key() != "seed" && it.key() != "logLimit")
-        return errorsJson({{"", "unknown load option '" + it.key() + "' (seed, logLimit)"}});
-    if (sj.contains("logLimit")) {
-      const json& l = sj["logLimit"];
-      if (!l.is_number_integer() || l.get<long long>() < 1 || l.get<long long>() > (long long)kMaxLogLimit ||
-          (l.is_number_unsigned() && l.get<unsigned long long>() > kMaxLogLimit))
-        return errorsJson({{"", "invalid logLimit: an integer from 1 to " + std::to_string(kMaxLogLimit) + ", not " +
-                                    l.dump(-1, ' ', false, json::error_handler_t::replace)}});
-      logLimit = l.get<size_t>();
+  return guardMemory("createGame", [&]() -> std::string {
+    std::vector<DefError> errs;
+    uint64_t seed = 0;
+    std::string seedError;
+    json sj = nestedDeeper(seedJson, kMaxInputDepth) ? json() : json::parse(seedJson, nullptr, false);
+    if (sj.is_discarded()) sj = json();
+    // the seed, or {"seed": <seed>, "logLimit": N} (N from 1 to kMaxLogLimit)
+    size_t logLimit = kDefaultLogLimit;
+    if (sj.is_object()) {
+      for (auto it = sj.begin(); it != sj.end(); ++it)
+        if (it.key() != "seed" && it.key() != "logLimit")
+          return errorsJson({{"", "unknown load option '" + it.key() + "' (seed, logLimit)"}});
+      if (sj.contains("logLimit")) {
+        const json& l = sj["logLimit"];
+        if (!l.is_number_integer() || l.get<long long>() < 1 || l.get<long long>() > (long long)kMaxLogLimit ||
+            (l.is_number_unsigned() && l.get<unsigned long long>() > kMaxLogLimit))
+          return errorsJson({{"", "invalid logLimit: an integer from 1 to " + std::to_string(kMaxLogLimit) + ", not " +
+                                      l.dump(-1, ' ', false, json::error_handler_t::replace)}});
+        logLimit = l.get<size_t>();
+      }
+      json s = sj.contains("seed") ? sj["seed"] : json();
+      sj = std::move(s);
     }
-    json s = sj.contains("seed") ? sj["seed"] : json();
-    sj = std::move(s);
-  }
-  if (!parseSeed(sj, seed, seedError)) return errorsJson({{"", "invalid seed: " + seedError}});
-  auto def = compileDefinition(definitionJson, errs);
-  if (!def) return errorsJson(errs);
-  auto g = startGame(def, seed, errs);
-  if (!g) return errorsJson(errs);
-  game_ = std::move(g);
-  history_ = std::make_unique<SessionHistory>();
-  history_->logLimit = logLimit;
-  trimLog(*game_, *history_);  // a setup that logged more than the limit
-  return "";
+    if (!parseSeed(sj, seed, seedError)) return errorsJson({{"", "invalid seed: " + seedError}});
+    auto def = compileDefinition(definitionJson, errs);
+    if (!def) return errorsJson(errs);
+    auto g = startGame(def, seed, errs);
+    if (!g) return errorsJson(errs);
+    auto history = std::make_unique<SessionHistory>();  // all made before any is kept
+    history->logLimit = logLimit;
+    trimLog(*g, *history);  // a setup that logged more than the limit
+    game_ = std::move(g);
+    history_ = std::move(history);
+    return "";
+  });
 }
 
 bool Session::loaded() const { return game_ != nullptr; }
@@ -251,17 +275,20 @@ std::string Session::stateHash() const { return game_ ? hex16(game_->hash()) : "
 std::string Session::snapshot() const { return game_ ? snapshotJson(*game_).dump() : "null"; }
 
 std::string Session::restore(const std::string& definitionJson, const std::string& snapshotText) {
-  std::vector<DefError> errs;
-  auto def = compileDefinition(definitionJson, errs);
-  if (!def) return errorsJson(errs);
-  json sj = nestedDeeper(snapshotText, kMaxInputDepth) ? json(nullptr) : json::parse(snapshotText, nullptr, false);
-  if (sj.is_discarded()) return errorsJson({{"", "the snapshot is not valid JSON"}});
-  auto g = std::make_unique<Game>(def);
-  std::string err;
-  if (!restoreSnapshot(*g, sj, err)) return errorsJson({{"", err}});
-  game_ = std::move(g);
-  history_ = std::make_unique<SessionHistory>();
-  return "";
+  return guardMemory("restore", [&]() -> std::string {
+    std::vector<DefError> errs;
+    auto def = compileDefinition(definitionJson, errs);
+    if (!def) return errorsJson(errs);
+    json sj = nestedDeeper(snapshotText, kMaxInputDepth) ? json(nullptr) : json::parse(snapshotText, nullptr, false);
+    if (sj.is_discarded()) return errorsJson({{"", "the snapshot is not valid JSON"}});
+    auto g = std::make_unique<Game>(def);
+    std::string err;
+    if (!restoreSnapshot(*g, sj, err)) return errorsJson({{"", err}});
+    auto history = std::make_unique<SessionHistory>();
+    game_ = std::move(g);
+    history_ = std::move(history);
+    return "";
+  });
 }
 
 std::string Session::botChoose(const std::string& player, const std::string& optionsJson) {
@@ -288,84 +315,87 @@ std::string Session::botChoose(const std::string& player, const std::string& opt
 }
 
 std::string validateDefinition(const std::string& definitionJson) {
-  std::vector<DefError> errs;
-  auto def = compileDefinition(definitionJson, errs);
-  if (def) startGame(def, 0, errs);
-  return errorsJson(errs);
+  return guardMemory("validate", [&]() -> std::string {
+    std::vector<DefError> errs;
+    auto def = compileDefinition(definitionJson, errs);
+    if (def) startGame(def, 0, errs);
+    return errorsJson(errs);
+  });
 }
 
 std::string simulate(const std::string& definitionJson, const std::string& optionsJson) {
-  std::vector<DefError> errs;
-  auto def = compileDefinition(definitionJson, errs);
-  if (!def) return errorsJson(errs);
-  json o = nestedDeeper(optionsJson, kMaxInputDepth) ? json(nullptr) : json::parse(optionsJson, nullptr, false);
-  int errors = 0;
-  int games = 1, iterations = 200;
-  uint64_t seed = 1;
-  bool mcts = false, wantHashes = false;
-  BotOptions level;  // the MCTS budget: --iterations, or a level's
-  json hashes = json::array();
-  json errorList = json::array();  // the first few errored games, with their messages
-  auto failed = [&](int i, const std::string& message) {
-    errors++;
-    if (errorList.size() < 20) errorList.push_back({{"game", i}, {"seed", (double)(seed + (uint64_t)i)}, {"message", message}});
-  };
-  if (o.is_object()) {
-    wantHashes = o.value("hashes", false);
-    if (o.contains("games") && o["games"].is_number_integer()) games = std::max(1, std::min(1000000, o["games"].get<int>()));
-    if (o.contains("seed") && o["seed"].is_number()) seed = seedOf(o["seed"].get<double>());
-    if (o.contains("iterations") && o["iterations"].is_number_integer()) iterations = std::max(1, o["iterations"].get<int>());
-    mcts = o.value("bot", "random") == "mcts";
-    if (o.contains("bot") && o["bot"].is_string() && botLevel(o["bot"].get<std::string>(), level)) mcts = true;
-  }
-  if (mcts && !level.mcts) level.iterations = iterations, level.maxPlayoutMoves = BotOptions{}.maxPlayoutMoves;
-  long long moves = 0;
-  int draws = 0, unfinished = 0;
-  std::vector<int> wins(def->numPlayers(), 0);
-  std::vector<Move> scratch;
-  for (int i = 0; i < games; i++) {
-    std::vector<DefError> e2;
-    auto g = startGame(def, seed + (uint64_t)i, e2);
-    if (!g) {
-      failed(i, e2.empty() ? "the game could not start" : e2[0].message);
-      continue;
+  return guardMemory("simulate", [&]() -> std::string {
+    std::vector<DefError> errs;
+    auto def = compileDefinition(definitionJson, errs);
+    if (!def) return errorsJson(errs);
+    json o = nestedDeeper(optionsJson, kMaxInputDepth) ? json(nullptr) : json::parse(optionsJson, nullptr, false);
+    int errors = 0;
+    int games = 1, iterations = 200;
+    uint64_t seed = 1;
+    bool mcts = false, wantHashes = false;
+    BotOptions level;  // the MCTS budget: --iterations, or a level's
+    json hashes = json::array();
+    json errorList = json::array();  // the first few errored games, with their messages
+    auto failed = [&](int i, const std::string& message) {
+      errors++;
+      if (errorList.size() < 20) errorList.push_back({{"game", i}, {"seed", (double)(seed + (uint64_t)i)}, {"message", message}});
+    };
+    if (o.is_object()) {
+      wantHashes = o.value("hashes", false);
+      if (o.contains("games") && o["games"].is_number_integer()) games = std::max(1, std::min(1000000, o["games"].get<int>()));
+      if (o.contains("seed") && o["seed"].is_number()) seed = seedOf(o["seed"].get<double>());
+      if (o.contains("iterations") && o["iterations"].is_number_integer()) iterations = std::max(1, o["iterations"].get<int>());
+      mcts = o.value("bot", "random") == "mcts";
+      if (o.contains("bot") && o["bot"].is_string() && botLevel(o["bot"].get<std::string>(), level)) mcts = true;
     }
-    g->logging = false;
-    Rng rng;  // depends on this game's seed only, so games are the same however they are batched
-    rng.seed((seed + (uint64_t)i) * 0x9E3779B97F4A7C15ULL + 0x632BE59BD9B4E019ULL);
-    try {
-      if (!mcts) {
-        moves += randomPlayout(*g, rng, 100000, scratch);
-      } else {
-        BotOptions bo = level;
-        bo.mcts = true;
-        int n = 0;
-        while (!g->state().over() && n < 100000) {
-          int who = g->nextToAct();
-          if (who < 0) break;
-          bo.seed = rng.next();
-          g->applyUnchecked(who, rulestack::botChoose(*g, who, bo));
-          n++;
-        }
-        moves += n;
+    if (mcts && !level.mcts) level.iterations = iterations, level.maxPlayoutMoves = BotOptions{}.maxPlayoutMoves;
+    long long moves = 0;
+    int draws = 0, unfinished = 0;
+    std::vector<int> wins(def->numPlayers(), 0);
+    std::vector<Move> scratch;
+    for (int i = 0; i < games; i++) {
+      std::vector<DefError> e2;
+      auto g = startGame(def, seed + (uint64_t)i, e2, false);
+      if (!g) {
+        failed(i, e2.empty() ? "the game could not start" : e2[0].message);
+        continue;
       }
-    } catch (const std::exception& e) {
-      failed(i, e.what());
-      continue;
+      Rng rng;  // depends on this game's seed only, so games are the same however they are batched
+      rng.seed((seed + (uint64_t)i) * 0x9E3779B97F4A7C15ULL + 0x632BE59BD9B4E019ULL);
+      try {
+        if (!mcts) {
+          moves += randomPlayout(*g, rng, 100000, scratch);
+        } else {
+          BotOptions bo = level;
+          bo.mcts = true;
+          int n = 0;
+          while (!g->state().over() && n < 100000) {
+            int who = g->nextToAct();
+            if (who < 0) break;
+            bo.seed = rng.next();
+            g->applyUnchecked(who, rulestack::botChoose(*g, who, bo));
+            n++;
+          }
+          moves += n;
+        }
+      } catch (const std::exception& e) {
+        failed(i, e.what());
+        continue;
+      }
+      const State& s = g->state();
+      if (wantHashes) hashes.push_back(hex16(g->hash()));
+      if (!s.over()) unfinished++;
+      else if (s.result < 0) draws++;
+      else wins[s.result]++;
     }
-    const State& s = g->state();
-    if (wantHashes) hashes.push_back(hex16(g->hash()));
-    if (!s.over()) unfinished++;
-    else if (s.result < 0) draws++;
-    else wins[s.result]++;
-  }
-  json w = json::object();
-  for (int p = 0; p < def->numPlayers(); p++) w[def->playerIds[p]] = wins[p];
-  json out = {{"games", games}, {"moves", moves}, {"wins", w}, {"draws", draws}, {"unfinished", unfinished},
-              {"errors", errors}, {"meanLength", games ? (double)moves / games : 0.0}};
-  if (wantHashes) out["hashes"] = hashes;
-  if (!errorList.empty()) out["errorList"] = errorList;
-  return out.dump();
+    json w = json::object();
+    for (int p = 0; p < def->numPlayers(); p++) w[def->playerIds[p]] = wins[p];
+    json out = {{"games", games}, {"moves", moves}, {"wins", w}, {"draws", draws}, {"unfinished", unfinished},
+                {"errors", errors}, {"meanLength", games ? (double)moves / games : 0.0}};
+    if (wantHashes) out["hashes"] = hashes;
+    if (!errorList.empty()) out["errorList"] = errorList;
+    return out.dump();
+  });
 }
 
 std::string languageKeys() {

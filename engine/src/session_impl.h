@@ -9,5 +9,6 @@
 
 namespace rulestack {
 std::shared_ptr<Def> compileDefinition(const std::string& text, std::vector<DefError>& errs);
-std::unique_ptr<Game> startGame(std::shared_ptr<const Def> def, uint64_t seed, std::vector<DefError>& errs);
+std::unique_ptr<Game> startGame(std::shared_ptr<const Def> def, uint64_t seed, std::vector<DefError>& errs,
+                                bool logging = true);
 }  // namespace rulestack

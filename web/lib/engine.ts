@@ -213,7 +213,12 @@ function parseEngineJson<T>(text: string, what: string): T {
 
 function engineErrors(text: string, what: string): Array<{ path?: unknown; message?: unknown }> {
   if (text === '') return [];
-  const r = parseEngineJson<{ errors?: unknown }>(text, what);
+  const r = parseEngineJson<{ errors?: unknown; outOfMemory?: boolean }>(text, what);
+  // not a fault of the definition or the snapshot: the engine's memory is full
+  if (r.outOfMemory === true) {
+    const first = Array.isArray(r.errors) ? (r.errors[0] as { message?: unknown } | undefined) : undefined;
+    throw new RangeError(`rulestack: ${typeof first?.message === 'string' ? first.message : `${what}: the engine is out of memory`}`);
+  }
   return Array.isArray(r.errors) ? r.errors : [{ path: '', message: `unexpected engine answer: ${text.slice(0, 200)}` }];
 }
 

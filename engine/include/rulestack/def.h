@@ -158,6 +158,7 @@ struct Def {
   std::vector<Mutation> setup;
   std::vector<Phase> phases;
   std::vector<int> turnOrder;
+  std::vector<int> nextInTurn;                // player -> the one after it in turn order (a table: read per move)
   int firstPlayer = 0;
   std::vector<EndCondition> ends;
   bool chain = false, autoPass = true;

@@ -55,7 +55,8 @@ struct Ctx {
 
 class Game {
  public:
-  Game(std::shared_ptr<const Def> def, uint64_t seed);
+  // logging false: no log from the setup on (simulations, benchmarks: nobody reads it)
+  Game(std::shared_ptr<const Def> def, uint64_t seed, bool logging = true);
   // An empty game to restore a snapshot into.
   explicit Game(std::shared_ptr<const Def> def);
 

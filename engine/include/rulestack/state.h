@@ -186,6 +186,11 @@ class FrameStack {
   size_t n_ = 0;
 };
 
+// The bounds of a game (documented in docs/language.md, Mutations): a game that would pass
+// one ends in a draw; a snapshot past one is refused.
+constexpr size_t kMaxEntities = 20000;  // players included
+constexpr size_t kMaxQueue = 1000;
+
 struct State {
   std::vector<Entity> ents;             // players first (index = player), then instances
   std::vector<Slot> props;              // ents.size() * numProps

@@ -267,6 +267,24 @@ describe('a trap in the engine', () => {
     game.dispose();
   });
 
+  test("the engine's out of memory (its answer to load, restore, validate) is a RangeError, not the input's fault", () => {
+    // the engine's answer when an allocation fails (tests/memory_test.cpp makes it fail for real)
+    const oom = (what: string) => JSON.stringify({ errors: [{ path: '', message: `${what}: the engine is out of memory` }], outOfMemory: true });
+    const engine = new Rulestack({
+      Session: class {
+        load = () => oom('createGame');
+        restore = () => oom('restore');
+        delete() {}
+      },
+      validateDefinition: () => oom('validate'),
+    } as unknown as EngineModule);
+    const ttt = parseYaml(TTT) as Record<string, unknown>;
+    const isOom = (what: string) => (e: unknown) => e instanceof RangeError && e.message === `rulestack: ${what}: the engine is out of memory`;
+    assert.throws(() => engine.createGame(ttt, { seed: 1 }), isOom('createGame'));
+    assert.throws(() => engine.restore(ttt, '{}'), isOom('restore'));
+    assert.throws(() => engine.validate(ttt), isOom('validate'));
+  });
+
   test('without a way to restart, a crash is final and says so', () => {
     const engine = new Rulestack({ version: () => trap() } as unknown as EngineModule);
     assert.throws(() => engine.version(), (e: unknown) => e instanceof EngineCrashedError && e.crashedNow);
@@ -377,6 +395,11 @@ describe('command lines: files and numbers', () => {
     scenario('link', 'games/link.json');
     scenario('fifo', 'games/fifo.json');
     scenario('big', 'games/big.json');
+    writeFileSync(path.join(dir, 'err.json'), JSON.stringify({
+      name: 'Err', players: { count: 2 }, zones: [{ name: 'Pile' }],
+      actions: [{ name: 'Go', mutations: [{ operation: 'MoveZone', target: '$player.current', destination: '$player.current.zone' }] }],
+      flow: { phases: [{ name: 'Main', valid_actions: ['Go'] }] }, end_conditions: [],
+    }));
   });
 
   after(() => {
@@ -386,6 +409,17 @@ describe('command lines: files and numbers', () => {
   const scen = (name: string) => path.join('scen', `${name}.json`);
 
   for (const [cli, run] of [['rulestack', node], ['rulestack-native', native]] as const) {
+    test(`${cli} simulate: each game that ended in an engine error is listed with its seed and message`, () => {
+      const r = run('simulate', 'err.json', '--games', '3', '--seed', '10');
+      assert.equal(r.status, 1);
+      for (const [game, seed] of [[1, 10], [2, 11], [3, 12]])
+        assert.match(r.stderr, new RegExp(`^simulate: game ${game} \\(seed ${seed}\\): /actions/0/mutations/0: destination is not a zone`, 'm'));
+      assert.match(r.stderr, /simulate: 3 game\(s\) ended in an engine error\n/);
+      const j = JSON.parse(run('simulate', 'err.json', '--games', '7', '--batch', '3', '--seed', '5', '--json').stdout);
+      assert.equal(j.errors, 7);
+      assert.deepEqual(j.errorDetails.map((d: { game: number; seed: number }) => [d.game, d.seed]), [1, 2, 3, 4, 5, 6, 7].map((g) => [g, g + 4]));
+    });
+
     test(`${cli} test: a scenario's game is read from the scenario's folder or below it only`, () => {
       const ok = run('test', scen('below'));
       assert.equal(ok.status, 0, ok.stdout + ok.stderr);
