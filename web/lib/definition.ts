@@ -3,7 +3,7 @@
 // The YAML reader (the `yaml` package) is imported dynamically, by loadYaml(), so a bundle
 // that only ever passes objects or JSON text need not load it (bundlers put it in a chunk of
 // its own). loadEngine() calls loadYaml() unless it is given `{ yaml: false }`.
-import type { Document, LineCounter, Node as YamlNode } from 'yaml';
+import type { Document, Node as YamlNode } from 'yaml';
 import { DefinitionError, type DefinitionIssue } from './errors.js';
 
 type YamlModule = typeof import('yaml');
@@ -76,12 +76,8 @@ function keyString(Y: YamlModule, key: unknown): string {
   return String(key);
 }
 
-function makeYamlLocator(Y: YamlModule, doc: Document, lc: LineCounter): (pointer: string) => Position | undefined {
+function makeYamlLocator(Y: YamlModule, doc: Document, pos: (offset: number) => Position): (pointer: string) => Position | undefined {
   const { isMap, isSeq, isPair, isAlias, isNode } = Y;
-  const pos = (offset: number): Position => {
-    const { line, col } = lc.linePos(offset);
-    return { line, column: col };
-  };
   return (pointer: string) => {
     let node: unknown = doc.contents;
     if (!node || !isNode(node)) return { line: 1, column: 1 };
@@ -260,18 +256,129 @@ function isPlainObject(v: unknown): v is Record<string, unknown> {
  * first. Only whole-value operators change; columns after them on that line shift by 2.
  */
 export function quoteBareOperators(text: string): string {
-  return text.replace(/^(\s*(?:-\s+)?[A-Za-z_$][\w$]*:[ \t]+)([-+*/=])([ \t]*(?:#.*)?)$/gm, "$1'$2'$3");
+  return quoteYaml(text).text;
+}
+
+/**
+ * The quoting done before YAML is parsed, and the way back from an offset in the quoted text
+ * to one in the author's. Two rewrites:
+ * - a bare operator value (above);
+ * - an expression in a flow mapping (`{ target: $players[0], value: min($x, 3) }`): there
+ *   `[`, `]`, `{`, `}` and `,` end a plain value, so an unquoted value that holds a `$` is
+ *   quoted up to the `,` or `}` that really ends it (brackets, parentheses and quotes inside
+ *   it are skipped over). Block style needs no quoting and gets none.
+ */
+export function quoteYaml(source: string): { text: string; original: (offset: number) => number } {
+  const inserted: number[] = []; // offsets in the output of every inserted quote character
+  let out = '';
+  const push = (s: string, quote = false) => {
+    if (quote) inserted.push(out.length);
+    out += s;
+  };
+  const lines = source.split(/(?<=\n)/);
+  let depth = 0; // flow collections open ({ or [), across lines
+  for (const whole of lines) {
+    const bare = /^(\s*(?:-\s+)?[A-Za-z_$][\w$]*:[ \t]+)([-+*/=])([ \t]*(?:#.*)?)(\r?\n?)$/.exec(whole);
+    if (depth === 0 && bare) {
+      push(bare[1]!);
+      push("'", true);
+      push(bare[2]!);
+      push("'", true);
+      push(bare[3]! + bare[4]!);
+      continue;
+    }
+    let i = 0;
+    const n = whole.length;
+    let afterKey = false; // just after `key:` inside a flow mapping: a value may start here
+    while (i < n) {
+      const c = whole[i]!;
+      if (c === '#' && (i === 0 || /\s/.test(whole[i - 1]!))) {
+        push(whole.slice(i)); // a comment, to the end of the line
+        break;
+      }
+      if (c === "'" || c === '"') {
+        const end = quotedEnd(whole, i);
+        push(whole.slice(i, end));
+        i = end;
+        afterKey = false;
+        continue;
+      }
+      // in block style a bracket opens a flow collection only where a value begins
+      if ((c === '{' || c === '[') && (depth > 0 || /(^|[:-])[ \t]*$/.test(whole.slice(0, i)))) depth++;
+      else if ((c === '}' || c === ']') && depth > 0) depth--;
+      if (depth > 0 && c === ':' && /[ \t]/.test(whole[i + 1] ?? '')) {
+        push(c);
+        i++;
+        afterKey = true;
+        continue;
+      }
+      if (afterKey && !/[ \t]/.test(c)) {
+        afterKey = false;
+        const end = flowValueEnd(whole, i);
+        const value = whole.slice(i, end).replace(/[ \t]+$/, '');
+        // quotes that need no escape inside (an expression with both kinds stays as it is)
+        const q = !value.includes("'") ? "'" : !value.includes('"') && !value.includes('\\') ? '"' : '';
+        if (q && value.includes('$') && !/^[|>&*!'"{[]/.test(value)) {
+          push(q, true);
+          push(value);
+          push(q, true);
+          i += value.length;
+          continue;
+        }
+      }
+      push(c);
+      i++;
+    }
+  }
+  return {
+    text: out,
+    original: (offset: number) => {
+      let k = 0;
+      while (k < inserted.length && inserted[k]! < offset) k++;
+      return offset - k;
+    },
+  };
+}
+
+/** The offset just past the quoted scalar that starts at i (or the end of the line). */
+function quotedEnd(line: string, i: number): number {
+  const q = line[i]!;
+  for (let j = i + 1; j < line.length; j++) {
+    if (q === '"' && line[j] === '\\') j++;
+    else if (line[j] === q) {
+      if (q === "'" && line[j + 1] === "'") j++;
+      else return j + 1;
+    }
+  }
+  return line.length;
+}
+
+/** Where a plain value in a flow mapping really ends: a `,`, `}` or `]` outside the
+ * brackets, parentheses and quotes of the expression, a comment, or the end of the line. */
+function flowValueEnd(line: string, i: number): number {
+  let nest = 0;
+  for (let j = i; j < line.length; j++) {
+    const c = line[j]!;
+    if (c === "'" || c === '"') {
+      j = quotedEnd(line, j) - 1;
+    } else if (c === '(' || c === '[') nest++;
+    else if (c === ')' || (c === ']' && nest > 0)) nest--;
+    else if (nest === 0 && (c === ',' || c === '}' || c === ']' || c === '\n' || c === '\r')) return j;
+    else if (nest === 0 && c === '#' && /\s/.test(line[j - 1] ?? '')) return j;
+  }
+  return line.length;
 }
 
 function parseYaml(source: string): ParsedDefinition {
   const Y = yamlModule();
-  const text = quoteBareOperators(source);
+  const { text, original } = quoteYaml(source);
   const lc = new Y.LineCounter();
   const doc = Y.parseDocument(text, { lineCounter: lc, prettyErrors: false, keepSourceTokens: true });
+  const where = (offset: number) => offsetPosition(source, original(offset));
   if (doc.errors.length > 0) {
     throw new DefinitionError(
       doc.errors.map((e) => {
-        const { line, col } = lc.linePos(e.pos[0]);
+        const { line, column: col } = where(e.pos[0]);
         // yaml appends " at line L, column C" when prettyErrors is on; it's off, so the message is bare.
         return { path: '', message: `YAML syntax error: ${e.message.split('\n')[0]}`, line, column: col };
       }),
@@ -286,7 +393,7 @@ function parseYaml(source: string): ParsedDefinition {
     ]);
   }
   if (!isPlainObject(value)) throw notAnObject('yaml');
-  return { json: JSON.stringify(value), value, format: 'yaml', locate: makeYamlLocator(Y, doc, lc) };
+  return { json: JSON.stringify(value), value, format: 'yaml', locate: makeYamlLocator(Y, doc, where) };
 }
 
 const noLocation = (): undefined => undefined;

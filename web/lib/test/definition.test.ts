@@ -146,3 +146,46 @@ test("spec 002's bare operators (operation: -) read as strings", () => {
   assert.deepEqual(p.locate('/mutations/0/value'), { line: 4, column: 5 });
   assert.deepEqual(p.locate('/mutations/2/operation'), { line: 6, column: 5 });
 });
+
+test('expressions in YAML flow style read as in block style: [ ] ( , inside an expression do not end it', () => {
+  const text = `mutations:
+  - { target: $players[0], property: life, operation: '-', value: min($x, 3) }
+  - { target: $queue.items[1], condition: $e.id == 'NW' and $queue.size > 1, operation: Cancel }  # a [ comment
+  - { when: "$a == 'x'", k: [1, 2], m: { x: $players[1].life } }
+`;
+  const flow = parseDefinition(text);
+  const block = parseDefinition(`mutations:
+  - target: $players[0]
+    property: life
+    operation: '-'
+    value: min($x, 3)
+  - target: $queue.items[1]
+    condition: $e.id == 'NW' and $queue.size > 1
+    operation: Cancel
+  - when: "$a == 'x'"
+    k: [1, 2]
+    m:
+      x: $players[1].life
+`);
+  assert.deepEqual(flow.value, block.value);
+  // positions are the author's, not those of the quoted text
+  const at = (line: number, key: string) => ({ line, column: text.split('\n')[line - 1]!.indexOf(`${key}:`) + 1 });
+  assert.deepEqual(flow.locate('/mutations/0/property'), at(2, 'property'));
+  assert.deepEqual(flow.locate('/mutations/0/value'), at(2, 'value'));
+  assert.deepEqual(flow.locate('/mutations/1/operation'), at(3, 'operation'));
+  assert.deepEqual(flow.locate('/mutations/2/m/x'), { line: 4, column: text.split('\n')[3]!.indexOf(' x:') + 2 });
+});
+
+test('a YAML syntax error after a quoted flow expression is placed in the author\'s text', () => {
+  try {
+    parseDefinition(`a: { target: $players[0], b: [1, 2 }\n`);
+    assert.fail('no error');
+  } catch (e) {
+    assert.ok(e instanceof DefinitionError);
+    const [issue] = e.errors;
+    assert.match(issue!.message, /^YAML syntax error/);
+    assert.equal(issue!.line, 1);
+    // the error is at or after the broken "[1, 2 }" (column 31 in the author's text), never past the line
+    assert.ok(issue!.column! >= 30 && issue!.column! <= 37, `column ${issue!.column}`);
+  }
+});
