@@ -380,10 +380,45 @@ TEST_CASE("Session.load returns every error as JSON, and nothing runs", "[loader
   CHECK(json::parse(s.apply("0", R"({"action":"pass"})"))["reason"] == "no_game");
 }
 
-// docs/language.md, "Values and properties" and "Expressions": these are not load errors.
-TEST_CASE("not errors: an unknown member reads null, a mutation declares its property", "[loader]") {
+// docs/language.md, "Values and properties" and "Expressions": a member nobody declares is a
+// load error with its place; one that some template declares reads null where it is missing.
+TEST_CASE("an unknown member is a load error with its column and a suggestion", "[loader]") {
   json j = base();
-  j["actions"][0]["condition"] = "$player.current.manna == null and $entity.self.nothing == null";
+  j["actions"][0]["condition"] = "$player.current.controller.opponent == null";
+  j["actions"][0]["mutations"] = json::parse(R"([{"operation": "=", "target": "$player.current", "property": "is_ready", "value": "$player.current.is_redy"}])");
+  auto errs = rt::errorsOf(j);
+  INFO(rt::describe(errs));
+  REQUIRE(errs.size() == 2);
+  CHECK(errs[0].first == "/actions/0/condition");
+  CHECK(errs[0].second == "expression error at column 28: unknown member 'opponent' (no built-in member, property or action property has this name)");
+  CHECK(errs[1].first == "/actions/0/mutations/0/value");
+  CHECK(errs[1].second == "expression error at column 17: unknown member 'is_redy' (no built-in member, property or action property has this name) (did you mean 'is_ready'?)");
+}
+
+TEST_CASE("$entity.self where there is never one is a load error with its column", "[loader]") {
+  json j = base();
+  j["actions"][0]["condition"] = "$player.current.life > 0 and $entity.self.cost > 0";  // Noop: no source
+  j["setup"] = json::parse(R"([{"target": "$entity.self", "property": "life", "operation": "=", "value": 3}])");
+  j["end_conditions"][0]["when"] = "$entity.self == null";
+  auto errs = rt::errorsOf(j);
+  INFO(rt::describe(errs));
+  const std::string why = ": $entity.self is always null here (only an entity's own actions, reactions, triggered actions "
+                          "and effects have one; a top-level action gets one from its 'source')";
+  REQUIRE(errs.size() == 3);
+  CHECK(errs[0] == std::make_pair(std::string("/actions/0/condition"), "expression error at column 30" + why));
+  CHECK(errs[1] == std::make_pair(std::string("/setup/0/target"), "expression error at column 1" + why));
+  CHECK(errs[2] == std::make_pair(std::string("/end_conditions/0/when"), "expression error at column 1" + why));
+  // an entity's action, and a top-level action with a source, have one
+  json ok = base();
+  ok["entities"][0]["actions"][0]["condition"] = "$entity.self.cost > 0";
+  ok["actions"][0]["source"] = "$zone.@Board";
+  ok["actions"][0]["condition"] = "$entity.self.cost > 0";
+  CHECK(rt::errorsOf(ok).empty());
+}
+
+TEST_CASE("not errors: a member some template declares reads null where missing, a mutation declares its property", "[loader]") {
+  json j = base();
+  j["actions"][0]["condition"] = "$player.current.attack == null and $player.current.is_ready == null";
   j["actions"][0]["mutations"] = json::parse(R"([{"operation": "=", "target": "$player.current", "property": "is_ready", "value": true}])");
   auto errs = rt::errorsOf(j);
   INFO(rt::describe(errs));

@@ -57,10 +57,47 @@ struct Loader {
   std::unordered_map<std::string, int> tmplByName;
   std::set<std::string> actionNames;
   std::vector<std::string> propList;  // for suggestions
+  // Where each compiled expression's nodes are (a load error found later names its place).
+  struct Site { int first, end; std::string path, text; };
+  std::vector<Site> sites;
+  // Where $entity.self has no entity: setup, the flow, end conditions, and top-level actions
+  // without a source (those that read $entity.selected take any source, so they are not
+  // among them). Top-level triggered actions and reactions have none either, but spec 002
+  // prints EnPassant at the top level reading it: they are left to the warnings to come.
+  std::vector<std::string> selfless = {"/setup/", "/flow/", "/end_conditions/"};
 
   Loader(Def& def, std::vector<DefError>& e) : d(def), errs(e) {}
 
   void error(const std::string& path, const std::string& msg) { errs.push_back({path, msg}); }
+
+  // A member that is neither built in nor a property or action property anyone declares
+  // reads null for ever ($entity.self.controller.opponent): a typo or a missing declaration.
+  void unknownMembers() {  // (and $entity.self where there is none)
+    std::set<int> known;
+    const int* b = &d.b.id;
+    for (size_t k = 0; k < sizeof(Builtins) / sizeof(int); k++) known.insert(b[k]);
+    for (const Action& a : d.actions)
+      for (auto& kv : a.props) known.insert(kv.first);
+    std::vector<std::string> names = d.propNames;
+    for (int k : known) names.push_back(d.syms.names[k]);
+    for (const Site& site : sites)
+      for (int n = site.first; n < site.end; n++) {
+        const Node& nd = d.nodes.nodes[n];
+        if (nd.op == N::ESelf && std::any_of(selfless.begin(), selfless.end(), [&](const std::string& p) { return site.path.rfind(p, 0) == 0; })) {
+          size_t at = site.text.find("$entity.self");
+          error(site.path, "expression error at column " + std::to_string(at == std::string::npos ? 1 : (int)at + 1) +
+                               ": $entity.self is always null here (only an entity's own actions, reactions, triggered "
+                               "actions and effects have one; a top-level action gets one from its 'source')");
+          continue;
+        }
+        if (nd.op != N::Member || known.count(nd.imm)) continue;
+        const std::string& name = d.syms.names[nd.imm];
+        size_t at = site.text.find("." + name);
+        error(site.path, "expression error at column " + std::to_string(at == std::string::npos ? 1 : (int)at + 2) +
+                             ": unknown member '" + name + "' (no built-in member, property or action property has this name)" +
+                             didYouMean(name, names));
+      }
+  }
 
   CompileEnv env() { return CompileEnv{&d.syms, &zoneByName}; }
 
@@ -148,10 +185,12 @@ struct Loader {
       if (!cond && !looksLikeExpression(s)) return constExpr(d.nodes, 3, d.syms.intern(s));
       Expr e;
       CompileError ce;
+      int first = (int)d.nodes.nodes.size();
       if (!compileExpr(s, d.nodes, env(), e, ce)) {
         error(path, "expression error at column " + std::to_string(ce.column) + ": " + ce.message);
         return {};
       }
+      sites.push_back({first, (int)d.nodes.nodes.size(), path, s});
       return e;
     }
     error(path, "expected a value or an expression, found " + typeName(j));
@@ -488,6 +527,7 @@ struct Loader {
     }
     if (a.play && tmpl < 0 && !a.source.present() && !a.anySource)
       error(path + "/play", "a played action needs a card: give it a 'source' (or make it an entity action)");
+    if (tmpl < 0 && !a.source.present() && !a.anySource) selfless.push_back(path + "/");
     int idx = (int)d.actions.size();
     d.actions.push_back(std::move(a));
     if (tmpl >= 0) d.templates[tmpl].actions.push_back(idx);
@@ -772,6 +812,7 @@ struct Loader {
       if (p < 0 || n.imm == d.b.id || n.imm == d.b.owner || n.imm == d.b.controller || n.imm == d.b.zone) continue;
       n = Node{N::Prop, n.a, n.imm, p};
     }
+    unknownMembers();
     // entity actions that read their source only through safe members (after the Prop pass)
     for (Action& a : d.actions) {
       if (a.tmpl < 0) continue;
