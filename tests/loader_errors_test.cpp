@@ -430,3 +430,53 @@ TEST_CASE("not errors: a member some template declares reads null where missing,
   g.play("0", json{{"action", "pass"}});
   CHECK(g.eval("$players[0].is_ready") == true);
 }
+
+// Kinds (engine/src/types.h): what can never work for the kinds of its values is a load error
+// with its place, instead of a game that silently does nothing.
+TEST_CASE("kinds: an operation or a key given a value of the wrong kind is a load error with its column", "[loader]") {
+  struct KindCase { const char* what; std::function<void(json&)> change; std::string path, message; };
+  std::vector<KindCase> cases = {
+      {"two lists added (no target would ever be offered)",
+       [](json& j) { j["entities"][0]["actions"][0]["requires_target"] = json{{"from", "$player.all + $entity.card"}}; },
+       "/entities/0/actions/0/requires_target/from",
+       "expression error at column 13: '+' takes numbers, but its left side is a list (lists do not add up: list them "
+       "in 'from' one by one, or use count(...) or sum(...))"},
+      {"a property as a destination",
+       [](json& j) { j["actions"][0]["mutations"] = json::parse(R"([{"operation": "MoveZone", "target": "$entity.all", "destination": "$player.current.life"}])"); },
+       "/actions/0/mutations/0/destination",
+       "expression error at column 1: expected a zone (or an entity: its zone), found an integer"},
+      {"a quoted expression that is text",
+       [](json& j) { j["actions"][0]["mutations"] = json::parse(R"([{"operation": "-", "target": "$player.current", "property": "life", "value": "1 + $x"}])"); },
+       "/actions/0/mutations/0/value",
+       "expected a number, found the text '1 + $x' (text, not an expression: an expression starts with $, ( or a "
+       "function such as min(; write $x + 1, not 1 + $x)"},
+      {"one value's property read from a list",
+       [](json& j) { j["end_conditions"][0]["when"] = "$player.all.life <= 0"; },
+       "/end_conditions/0/when",
+       "expression error at column 13: '.life' is read from one value, but this is a list (choose one with [i] or "
+       ".where(...), or use sum(list, prop))"},
+      {"a number as the target of a property change",
+       [](json& j) { j["actions"][0]["mutations"] = json::parse(R"([{"operation": "+", "target": "$turn", "property": "life", "value": 1}])"); },
+       "/actions/0/mutations/0/target",
+       "expression error at column 1: expected an entity or a player (or a list of them), found an integer"},
+      {"a zone compared with a number",
+       [](json& j) { j["actions"][0]["condition"] = "$zone.@Board > 2"; },
+       "/actions/0/condition",
+       "expression error at column 14: '>' takes numbers, but its left side is a zone"},
+  };
+  for (auto& c : cases) {
+    INFO(c.what);
+    json j = base();
+    c.change(j);
+    auto errs = rt::errorsOf(j);
+    INFO(rt::describe(errs));
+    REQUIRE(errs.size() == 1);
+    CHECK(errs[0].first == c.path);
+    CHECK(errs[0].second == c.message);
+  }
+  // what the kinds allow: a zone's size, a count of a list, a property of one list element
+  json ok = base();
+  ok["actions"][0]["condition"] = "$zone.@Board.size > 2 or count($player.all) > 1 or $player.all[0].life > 0";
+  ok["actions"][0]["mutations"] = json::parse(R"([{"operation": "+", "target": "$player.all", "property": "life", "value": "$zone.@Board.size"}])");
+  CHECK(rt::errorsOf(ok).empty());
+}

@@ -86,8 +86,10 @@ struct Parser {
   bool isOp(const char* s) const { return tok.k == Tok::Op && tok.s == s; }
   bool isWord(const char* s) const { return tok.k == Tok::Ident && tok.s == s; }
 
-  int emit(N op, int a = -1, int b = -1, int imm = 0) {
+  // col: where the node is in the text (an operator's own column; by default the token's)
+  int emit(N op, int a = -1, int b = -1, int imm = 0, int col = -1) {
     out.nodes.push_back(Node{op, a, b, imm});
+    out.cols.push_back(col >= 0 ? col : tok.col);
     return (int)out.nodes.size() - 1;
   }
   int constant(uint8_t kind, int v) {
@@ -112,19 +114,20 @@ struct Parser {
   }
   int parseOr() {
     int l = parseAnd();
-    while (isWord("or") || isOp("||")) { next(); l = emit(N::Or, l, parseAnd()); }
+    while (isWord("or") || isOp("||")) { int c = tok.col; next(); l = emit(N::Or, l, parseAnd(), 0, c); }
     return l;
   }
   int parseAnd() {
     int l = parseNot();
-    while (isWord("and") || isOp("&&")) { next(); l = emit(N::And, l, parseNot()); }
+    while (isWord("and") || isOp("&&")) { int c = tok.col; next(); l = emit(N::And, l, parseNot(), 0, c); }
     return l;
   }
   int parseNot() {
     if (isWord("not") || isOp("!")) {
+      int c = tok.col;
       next();
       if (++depth > kMaxDepth) { fail(tok.col, "expression nested too deeply"); return constant(0, 0); }
-      int r = emit(N::Not, parseNot());
+      int r = emit(N::Not, parseNot(), -1, 0, c);
       depth--;
       return r;
     }
@@ -135,15 +138,16 @@ struct Parser {
     static const std::pair<const char*, N> ops[] = {
         {"==", N::Eq}, {"!=", N::Ne}, {"<=", N::Le}, {">=", N::Ge}, {"<", N::Lt}, {">", N::Gt}};
     for (auto& o : ops)
-      if (isOp(o.first)) { next(); return emit(o.second, l, parseSum()); }
+      if (isOp(o.first)) { int c = tok.col; next(); return emit(o.second, l, parseSum(), 0, c); }
     return l;
   }
   int parseSum() {
     int l = parseProduct();
     while (isOp("+") || isOp("-")) {
       N op = tok.s == "+" ? N::Add : N::Sub;
+      int c = tok.col;
       next();
-      l = emit(op, l, parseProduct());
+      l = emit(op, l, parseProduct(), 0, c);
     }
     return l;
   }
@@ -151,16 +155,18 @@ struct Parser {
     int l = parseUnary();
     while (isOp("*") || isOp("/") || isOp("%")) {
       N op = tok.s == "*" ? N::Mul : tok.s == "/" ? N::Div : N::Mod;
+      int c = tok.col;
       next();
-      l = emit(op, l, parseUnary());
+      l = emit(op, l, parseUnary(), 0, c);
     }
     return l;
   }
   int parseUnary() {
     if (isOp("-")) {
+      int c = tok.col;
       next();
       if (++depth > kMaxDepth) { fail(tok.col, "expression nested too deeply"); return constant(0, 0); }
-      int r = emit(N::Neg, parseUnary());
+      int r = emit(N::Neg, parseUnary(), -1, 0, c);
       depth--;
       return r;
     }
@@ -195,7 +201,7 @@ struct Parser {
             int zcol = tok.col;
             std::string zn = tok.s.substr(1);
             next();
-            l = emit(N::ZoneOf, l, -1, zoneDef(zn, zcol));
+            l = emit(N::ZoneOf, l, -1, zoneDef(zn, zcol), col);
             continue;
           }
           pos = save; tok = saveTok;
@@ -204,25 +210,26 @@ struct Parser {
           next();
           if (m == "contains") {
             int arg = parseExpr(); expect(")");
-            l = emit(N::Contains, l, arg);
+            l = emit(N::Contains, l, arg, 0, col);
           } else if (m == "where") {
             int arg = parseExpr(); expect(")");
-            l = emit(N::Where, l, arg);
+            l = emit(N::Where, l, arg, 0, col);
           } else {
             fail(col, "unknown method '" + m + "' (methods: contains, where)");
             return l;
           }
           continue;
         }
-        if (m == "size" || m == "count") { l = emit(N::Size, l); continue; }
-        l = emit(N::Member, l, -1, env.syms->intern(m));
+        if (m == "size" || m == "count") { l = emit(N::Size, l, -1, 0, col); continue; }
+        l = emit(N::Member, l, -1, env.syms->intern(m), col);
       } else if (isOp("[")) {
+        int c = tok.col;
         next();
         int idx = parseExpr();
         expect("]");
         // $players[i]: the i-th player directly, without building the list
         if (out.nodes[l].op == N::PAll && out.nodes[l].imm == 1) { out.nodes[l] = Node{N::PIndex, idx, -1, 0}; continue; }
-        l = emit(N::Index, l, idx);
+        l = emit(N::Index, l, idx, 0, c);
       } else {
         return l;
       }
@@ -246,30 +253,30 @@ struct Parser {
     int mcol = col;
     if (r == "$player") {
       if (!member(m, mcol)) { if (!failed) fail(col, "$player needs a member: current, active, opponent, priority or all"); return constant(0, 0); }
-      if (m == "current") return emit(N::PCurrent);
-      if (m == "active") return emit(N::PActive);
-      if (m == "opponent") return emit(N::POpponent);
-      if (m == "priority") return emit(N::PPriority);
-      if (m == "all") return emit(N::PAll);
+      if (m == "current") return emit(N::PCurrent, -1, -1, 0, col);
+      if (m == "active") return emit(N::PActive, -1, -1, 0, col);
+      if (m == "opponent") return emit(N::POpponent, -1, -1, 0, col);
+      if (m == "priority") return emit(N::PPriority, -1, -1, 0, col);
+      if (m == "all") return emit(N::PAll, -1, -1, 0, col);
       fail(mcol, "unknown $player member '" + m + "' (current, active, opponent, priority, all)");
       return constant(0, 0);
     }
-    if (r == "$players") return emit(N::PAll, -1, -1, 1);  // imm 1: declaration order
+    if (r == "$players") return emit(N::PAll, -1, -1, 1, col);  // imm 1: declaration order
     if (r == "$entity") {
       if (!member(m, mcol)) { if (!failed) fail(col, "$entity needs a member: self, selected, all or a type"); return constant(0, 0); }
-      if (m == "self") return emit(N::ESelf);
-      if (m == "selected") return emit(N::ESelected);
-      if (m == "all") return emit(N::EAll);
-      return emit(N::EOfType, -1, -1, env.syms->intern(m));
+      if (m == "self") return emit(N::ESelf, -1, -1, 0, col);
+      if (m == "selected") return emit(N::ESelected, -1, -1, 0, col);
+      if (m == "all") return emit(N::EAll, -1, -1, 0, col);
+      return emit(N::EOfType, -1, -1, env.syms->intern(m), col);
     }
-    if (r == "$target") return emit(N::Target);
-    if (r == "$targets") return emit(N::Targets);
-    if (r == "$candidate") return emit(N::Candidate);
-    if (r == "$item") return emit(N::Item);
-    if (r == "$x") return emit(N::X);
-    if (r == "$mode") return emit(N::Mode);
-    if (r == "$turn") return emit(N::Turn);
-    if (r == "$phase") return emit(N::PhaseName);
+    if (r == "$target") return emit(N::Target, -1, -1, 0, col);
+    if (r == "$targets") return emit(N::Targets, -1, -1, 0, col);
+    if (r == "$candidate") return emit(N::Candidate, -1, -1, 0, col);
+    if (r == "$item") return emit(N::Item, -1, -1, 0, col);
+    if (r == "$x") return emit(N::X, -1, -1, 0, col);
+    if (r == "$mode") return emit(N::Mode, -1, -1, 0, col);
+    if (r == "$turn") return emit(N::Turn, -1, -1, 0, col);
+    if (r == "$phase") return emit(N::PhaseName, -1, -1, 0, col);
     if (r == "$zone") {
       if (!isOp(".")) { fail(col, "$zone needs a zone name: $zone.@Name"); return constant(0, 0); }
       next();
@@ -281,14 +288,14 @@ struct Parser {
     }
     if (r == "$queue") {
       if (!member(m, mcol)) { if (!failed) fail(col, "$queue needs a member: size, top or items"); return constant(0, 0); }
-      if (m == "size") return emit(N::QueueSize);
-      if (m == "top") return emit(N::QueueTop);
-      if (m == "items") return emit(N::QueueItems);
+      if (m == "size") return emit(N::QueueSize, -1, -1, 0, col);
+      if (m == "top") return emit(N::QueueTop, -1, -1, 0, col);
+      if (m == "items") return emit(N::QueueItems, -1, -1, 0, col);
       fail(mcol, "unknown $queue member '" + m + "' (size, top, items)");
       return constant(0, 0);
     }
     if (r == "$event") {
-      if (!isOp(".")) return emit(N::Event);
+      if (!isOp(".")) return emit(N::Event, -1, -1, 0, col);
       member(m, mcol);
       if (m.size() > 1 && m[0] == '$') m = m.substr(1);
       static const std::pair<const char*, EvField> fields[] = {
@@ -297,7 +304,7 @@ struct Parser {
           {"source", EvField::Source}, {"phase", EvField::Phase}, {"winner", EvField::Winner},
           {"turn", EvField::Turn}};
       for (auto& f : fields)
-        if (m == f.first) return emit(N::EventField, -1, -1, (int)f.second);
+        if (m == f.first) return emit(N::EventField, -1, -1, (int)f.second, col);
       fail(mcol, "unknown event field '" + m +
                      "' (action, player, entity, zone, from, damage_value, source, phase, winner, turn)");
       return constant(0, 0);
@@ -391,6 +398,7 @@ bool compileExpr(const std::string& text, Nodes& out, const CompileEnv& env, Exp
   if (!p.failed && p.tok.k != Tok::End) p.fail(p.tok.col, "unexpected '" + p.tok.s + "' after the end of the expression");
   if (p.failed) {
     out.nodes.resize(mark);
+    out.cols.resize(mark);
     out.consts.resize(cmark);
     err = p.err;
     return false;
@@ -402,6 +410,7 @@ bool compileExpr(const std::string& text, Nodes& out, const CompileEnv& env, Exp
 Expr constExpr(Nodes& out, uint8_t kind, int32_t v) {
   out.consts.push_back(ConstVal{kind, v});
   out.nodes.push_back(Node{N::Const, -1, -1, (int)out.consts.size() - 1});
+  out.cols.push_back(1);
   return Expr{(int)out.nodes.size() - 1};
 }
 

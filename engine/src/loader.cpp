@@ -1,6 +1,7 @@
 // The definition loader: validates every key and compiles every expression, collecting
 // all errors (with JSON pointers) instead of stopping at the first.
 #include "loader.h"
+#include "types.h"
 
 #include <algorithm>
 #include <set>
@@ -60,6 +61,9 @@ struct Loader {
   // Where each compiled expression's nodes are (a load error found later names its place).
   struct Site { int first, end; std::string path, text; };
   std::vector<Site> sites;
+  // Keys whose expression must be of some kind (types.h), checked once everything is declared.
+  struct Expect { Expr e; std::string path; Want want; };
+  std::vector<Expect> expects;
   // Where $entity.self has no entity: setup, the flow, end conditions, and top-level actions
   // without a source (those that read $entity.selected take any source, so they are not
   // among them). Top-level triggered actions and reactions have none either, but spec 002
@@ -69,6 +73,38 @@ struct Loader {
   Loader(Def& def, std::vector<DefError>& e) : d(def), errs(e) {}
 
   void error(const std::string& path, const std::string& msg) { errs.push_back({path, msg}); }
+
+  // What can never work for the kinds of its values (types.h): an operation on operands of the
+  // wrong kind, then a key given the wrong kind; at most one error per expression.
+  void kinds() {
+    Typer t(d);
+    std::set<std::string> reported;
+    auto colOf = [&](int n) { return n >= 0 && n < (int)d.nodes.cols.size() ? d.nodes.cols[n] : 1; };
+    for (const Site& site : sites) {
+      auto bad = operandMismatch(t, d, site.first, site.end);
+      if (bad.first < 0) continue;
+      error(site.path, "expression error at column " + std::to_string(colOf(bad.first)) + ": " + bad.second);
+      reported.insert(site.path);
+    }
+    for (const Expect& x : expects) {
+      if (!x.e.present() || reported.count(x.path)) continue;
+      const Node& root = d.nodes.nodes[x.e.root];
+      Kind k = t.of(x.e.root);
+      std::string want = mismatch(x.want, k);
+      if (want.empty()) continue;
+      std::string found = kindName(k);
+      if (root.op == N::Const && k == Kind::Str) {
+        const std::string& text = d.syms.names[d.nodes.consts[root.imm].v];
+        found = "the text '" + text + "'";
+        if (text.find('$') != std::string::npos)
+          found += " (text, not an expression: an expression starts with $, ( or a function such as min(; write $x + 1, not 1 + $x)";
+      }
+      const Site* s = nullptr;
+      for (const Site& site : sites)
+        if (site.path == x.path) s = &site;
+      error(x.path, std::string(s ? "expression error at column 1: " : "") + "expected " + want + ", found " + found);
+    }
+  }
 
   // A member that is neither built in nor a property or action property anyone declares
   // reads null for ever ($entity.self.controller.opponent): a typo or a missing declaration.
@@ -330,7 +366,10 @@ struct Loader {
         else if (p != "top") error(path + "/position", "expected 'top' or 'bottom', found '" + p + "'");
       }
     }
+    if (m.destination.present()) expects.push_back({m.destination, path + "/destination", Want::Zone});
+    if (m.count.present()) expects.push_back({m.count, path + "/count", Want::Number});
     bool arith = m.op == Op::Set || m.op == Op::Add || m.op == Op::Sub || m.op == Op::Mul || m.op == Op::Div;
+    if (arith && m.op != Op::Set && m.value.present()) expects.push_back({m.value, path + "/value", Want::Number});
     if (arith || m.op == Op::Damage) {
       if (j.contains("property")) m.prop = mutationProp(j["property"], path + "/property");
       else if (arith && m.target.present() && d.nodes.nodes[m.target.root].op == N::EventField)
@@ -344,6 +383,7 @@ struct Loader {
       }
       if (m.eventField >= 0 && m.eventField != (int)EvField::DamageValue)
         error(path + "/target", "only $event.damage_value can be changed by arithmetic");
+      if (m.eventField < 0 && m.prop >= 0 && m.target.present()) expects.push_back({m.target, path + "/target", Want::Changeable});
     }
   }
 
@@ -359,6 +399,7 @@ struct Loader {
       if (!object(j, path, "target")) return;
       t.expandZones = true;
       t.from = value(j["from"], path + "/from");
+      expects.push_back({t.from, path + "/from", Want::Choices});
       if (j.contains("filter")) t.filter = value(j["filter"], path + "/filter", true);
       if (j.contains("count")) {
         if (integer(j["count"], path + "/count", t.min, 1, 16)) t.max = t.min;
@@ -370,6 +411,7 @@ struct Loader {
     }
     if (!j.is_string()) { error(path, "expected a selector expression or {from, filter, count}, found " + typeName(j)); return; }
     t.from = value(j, path, true);
+    expects.push_back({t.from, path, Want::Choices});
   }
 
   bool trigger(const json& j, const std::string& path, bool& before, Ev& ev, int& named) {
@@ -813,6 +855,7 @@ struct Loader {
       n = Node{N::Prop, n.a, n.imm, p};
     }
     unknownMembers();
+    if (errs.empty()) kinds();  // (on a definition that is otherwise sound: one error at a time)
     // entity actions that read their source only through safe members (after the Prop pass)
     for (Action& a : d.actions) {
       if (a.tmpl < 0) continue;

@@ -63,6 +63,7 @@ struct Value;
 struct Nodes {
   std::vector<Node> nodes;
   std::vector<struct ConstVal> consts;
+  std::vector<int32_t> cols;  // each node's column in its expression's text (load-time errors only)
 };
 
 struct ConstVal { uint8_t kind; int32_t v; };  // kind: 0 null, 1 int, 2 bool, 3 str

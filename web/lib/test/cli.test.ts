@@ -68,7 +68,7 @@ actions:
   - name: Hit
     queue: false
     mutations:
-      - { target: $entity.card, operation: MoveZone, destination: "$turn" }
+      - { target: $entity.card, operation: MoveZone, destination: $player.current.zone }
 `;
 
 const jsonl = (rows: unknown[]) => rows.map((r) => JSON.stringify(r)).join('\n') + '\n';

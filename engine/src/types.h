@@ -1,0 +1,47 @@
+// What a load can know about an expression's value before the game runs: its kind, from the
+// declarations (property defaults, the built-in members, the event fields). The loader uses
+// it to refuse what can never work — a list added to a number, a number as a destination —
+// with its place, instead of a game that silently does nothing.
+#pragma once
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "rulestack/def.h"
+
+namespace rulestack {
+
+enum class Kind : uint8_t { Unknown, Null, Int, Bool, Str, Ent, Zone, Item, List };
+
+// "an integer", "a list", ... (for messages)
+const char* kindName(Kind k);
+
+class Typer {
+ public:
+  // Property kinds: the kind of every declared default when they agree and every '=' that
+  // sets the property agrees too; otherwise unknown (a property may hold anything).
+  explicit Typer(const Def& d);
+  Kind of(int node) const;
+  Kind prop(int p) const { return p >= 0 && p < (int)props_.size() ? props_[p] : Kind::Unknown; }
+
+ private:
+  const Def& d_;
+  std::vector<Kind> props_;
+};
+
+// What a key of the language takes.
+enum class Want : uint8_t {
+  Zone,        // a destination: a zone (or an entity: its zone)
+  Choices,     // a target's `from`: the entities, players, zones or items to choose from
+  Number,      // an amount: an arithmetic value, a count
+  Changeable,  // the target of a property change: an entity or player, or a list of them
+};
+
+// "" when an expression of kind k can be what `want` asks for, else what was expected.
+std::string mismatch(Want want, Kind k);
+
+// The first operation of the expression (nodes [first, end)) that can never work on the
+// kinds of its operands: the node, and the message. {-1, ""} when there is none.
+std::pair<int, std::string> operandMismatch(const Typer& t, const Def& d, int first, int end);
+
+}  // namespace rulestack
