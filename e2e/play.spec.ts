@@ -92,6 +92,24 @@ test('definition errors show path and line:column; clicking one moves the cursor
   await expect(page.locator('#editor')).toHaveValue(/^# Tic-tac-toe/);
 });
 
+test('a game that loads with warnings starts, and the warnings are listed with their place', async ({ page }) => {
+  await open(page);
+  // spec 002's IronArmor reads an is_equipped that nothing gives a default
+  await page.locator('#game-picker').selectOption('seed-ironarmor.yaml');
+  await expect(page.locator('#errors-box')).toBeVisible();
+  await expect(page.locator('#errors-box')).toHaveClass(/warn/);
+  await expect(page.locator('#errors-title')).toHaveText('Warnings (1)');
+  const w = page.locator('#errors li');
+  await expect(w).toHaveCount(1);
+  await expect(w).toContainText("property 'is_equipped' has no declared default");
+  await expect(w.locator('.pos')).toHaveText(/^\d+:\d+$/);
+  await expect(page.locator('#gutter .err')).toHaveCount(0); // warnings mark no line as an error
+  await expect(page.locator('#hash')).toHaveText(/^[0-9a-f]{16}$/); // the game started
+  // a game without warnings clears the list
+  await page.locator('#game-picker').selectOption('duel.yaml');
+  await expect(page.locator('#errors-box')).toBeHidden();
+});
+
 test('hot-seat shows the view of the player to act: the opponent hand is a face-down count', async ({ page }) => {
   await open(page);
   await page.locator('#game-picker').selectOption('duel.yaml');

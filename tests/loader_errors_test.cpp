@@ -480,3 +480,27 @@ TEST_CASE("kinds: an operation or a key given a value of the wrong kind is a loa
   ok["actions"][0]["mutations"] = json::parse(R"([{"operation": "+", "target": "$player.all", "property": "life", "value": "$zone.@Board.size"}])");
   CHECK(rt::errorsOf(ok).empty());
 }
+
+// Warnings: legal, almost certainly not meant; the game still loads (validate lists them apart).
+TEST_CASE("warnings: a property nothing gives a default, $entity.self in a top-level triggered action", "[loader]") {
+  json j = base();
+  j["entities"][0]["reactions"] = json::parse(R"([{"name": "Guard", "trigger": "$Before.$DamageTaken",
+      "condition": "$entity.self.is_ready == true", "mutations": []}])");
+  j["actions"][0]["mutations"] = json::parse(R"([{"operation": "=", "target": "$player.current", "property": "is_ready", "value": true}])");
+  j["triggered_actions"] = json::parse(R"([{"name": "Echo", "trigger": "$After.$ActionExecuted", "condition": "$entity.self != null", "mutations": []}])");
+  json r = json::parse(rulestack::validateDefinition(j.dump()));
+  INFO(r.dump(2));
+  CHECK(r["errors"].empty());
+  REQUIRE(r["warnings"].size() == 2);
+  CHECK(r["warnings"][1] == json{{"path", "/triggered_actions/0/condition"},
+                                 {"message", "at column 1: $entity.self is always null here (only an entity's own actions, reactions, "
+                                             "triggered actions and effects have one; a top-level action gets one from its 'source')"}});
+  CHECK(r["warnings"][0] == json{{"path", "/entities/0/reactions/0/condition"},
+                                 {"message", "at column 14: property 'is_ready' has no declared default: it reads null until a mutation "
+                                             "sets it (declare it in a template's or the players' properties)"}});
+  rt::G g(j);  // and it loads
+  // with a default, no warning; a definition with errors lists only its errors
+  j["players"]["properties"]["is_ready"] = false;
+  j.erase("triggered_actions");
+  CHECK_FALSE(json::parse(rulestack::validateDefinition(j.dump())).contains("warnings"));
+}

@@ -242,7 +242,12 @@ std::string readGame(const std::string& file) {
 
 int cmdValidate(const std::vector<std::string>& args) {
   Args a = parseArgs(args, {}, {});
-  readGame(oneFile(a, "GAME"));
+  std::string file = oneFile(a, "GAME");
+  std::string text = readGame(file);
+  // legal, but almost certainly not meant: said, and still exit 0
+  json r = parseEngineJson(rulestack::validateDefinition(text), "validate");
+  if (r.contains("warnings") && r["warnings"].is_array())
+    for (auto& w : r["warnings"]) err("warning: " + formatIssue(file, w));
   out("ok");
   return EXIT_OK;
 }

@@ -69,10 +69,12 @@ struct Loader {
   // among them). Top-level triggered actions and reactions have none either, but spec 002
   // prints EnPassant at the top level reading it: they are left to the warnings to come.
   std::vector<std::string> selfless = {"/setup/", "/flow/", "/end_conditions/"};
+  std::vector<std::string> selflessWarned = {"/triggered_actions/", "/reactions/"};
 
   Loader(Def& def, std::vector<DefError>& e) : d(def), errs(e) {}
 
   void error(const std::string& path, const std::string& msg) { errs.push_back({path, msg}); }
+  void warn(const std::string& path, const std::string& msg) { d.warnings.push_back({path, msg}); }
 
   // What can never work for the kinds of its values (types.h): an operation on operands of the
   // wrong kind, then a key given the wrong kind; at most one error per expression.
@@ -116,15 +118,31 @@ struct Loader {
       for (auto& kv : a.props) known.insert(kv.first);
     std::vector<std::string> names = d.propNames;
     for (int k : known) names.push_back(d.syms.names[k]);
+    // properties with a declared default (the others only a mutation declares: null until set)
+    std::vector<char> hasDefault(d.propNames.size(), 0), warned(d.propNames.size(), 0);
+    for (auto& kv : d.playerProps) hasDefault[kv.first] = 1;
+    for (auto& kv : d.perTurn) hasDefault[kv.first] = 1;
+    for (const Template& t : d.templates)
+      for (auto& kv : t.props) hasDefault[kv.first] = 1;
     for (const Site& site : sites)
       for (int n = site.first; n < site.end; n++) {
         const Node& nd = d.nodes.nodes[n];
-        if (nd.op == N::ESelf && std::any_of(selfless.begin(), selfless.end(), [&](const std::string& p) { return site.path.rfind(p, 0) == 0; })) {
-          size_t at = site.text.find("$entity.self");
-          error(site.path, "expression error at column " + std::to_string(at == std::string::npos ? 1 : (int)at + 1) +
-                               ": $entity.self is always null here (only an entity's own actions, reactions, triggered "
-                               "actions and effects have one; a top-level action gets one from its 'source')");
+        auto under = [&](const std::vector<std::string>& prefixes) {
+          return std::any_of(prefixes.begin(), prefixes.end(), [&](const std::string& p) { return site.path.rfind(p, 0) == 0; });
+        };
+        if (nd.op == N::ESelf && (under(selfless) || under(selflessWarned))) {
+          std::string msg = std::string(under(selfless) ? "expression error at column " : "at column ") + std::to_string(d.nodes.cols[n]) +
+                            ": $entity.self is always null here (only an entity's own actions, reactions, triggered "
+                            "actions and effects have one; a top-level action gets one from its 'source')";
+          if (under(selfless)) error(site.path, msg);
+          else warn(site.path, msg);
           continue;
+        }
+        if (nd.op == N::Prop && nd.imm >= 0 && nd.imm < (int)hasDefault.size() && !hasDefault[nd.imm] && !warned[nd.imm]) {
+          warned[nd.imm] = 1;
+          warn(site.path, "at column " + std::to_string(d.nodes.cols[n]) + ": property '" + d.propNames[nd.imm] +
+                              "' has no declared default: it reads null until a mutation sets it (declare it in a "
+                              "template's or the players' properties)");
         }
         if (nd.op != N::Member || known.count(nd.imm)) continue;
         const std::string& name = d.syms.names[nd.imm];

@@ -319,7 +319,11 @@ std::string validateDefinition(const std::string& definitionJson) {
     std::vector<DefError> errs;
     auto def = compileDefinition(definitionJson, errs);
     if (def) startGame(def, 0, errs);
-    return errorsJson(errs);
+    if (!def || !errs.empty() || def->warnings.empty()) return errorsJson(errs);
+    // a sound definition: its warnings too (legal, almost certainly not what was meant)
+    json w = json::array();
+    for (auto& x : def->warnings) w.push_back({{"path", x.first}, {"message", x.second}});
+    return json{{"errors", json::array()}, {"warnings", w}}.dump(-1, ' ', false, json::error_handler_t::replace);
   });
 }
 

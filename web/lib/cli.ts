@@ -375,8 +375,14 @@ async function cmdValidate(args: string[]): Promise<number> {
   const parsed = readGame(file, json);
   const rs = await loadEngine();
   checkGame(rs, file, parsed, json);
-  if (json) outJson({ ok: true, errors: [] });
-  else out('ok');
+  // legal, but almost certainly not meant: said, and still exit 0
+  const { warnings } = rs.check(parsed.value as Record<string, unknown>);
+  const located = warnings.map((w) => ({ ...w, ...(parsed.locate(w.path) ?? {}) }));
+  if (json) outJson({ ok: true, errors: [], warnings: located.map((w) => issueJson(file, w)) });
+  else {
+    for (const w of located) err(`warning: ${formatIssue(file, w)}`);
+    out('ok');
+  }
   return EXIT_OK;
 }
 

@@ -322,6 +322,27 @@ export class Rulestack {
     return locateIssues(parsed, engineErrors(this.#run('validate', (m) => m.validateDefinition(parsed.json)), 'validateDefinition'));
   }
 
+  /**
+   * Errors and warnings of a definition. `errors` are validate()'s; `warnings` are legal but
+   * almost certainly not what was meant (`$entity.self` where there is none, a property read
+   * that nothing gives a default), each with its place like an error. Warnings are given for
+   * a definition without errors. Never throws for a bad definition.
+   */
+  check(definition: DefinitionInput, opts: ValidateOptions = {}): { errors: DefinitionIssue[]; warnings: DefinitionIssue[] } {
+    let parsed: ParsedDefinition;
+    try {
+      parsed = parseDefinition(definition, opts.format);
+    } catch (e) {
+      if (e instanceof DefinitionError) return { errors: e.errors, warnings: [] };
+      throw e;
+    }
+    const text = this.#run('validate', (m) => m.validateDefinition(parsed.json));
+    const errors = locateIssues(parsed, engineErrors(text, 'validateDefinition'));
+    const w = text === '' ? undefined : parseEngineJson<{ warnings?: unknown }>(text, 'validateDefinition').warnings;
+    const warnings = Array.isArray(w) ? locateIssues(parsed, w as Array<{ path?: unknown; message?: unknown }>) : [];
+    return { errors, warnings };
+  }
+
   /** Starts a game. Throws DefinitionError with every problem of the definition. */
   createGame(definition: DefinitionInput, opts: CreateGameOptions = {}): Game {
     const seed = opts.seed ?? randomSeed();

@@ -296,8 +296,10 @@ async function chooseMove(g: Game, player: string, options: BotOptions): Promise
 
 // ------------------------------------------------------------------ definition errors
 
-function showErrors(issues: DefinitionIssue[], title = 'Definition errors'): void {
+// kind 'warning': the game loaded, but these are almost certainly not what was meant
+function showErrors(issues: DefinitionIssue[], title = 'Definition errors', kind: 'error' | 'warning' = 'error'): void {
   ui.errors.replaceChildren();
+  ui.errorsBox.classList.toggle('warn', kind === 'warning');
   if (issues.length === 0) {
     ui.errorsBox.hidden = true;
     editor.setErrorLines([]);
@@ -326,7 +328,7 @@ function showErrors(issues: DefinitionIssue[], title = 'Definition errors'): voi
     ui.errors.append(li);
   }
   ui.errorsBox.hidden = false;
-  editor.setErrorLines(issues.flatMap((e) => (e.line !== undefined ? [e.line] : [])));
+  editor.setErrorLines(kind === 'error' ? issues.flatMap((e) => (e.line !== undefined ? [e.line] : [])) : []);
 }
 
 // ------------------------------------------------------------------ game lifecycle
@@ -347,7 +349,7 @@ function load(): void {
     }
     return;
   }
-  showErrors([]);
+  showErrors(rs.check(editor.value).warnings, 'Warnings', 'warning');
   game?.dispose();
   game = next;
   showSeed(game.seed);

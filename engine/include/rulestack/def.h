@@ -140,6 +140,8 @@ struct Builtins {
 
 struct Def {
   std::string name;
+  // Legal but almost certainly not what the author meant: (JSON pointer, message), in order.
+  std::vector<std::pair<std::string, std::string>> warnings;
   Builtins b{};
   Nodes nodes;                  // every compiled expression's nodes
   Symbols syms;

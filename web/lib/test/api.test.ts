@@ -95,6 +95,32 @@ describe('loading', () => {
 });
 
 describe('definition errors', () => {
+  test('check(): errors and warnings apart; warnings have their YAML line/column and the game still loads', () => {
+    const yaml = `name: W
+players: { count: 2 }
+actions:
+  - name: Go
+    condition: $player.current.ready == null
+    mutations: [ { operation: '=', target: $player.current, property: ready, value: true } ]
+flow: { phases: [ { name: Main, valid_actions: [Go] } ] }
+end_conditions: []
+`;
+    const r = rs.check(yaml);
+    assert.deepEqual(r.errors, []);
+    assert.equal(r.warnings.length, 1);
+    assert.equal(r.warnings[0]!.path, '/actions/0/condition');
+    assert.match(r.warnings[0]!.message, /^at column 17: property 'ready' has no declared default/);
+    assert.equal(r.warnings[0]!.line, 5);
+    assert.deepEqual(rs.validate(yaml), []); // validate: errors only
+    rs.createGame(yaml, { seed: 1 }).dispose();
+    // a definition with errors: its errors, no warnings
+    const bad = rs.check(BAD_DEFINITION_YAML);
+    assert.ok(bad.errors.length > 0);
+    assert.deepEqual(bad.warnings, []);
+    // a syntax error: the same
+    assert.ok(rs.check(SYNTAX_ERROR_YAML).errors[0]!.message.startsWith('YAML syntax error'));
+  });
+
   test('YAML syntax error → DefinitionError with line/column', () => {
     assert.throws(
       () => rs.createGame(SYNTAX_ERROR_YAML),

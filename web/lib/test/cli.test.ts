@@ -223,7 +223,7 @@ describe('validate', () => {
   test('--json: one object on stdout, valid or not', () => {
     const ok = run('validate', 'ttt.yaml', '--json');
     assert.equal(ok.code, 0, ok.stderr);
-    assert.deepEqual(JSON.parse(ok.stdout), { ok: true, errors: [] });
+    assert.deepEqual(JSON.parse(ok.stdout), { ok: true, errors: [], warnings: [] });
     const bad = run('validate', 'bad-def.yaml', '--json');
     assert.equal(bad.code, 1);
     assert.equal(bad.stderr, '');

@@ -400,6 +400,11 @@ describe('command lines: files and numbers', () => {
       actions: [{ name: 'Go', mutations: [{ operation: 'MoveZone', target: '$player.current', destination: '$player.current.zone' }] }],
       flow: { phases: [{ name: 'Main', valid_actions: ['Go'] }] }, end_conditions: [],
     }));
+    writeFileSync(path.join(dir, 'warn.json'), JSON.stringify({
+      name: 'Warn', players: { count: 2 }, zones: [{ name: 'Pile' }],
+      actions: [{ name: 'Go', condition: '$player.current.ready == null', mutations: [{ operation: '=', target: '$player.current', property: 'ready', value: true }] }],
+      flow: { phases: [{ name: 'Main', valid_actions: ['Go'] }] }, end_conditions: [],
+    }));
   });
 
   after(() => {
@@ -409,6 +414,14 @@ describe('command lines: files and numbers', () => {
   const scen = (name: string) => path.join('scen', `${name}.json`);
 
   for (const [cli, run] of [['rulestack', node], ['rulestack-native', native]] as const) {
+    test(`${cli} validate: warnings are printed, and the game is still valid (exit 0)`, () => {
+      const r = run('validate', 'warn.json');
+      assert.equal(r.status, 0, r.stderr);
+      assert.equal(r.stdout, 'ok\n');
+      assert.equal(r.stderr, "warning: warn.json: /actions/0/condition: at column 17: property 'ready' has no declared default: " +
+        "it reads null until a mutation sets it (declare it in a template's or the players' properties)\n");
+    });
+
     test(`${cli} simulate: each game that ended in an engine error is listed with its seed and message`, () => {
       const r = run('simulate', 'err.json', '--games', '3', '--seed', '10');
       assert.equal(r.status, 1);
