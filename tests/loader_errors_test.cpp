@@ -504,3 +504,25 @@ TEST_CASE("warnings: a property nothing gives a default, $entity.self in a top-l
   j.erase("triggered_actions");
   CHECK_FALSE(json::parse(rulestack::validateDefinition(j.dump())).contains("warnings"));
 }
+
+// "Choose one of these zones": a list's .zone.@Z (each player's or owner's zone) and a list's
+// .zone (the zones its entities are in) are lists of zones, each once; a target may be one.
+TEST_CASE("a list of zones as targets: each player's Board, the zones a list's entities are in", "[loader]") {
+  json j = json::parse(R"({
+    "name": "Zones", "players": {"count": 2},
+    "zones": [{"name": "Board", "per_player": true}, {"name": "Pile"}],
+    "entities": [{"id": "Token", "type": "token"}],
+    "setup": [{"operation": "Create", "template": "Token", "destination": "$zone.@Pile", "count": 2}],
+    "actions": [{"name": "Place", "requires_target": "$player.all.zone.@Board", "queue": false,
+                 "mutations": [{"operation": "MoveZone", "target": "$zone.@Pile.top", "destination": "$target"}]}],
+    "flow": {"phases": [{"name": "Main", "valid_actions": ["Place"]}]}, "end_conditions": []})");
+  rt::G g(j);
+  CHECK(g.eval("count($player.all.zone.@Board)") == 2);
+  CHECK(g.eval("count($entity.all.zone)") == 1);  // both tokens are in the Pile: once
+  CHECK(g.eval("count($players.zone.@Pile)") == 1);  // a shared zone: once
+  json legal = g.legal("0");
+  CHECK(legal == json::parse(R"([{"action": "Place", "targets": ["Board:0"]}, {"action": "Place", "targets": ["Board:1"]}, {"action": "pass"}])"));
+  g.play("0", json{{"action", "Place"}, {"targets", {"Board:1"}}});
+  CHECK(g.zone("Board:1") == std::vector<std::string>{"Token#1"});  // the Pile's top (made first)
+  CHECK(g.eval("count($entity.all.zone)") == 2);  // now the Pile and Board:1
+}

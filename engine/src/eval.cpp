@@ -33,6 +33,20 @@ int32_t Game::opponentOf(int32_t p) const {
 Value Game::live(int32_t e) const { return e < 0 || !st_.ents[e].alive ? Value::null() : Value::ent(e); }
 Value Game::liveValue(Value v) const { return v.k() == VK::Ent ? live(v.v()) : v; }
 
+// The zones f gives for the live entities and players of a list, each once, in list order.
+template <class F>
+Value Game::zonesOf(Value list, F f) const {
+  int32_t off = (int32_t)scratch_.size();
+  for (int32_t i = 0; i < list.n(); i++) {
+    Value x = scratch_[list.v() + i];  // (read by index: the pushes below may move scratch_)
+    if (x.k() != VK::Ent || !st_.ents[x.v()].alive) continue;
+    Value z = f(x);
+    if (z.isNull() || std::find(scratch_.begin() + off, scratch_.end(), z) != scratch_.end()) continue;
+    scratch_.push_back(z);
+  }
+  return Value::list(off, (int32_t)scratch_.size() - off);
+}
+
 Value Game::listOf(const std::vector<Value>& v) const {
   int32_t off = (int32_t)scratch_.size();
   scratch_.insert(scratch_.end(), v.begin(), v.end());
@@ -253,9 +267,13 @@ Value Game::evalNode(int n, const Ctx& c) const {
     }
     case N::ZoneOf: {
       Value p = evalNode(nd.a, c);
+      auto zoneOf = [&](Value x) {
+        int32_t pl = x.v() < d.numPlayers() ? x.v() : st_.ents[x.v()].owner;
+        return Value::zone(d.zoneInstance(nd.imm, pl));
+      };
+      if (p.k() == VK::List) return zonesOf(p, zoneOf);  // each player's (or owner's) zone, once
       if (p.k() != VK::Ent) return Value::null();
-      int32_t pl = p.v() < d.numPlayers() ? p.v() : st_.ents[p.v()].owner;
-      return Value::zone(d.zoneInstance(nd.imm, pl));
+      return zoneOf(p);
     }
     case N::Event: return Value::null();
     case N::EventField: {
@@ -283,7 +301,12 @@ Value Game::evalNode(int n, const Ctx& c) const {
       for (auto it = st_.queue.rbegin(); it != st_.queue.rend(); ++it) scratch_.push_back(Value::item(it->id));
       return Value::list(off, (int32_t)st_.queue.size());
     }
-    case N::Member: return member(evalNode(nd.a, c), nd.imm, c);
+    case N::Member: {
+      Value o = evalNode(nd.a, c);
+      if (o.k() == VK::List && nd.imm == d.b.zone)  // the zones the entities of a list are in, once each
+        return zonesOf(o, [&](Value x) { return st_.ents[x.v()].zone < 0 ? Value::null() : Value::zone(st_.ents[x.v()].zone); });
+      return member(o, nd.imm, c);
+    }
     case N::Prop: {
       Value o = evalNode(nd.a, c);
       if (o.k() == VK::Ent) return st_.ents[o.v()].alive ? propValue(o.v(), nd.imm) : Value::null();

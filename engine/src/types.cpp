@@ -121,7 +121,8 @@ Kind Typer::of(int n) const {
     case N::Contains:
       return Kind::Bool;
     case N::PhaseName: return Kind::Str;
-    case N::ZoneNamed: case N::ZoneOf: return Kind::Zone;
+    case N::ZoneNamed: return Kind::Zone;
+    case N::ZoneOf: return of(nd.a) == Kind::List ? Kind::List : Kind::Zone;  // a list's: the list of their zones
     case N::QueueTop: return Kind::Item;
     case N::EventField:
       switch ((EvField)nd.imm) {
@@ -136,7 +137,7 @@ Kind Typer::of(int n) const {
     case N::Member: {
       int m = nd.imm;
       if (m == b.owner || m == b.controller || m == b.host || m == b.top) return Kind::Ent;
-      if (m == b.zone) return Kind::Zone;
+      if (m == b.zone) return of(nd.a) == Kind::List ? Kind::List : Kind::Zone;
       if (m == b.type || m == b.tmpl || m == b.name) return Kind::Str;
       if (m == b.tags || m == b.entities || m == b.targets) return Kind::List;
       if (m == b.index || m == b.size || m == b.mode || m == b.x) return Kind::Int;
@@ -184,11 +185,11 @@ std::pair<int, std::string> operandMismatch(const Typer& t, const Def& d, int fi
         if (!numeric(a)) return {n, std::string(opName(nd.op)) + " takes a number, but it was given " + kindName(a)};
         break;
       }
-      case N::Prop: case N::ZoneOf: case N::Member: {
-        // one value's member, read from a list: always null
-        if (nd.op == N::Member && (nd.imm == b.size || nd.imm == b.entities)) break;  // (a list's own members)
+      case N::Prop: case N::Member: {
+        // one value's member, read from a list: always null (but .zone: the list of their zones)
+        if (nd.op == N::Member && (nd.imm == b.size || nd.imm == b.entities || nd.imm == b.zone)) break;
         if (t.of(nd.a) == Kind::List) {
-          std::string name = nd.op == N::ZoneOf ? "zone.@" + d.zones[nd.imm].name : d.syms.names[nd.op == N::Prop ? nd.b : nd.imm];
+          std::string name = d.syms.names[nd.op == N::Prop ? nd.b : nd.imm];
           return {n, "'." + name + "' is read from one value, but this is a list (choose one with [i] or .where(...), or use sum(list, prop))"};
         }
         break;

@@ -165,6 +165,8 @@ class Game {
   Value evalNode(int n, const Ctx& c) const;
   Value member(Value obj, int sym, const Ctx& c) const;
   Value listOf(const std::vector<Value>& v) const;
+  template <class F>
+  Value zonesOf(Value list, F f) const;
   Value live(int32_t e) const;
   Value liveValue(Value v) const;
   bool same(Value a, Value b) const;
