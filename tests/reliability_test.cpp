@@ -55,6 +55,12 @@ TEST_CASE("a tampered snapshot is refused, whatever field was changed", "[reliab
       {"a number beyond int (1e308) as an entity field", [](json& s) { s["entities"][2][5] = 1e308; }},
       {"a whole number beyond 32 bits", [](json& s) { s["entities"][2][0] = 4294967296LL; }},
       {"a decimal number", [](json& s) { s["flow"][0] = 1.5; }},
+      {"two entities with one id (Template#n)", [](json& s) {
+         s["entities"][3][1] = s["entities"][2][1];
+         s["entities"][3][2] = s["entities"][2][2];
+       }},
+      {"a serial past its template's counter", [](json& s) { s["entities"][2][2] = 999; }},
+      {"a boolean as an entity's zone", [](json& s) { s["entities"][2][5] = true; }},
       {"a frame's item whose self is a player", [](json& s) {
          for (auto& f : s["stack"])
            if (f[0] == (int)rulestack::FK::Take) f[18][5] = 1;

@@ -513,6 +513,12 @@ bool restoreSnapshot(Game& g, const json& j, std::string& error) {
     }
     State s;
     for (auto& e : j.at("entities")) {
+      // numbers where numbers are, a boolean for `alive` (a true is not a zone 1)
+      for (size_t k = 0; k < e.size(); k++)
+        if (k == 7 ? !e[k].is_boolean() : !e[k].is_number_integer()) {
+          error = "inconsistent snapshot: entity field " + std::to_string(k) + " is not a " + (k == 7 ? "boolean" : "whole number");
+          return false;
+        }
       Entity en;
       en.tmpl = e.at(0); en.idTmpl = e.at(1); en.serial = e.at(2); en.owner = e.at(3); en.controller = e.at(4);
       en.zone = e.at(5); en.host = e.at(6); en.alive = e.at(7);
@@ -569,6 +575,15 @@ bool restoreSnapshot(Game& g, const json& j, std::string& error) {
       if (e.serial < 0 && ((size_t)(-1 - e.serial) >= s.customIds.size() || s.customIds[-1 - e.serial].first != (int32_t)i))
         return bad("custom id of entity " + std::to_string(i));
       if (e.handle < 0 || e.handle >= s.nextHandle || e.prevHandle < 0 || e.prevHandle >= s.nextHandle) return bad("handle of entity " + std::to_string(i));
+      // "<Template>#n": n from 1 to the template's counter (the next Create makes n + 1)
+      if (!player && e.serial >= 0 && (e.serial < 1 || e.serial > s.serials[e.idTmpl])) return bad("serial of entity " + std::to_string(i));
+    }
+    {  // each "<Template>#n" names one entity (a fuzz finding: two Counter#3, a listed move refused)
+      std::vector<std::pair<int32_t, int32_t>> ids;
+      for (size_t i = (size_t)d.numPlayers(); i < s.ents.size(); i++)
+        if (s.ents[i].serial > 0) ids.push_back({s.ents[i].idTmpl, s.ents[i].serial});
+      std::sort(ids.begin(), ids.end());
+      if (std::adjacent_find(ids.begin(), ids.end()) != ids.end()) return bad("two entities with one id");
     }
     // every value a slot holds points at something that exists
     auto slotOk = [&](const Slot& v) {
