@@ -3,12 +3,12 @@
 // change slower? Builds the other commit (a git worktree in build/vs/<commit>, built once and
 // kept), then runs the same Duel work with each build in turn (A B A B ...), each run its own
 // process, and gives each pair's ratio of CPU time (the process and everything it waited for,
-// start-up included) and their median. Pairing keeps the ratio honest when the shared
+// start-up included: the work is sized so that start-up is a few % of a run) and their median. Pairing keeps the ratio honest when the shared
 // machine's speed drifts; quote the median.
 //   node bench/vs.mjs --base COMMIT [--runs N] [--only native,wasm,mcts] [--json FILE]
-//     native  rulestack-native simulate, 20000 random games       (build/native of this checkout)
-//     wasm    simulate() in the wasm module, 30 x 200 random games (build/wasm of this checkout)
-//     mcts    botChoose, 40 x 200 MCTS iterations over the true state, from a fixed position
+//     native  rulestack-native simulate, 60000 random games       (build/native of this checkout)
+//     wasm    simulate() in the wasm module, 90 x 200 random games (build/wasm of this checkout)
+//     mcts    botChoose, 120 x 200 MCTS iterations over the true state, from a fixed position
 // This checkout's builds must be current (node scripts/build.mjs native wasm). A/B > 1: this
 // checkout is slower. Issue 10's bound: the Duel may not get slower than the engine before
 // the resolution machine (commit 4870336) by more than 10 %.
@@ -86,19 +86,19 @@ const median = (xs) => {
 if (only.some((o) => o !== 'native')) need('build/wasm/engine.wasm');
 const sides = {
   native: {
-    what: 'native, 20000 random games (rulestack-native simulate)',
-    a: [need('build/native/rulestack-native'), 'simulate', duel, '--games', '20000', '--seed', '1000'],
-    b: () => [baseNative, 'simulate', duel, '--games', '20000', '--seed', '1000'],
+    what: 'native, 60000 random games (rulestack-native simulate)',
+    a: [need('build/native/rulestack-native'), 'simulate', duel, '--games', '60000', '--seed', '1000'],
+    b: () => [baseNative, 'simulate', duel, '--games', '60000', '--seed', '1000'],
   },
   wasm: {
-    what: 'wasm, 30 x 200 random games (simulate)',
-    a: [process.execPath, 'bench/vs-work.mjs', 'build/wasm', duel, 'random', '30'],
-    b: () => [process.execPath, 'bench/vs-work.mjs', baseWasm, duel, 'random', '30'],
+    what: 'wasm, 90 x 200 random games (simulate)',
+    a: [process.execPath, 'bench/vs-work.mjs', 'build/wasm', duel, 'random', '90'],
+    b: () => [process.execPath, 'bench/vs-work.mjs', baseWasm, duel, 'random', '90'],
   },
   mcts: {
-    what: 'wasm, 40 x 200 MCTS iterations over the true state (botChoose)',
-    a: [process.execPath, 'bench/vs-work.mjs', 'build/wasm', duel, 'mcts', '40'],
-    b: () => [process.execPath, 'bench/vs-work.mjs', baseWasm, duel, 'mcts', '40'],
+    what: 'wasm, 120 x 200 MCTS iterations over the true state (botChoose)',
+    a: [process.execPath, 'bench/vs-work.mjs', 'build/wasm', duel, 'mcts', '120'],
+    b: () => [process.execPath, 'bench/vs-work.mjs', baseWasm, duel, 'mcts', '120'],
   },
 };
 

@@ -111,8 +111,9 @@ void search(const Game& g, const std::vector<Move>& moves, int iterations, int m
   root.untried = moves;
   root.expanded = true;
   std::vector<Move> scratch;
+  Game sim = g.clone();
   for (int it = 0; it < iterations; it++) {
-    Game sim = g.clone();
+    if (it > 0) sim.copyFrom(g);  // (one game, its memory reused by every playout)
     try {
       TreeNode* node = &root;
       std::vector<TreeNode*> path{node};

@@ -63,10 +63,25 @@ class Game {
   // A copy for search: same state, no log.
   Game clone() const {
     Game g(def_);
-    g.st_ = st_;
-    g.extra_ = extra_;
-    g.logging = false;
+    g.copyFrom(*this);
     return g;
+  }
+  // Becomes what o.clone() would be, reusing this game's memory (a bot's loop of playouts
+  // copies one state many times: assignment keeps the vectors' capacity, no allocation).
+  void copyFrom(const Game& o) {
+    def_ = o.def_;
+    st_ = o.st_;
+    extra_ = o.extra_;
+    logging = false;
+    log.clear();
+    trace = nullptr;
+    eventsThisMove_ = 0;
+    endDirty_ = true;
+    movesCachePlayer_ = -1;
+    targetDepth_ = 0;
+    quietCause_ = -1;
+    steps_ = 0;
+    resetEval();  // (a playout that threw may have left the evaluator mid-expression)
   }
   const Def& def() const { return *def_; }
   std::shared_ptr<const Def> defPtr() const { return def_; }
