@@ -1,6 +1,7 @@
 // Scenario files: a game, a seed, and steps (moves, expected illegal moves, expectations on
 // the state, expected events). Game authors and the test suites use the same runner.
 #include <algorithm>
+#include <new>
 
 #include "rulestack/game.h"
 #include "json_io.h"
@@ -33,7 +34,21 @@ std::string playerOf(const json& step) {
 
 }  // namespace
 
+namespace {
+std::string runScenarioUnguarded(const std::string& scenarioText);
+}  // namespace
+
+// Out of memory is said as a failure of the run, never an exception across the boundary.
 std::string runScenario(const std::string& scenarioText) {
+  try {
+    return runScenarioUnguarded(scenarioText);
+  } catch (const std::bad_alloc&) {
+    return R"({"failures":[{"message":"runScenario: the engine is out of memory","step":-1}],"ok":false,"steps":0})";
+  }
+}
+
+namespace {
+std::string runScenarioUnguarded(const std::string& scenarioText) {
   json out = {{"ok", true}, {"steps", 0}, {"failures", json::array()}};
   auto failure = [&](int step, const std::string& msg) {
     out["ok"] = false;
@@ -182,5 +197,6 @@ std::string runScenario(const std::string& scenarioText) {
   out["steps"] = ran;
   return out.dump();
 }
+}  // namespace
 
 }  // namespace rulestack
