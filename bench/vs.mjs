@@ -3,8 +3,9 @@
 // change slower? Builds the other commit (a git worktree in build/vs/<commit>, built once and
 // kept), then runs the same Duel work with each build in turn (A B A B ...), each run its own
 // process, and gives each pair's ratio of CPU time (the process and everything it waited for,
-// start-up included: the work is sized so that start-up is a few % of a run) and their median. Pairing keeps the ratio honest when the shared
-// machine's speed drifts; quote the median.
+// start-up included: the work is sized so that start-up is a few % of a run) and their
+// median. Pairing keeps the ratio honest when the shared machine's speed drifts; quote the
+// median.
 //   node bench/vs.mjs --base COMMIT [--runs N] [--only native,wasm,mcts] [--json FILE]
 //     native  rulestack-native simulate, 60000 random games       (build/native of this checkout)
 //     wasm    simulate() in the wasm module, 90 x 200 random games (build/wasm of this checkout)

@@ -110,8 +110,8 @@ int playout(const std::string& file, const std::string& text, uint64_t seed) {
       if (r.empty()) {
         good.push_back(m);
       } else if (r == "loop_limit") {
-        // the engine's bounds (a flow where nobody can ever act again, a queue of 1000
-        // items) reject a listed move: reported, see the [!mayfail] case below
+        // a loop the engine bounds in one move (max_events, 400 nested steps) rejects a
+        // listed move: reported after the playout
         loopLimited++;
         if (loopLimitMessage.empty()) loopLimitMessage = rulestack::moveJson(g, m).dump() + ": " + msg;
       } else {

@@ -59,7 +59,7 @@ struct Loader {
   std::set<std::string> actionNames;
   std::vector<std::string> propList;  // for suggestions
   // Where each compiled expression's nodes are (a load error found later names its place).
-  struct Site { int first, end; std::string path, text; };
+  struct Site { int first, end; std::string path; };
   std::vector<Site> sites;
   // Keys whose expression must be of some kind (types.h), checked once everything is declared.
   struct Expect { Expr e; std::string path; Want want; };
@@ -80,7 +80,8 @@ struct Loader {
   // wrong kind, then a key given the wrong kind; at most one error per expression.
   void kinds() {
     Typer t(d);
-    std::set<std::string> reported;
+    std::set<std::string> reported, compiled;  // (compiled: the keys whose value was expression text)
+    for (const Site& site : sites) compiled.insert(site.path);
     auto colOf = [&](int n) { return n >= 0 && n < (int)d.nodes.cols.size() ? d.nodes.cols[n] : 1; };
     for (const Site& site : sites) {
       auto bad = operandMismatch(t, d, site.first, site.end);
@@ -101,10 +102,7 @@ struct Loader {
         if (text.find('$') != std::string::npos)
           found += " (text, not an expression: an expression starts with $, ( or a function such as min(; write $x + 1, not 1 + $x)";
       }
-      const Site* s = nullptr;
-      for (const Site& site : sites)
-        if (site.path == x.path) s = &site;
-      error(x.path, std::string(s ? "expression error at column 1: " : "") + "expected " + want + ", found " + found);
+      error(x.path, std::string(compiled.count(x.path) ? "expression error at column 1: " : "") + "expected " + want + ", found " + found);
     }
   }
 
@@ -124,33 +122,34 @@ struct Loader {
     for (auto& kv : d.perTurn) hasDefault[kv.first] = 1;
     for (const Template& t : d.templates)
       for (auto& kv : t.props) hasDefault[kv.first] = 1;
-    for (const Site& site : sites)
+    for (const Site& site : sites) {
+      auto under = [&](const std::vector<std::string>& prefixes) {
+        return std::any_of(prefixes.begin(), prefixes.end(), [&](const std::string& p) { return site.path.rfind(p, 0) == 0; });
+      };
+      const bool noSelf = under(selfless), noSelfWarned = !noSelf && under(selflessWarned);
       for (int n = site.first; n < site.end; n++) {
         const Node& nd = d.nodes.nodes[n];
-        auto under = [&](const std::vector<std::string>& prefixes) {
-          return std::any_of(prefixes.begin(), prefixes.end(), [&](const std::string& p) { return site.path.rfind(p, 0) == 0; });
-        };
-        if (nd.op == N::ESelf && (under(selfless) || under(selflessWarned))) {
-          std::string msg = std::string(under(selfless) ? "expression error at column " : "at column ") + std::to_string(d.nodes.cols[n]) +
+        const std::string at = std::to_string(d.nodes.cols[n]);
+        if (nd.op == N::ESelf && (noSelf || noSelfWarned)) {
+          std::string msg = std::string(noSelf ? "expression error at column " : "at column ") + at +
                             ": $entity.self is always null here (only an entity's own actions, reactions, triggered "
                             "actions and effects have one; a top-level action gets one from its 'source')";
-          if (under(selfless)) error(site.path, msg);
+          if (noSelf) error(site.path, msg);
           else warn(site.path, msg);
           continue;
         }
         if (nd.op == N::Prop && nd.imm >= 0 && nd.imm < (int)hasDefault.size() && !hasDefault[nd.imm] && !warned[nd.imm]) {
           warned[nd.imm] = 1;
-          warn(site.path, "at column " + std::to_string(d.nodes.cols[n]) + ": property '" + d.propNames[nd.imm] +
+          warn(site.path, "at column " + at + ": property '" + d.propNames[nd.imm] +
                               "' has no declared default: it reads null until a mutation sets it (declare it in a "
                               "template's or the players' properties)");
         }
         if (nd.op != N::Member || known.count(nd.imm)) continue;
         const std::string& name = d.syms.names[nd.imm];
-        size_t at = site.text.find("." + name);
-        error(site.path, "expression error at column " + std::to_string(at == std::string::npos ? 1 : (int)at + 2) +
-                             ": unknown member '" + name + "' (no built-in member, property or action property has this name)" +
-                             didYouMean(name, names));
+        error(site.path, "expression error at column " + at + ": unknown member '" + name +
+                             "' (no built-in member, property or action property has this name)" + didYouMean(name, names));
       }
+    }
   }
 
   CompileEnv env() { return CompileEnv{&d.syms, &zoneByName}; }
@@ -244,7 +243,7 @@ struct Loader {
         error(path, "expression error at column " + std::to_string(ce.column) + ": " + ce.message);
         return {};
       }
-      sites.push_back({first, (int)d.nodes.nodes.size(), path, s});
+      sites.push_back({first, (int)d.nodes.nodes.size(), path});
       return e;
     }
     error(path, "expected a value or an expression, found " + typeName(j));

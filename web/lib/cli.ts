@@ -186,12 +186,17 @@ function readGame(file: string, json = false): ParsedDefinition {
   }
 }
 
-/** The engine's problems with a parsed game, located in its YAML source. */
-function gameIssues(rs: Rulestack, parsed: ParsedDefinition): DefinitionIssue[] {
-  return rs.validate(parsed.value as Record<string, unknown>).map((x) => {
+/** Issues the engine found in a parsed game, located in its YAML source. */
+function locatedIn(parsed: ParsedDefinition, issues: DefinitionIssue[]): DefinitionIssue[] {
+  return issues.map((x) => {
     const p = parsed.locate(x.path);
     return p ? { ...x, line: p.line, column: p.column } : x;
   });
+}
+
+/** The engine's problems with a parsed game, located in its YAML source. */
+function gameIssues(rs: Rulestack, parsed: ParsedDefinition): DefinitionIssue[] {
+  return locatedIn(parsed, rs.validate(parsed.value as Record<string, unknown>));
 }
 
 /** Validates; reports every error and exits 1 when there is any. */
@@ -374,10 +379,10 @@ async function cmdValidate(args: string[]): Promise<number> {
   const json = values.json === true;
   const parsed = readGame(file, json);
   const rs = await loadEngine();
-  checkGame(rs, file, parsed, json);
+  const { errors, warnings } = rs.check(parsed.value as Record<string, unknown>);
+  if (errors.length > 0) failIssues(file, locatedIn(parsed, errors), json);
   // legal, but almost certainly not meant: said, and still exit 0
-  const { warnings } = rs.check(parsed.value as Record<string, unknown>);
-  const located = warnings.map((w) => ({ ...w, ...(parsed.locate(w.path) ?? {}) }));
+  const located = locatedIn(parsed, warnings);
   if (json) outJson({ ok: true, errors: [], warnings: located.map((w) => issueJson(file, w)) });
   else {
     for (const w of located) err(`warning: ${formatIssue(file, w)}`);

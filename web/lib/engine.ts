@@ -211,15 +211,25 @@ function parseEngineJson<T>(text: string, what: string): T {
   }
 }
 
-function engineErrors(text: string, what: string): Array<{ path?: unknown; message?: unknown }> {
-  if (text === '') return [];
-  const r = parseEngineJson<{ errors?: unknown; outOfMemory?: boolean }>(text, what);
+type EngineIssue = { path?: unknown; message?: unknown };
+
+/** The errors and warnings of an engine answer ("" is none); out of memory is a RangeError. */
+function engineIssues(text: string, what: string): { errors: EngineIssue[]; warnings: EngineIssue[] } {
+  if (text === '') return { errors: [], warnings: [] };
+  const r = parseEngineJson<{ errors?: unknown; warnings?: unknown; outOfMemory?: boolean }>(text, what);
   // not a fault of the definition or the snapshot: the engine's memory is full
   if (r.outOfMemory === true) {
     const first = Array.isArray(r.errors) ? (r.errors[0] as { message?: unknown } | undefined) : undefined;
     throw new RangeError(`rulestack: ${typeof first?.message === 'string' ? first.message : `${what}: the engine is out of memory`}`);
   }
-  return Array.isArray(r.errors) ? r.errors : [{ path: '', message: `unexpected engine answer: ${text.slice(0, 200)}` }];
+  return {
+    errors: Array.isArray(r.errors) ? r.errors : [{ path: '', message: `unexpected engine answer: ${text.slice(0, 200)}` }],
+    warnings: Array.isArray(r.warnings) ? r.warnings : [],
+  };
+}
+
+function engineErrors(text: string, what: string): EngineIssue[] {
+  return engineIssues(text, what).errors;
 }
 
 /** An integer from 1 to MAX_LOG_LIMIT (default DEFAULT_LOG_LIMIT). */
@@ -312,14 +322,7 @@ export class Rulestack {
    * line/column. Never throws for a bad definition.
    */
   validate(definition: DefinitionInput, opts: ValidateOptions = {}): DefinitionIssue[] {
-    let parsed: ParsedDefinition;
-    try {
-      parsed = parseDefinition(definition, opts.format);
-    } catch (e) {
-      if (e instanceof DefinitionError) return e.errors;
-      throw e;
-    }
-    return locateIssues(parsed, engineErrors(this.#run('validate', (m) => m.validateDefinition(parsed.json)), 'validateDefinition'));
+    return this.check(definition, opts).errors;
   }
 
   /**
@@ -336,11 +339,8 @@ export class Rulestack {
       if (e instanceof DefinitionError) return { errors: e.errors, warnings: [] };
       throw e;
     }
-    const text = this.#run('validate', (m) => m.validateDefinition(parsed.json));
-    const errors = locateIssues(parsed, engineErrors(text, 'validateDefinition'));
-    const w = text === '' ? undefined : parseEngineJson<{ warnings?: unknown }>(text, 'validateDefinition').warnings;
-    const warnings = Array.isArray(w) ? locateIssues(parsed, w as Array<{ path?: unknown; message?: unknown }>) : [];
-    return { errors, warnings };
+    const found = engineIssues(this.#run('validate', (m) => m.validateDefinition(parsed.json)), 'validateDefinition');
+    return { errors: locateIssues(parsed, found.errors), warnings: locateIssues(parsed, found.warnings) };
   }
 
   /** Starts a game. Throws DefinitionError with every problem of the definition. */
