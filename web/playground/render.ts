@@ -437,6 +437,7 @@ export function renderBoard(view: GameView, name: PlayerName, reader = ''): HTML
 export interface MoveSteps {
   autoPasses: number;
   resolved: string[];
+  cancelled: string[];
 }
 
 /** Which Pass events of a move were automatic: every one but the mover's own pass, if the move was one. */
@@ -457,15 +458,16 @@ function itemName(ev: { action?: string; entity?: string }, names: Names): strin
 
 export function moveSteps(events: GameEvent[], mover: string, movePassed: boolean): MoveSteps {
   const names = new Names(null);
-  const resolved = events.flatMap((ev) => (ev.type === 'ActionExecuted' && ev.when !== 'before' ? [itemName(ev, names)] : []));
-  return { autoPasses: autoPassIndexes(events, mover, movePassed).size, resolved };
+  const of = (type: string) => events.flatMap((ev) => (ev.type === type && ev.when !== 'before' ? [itemName(ev as { action?: string; entity?: string }, names)] : []));
+  return { autoPasses: autoPassIndexes(events, mover, movePassed).size, resolved: of('ActionExecuted'), cancelled: of('ActionCancelled') };
 }
 
-/** "2 automatic passes · resolved: Cast of Bolt #1": what one click did beyond the move itself. */
+/** "2 automatic passes · resolved: Counter of Negate #1 · cancelled: Cast of Bolt #1": what one click did beyond the move itself. */
 export function stepsText(s: MoveSteps): string {
   const bits: string[] = [];
   if (s.autoPasses) bits.push(`${s.autoPasses} automatic pass${s.autoPasses === 1 ? '' : 'es'}`);
   if (s.resolved.length) bits.push(`resolved: ${s.resolved.join(', ')}`);
+  if (s.cancelled.length) bits.push(`cancelled: ${s.cancelled.join(', ')}`);
   return bits.join(' · ');
 }
 
