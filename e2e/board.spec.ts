@@ -4,20 +4,9 @@
 // prompt, the automatic passes and resolved items in the log, run-time errors as game errors.
 import { test, expect, type Page } from '@playwright/test';
 import { failOnPageErrors } from './page-errors.js';
+import { open, loadGame, move } from './playground-page.js';
 
 failOnPageErrors();
-
-async function open(page: Page, query = ''): Promise<void> {
-  await page.goto(`/${query}`);
-  await expect(page.locator('#status')).toHaveText('ready', { timeout: 15_000 });
-}
-
-/** Loads an example with a seed typed in the Seed box. */
-async function loadGame(page: Page, file: string, seed: string): Promise<void> {
-  await page.locator('#seed').fill(seed);
-  await page.locator('#game-picker').selectOption(file);
-  await expect(page.locator('#seed-used')).toHaveText(`seed ${seed}`);
-}
 
 /** Types a definition in the editor and loads it. */
 async function loadText(page: Page, text: string): Promise<void> {
@@ -25,9 +14,6 @@ async function loadText(page: Page, text: string): Promise<void> {
   await page.locator('#load').click();
   await expect(page.locator('#errors-box')).toBeHidden();
 }
-
-/** The move button with exactly this label. */
-const move = (page: Page, label: string) => page.locator('#moves button.move').filter({ hasText: new RegExp(`^${label.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}$`) });
 
 test('nexus: a card shows its rules text and properties; a converted card is face down; a mode has its name; the queue is shown once', async ({ page }) => {
   await open(page);

@@ -456,9 +456,27 @@ function itemName(ev: { action?: string; entity?: string }, names: Names): strin
   return `${ev.action ?? 'an item'}${ev.entity ? ` of ${names.entity(ev.entity)}` : ''}`;
 }
 
+/**
+ * The indexes of the ActionExecuted events of items that resolved because players passed:
+ * not an action that executes at once (`queue: false`), which is the move itself.
+ */
+function resolvedIndexes(events: GameEvent[]): Set<number> {
+  const immediate = new Map<string, boolean>(); // item played in this move → no pass since
+  const out = new Set<number>();
+  events.forEach((ev, i) => {
+    if (ev.when === 'before') return;
+    if (ev.type === 'Pass') for (const k of immediate.keys()) immediate.set(k, false);
+    else if (ev.type === 'ActionPlayed') immediate.set(ev.item, true);
+    else if (ev.type === 'ActionExecuted' && !immediate.get(ev.item)) out.add(i);
+  });
+  return out;
+}
+
 export function moveSteps(events: GameEvent[], mover: string, movePassed: boolean): MoveSteps {
   const names = new Names(null);
-  const of = (type: string) => events.flatMap((ev) => (ev.type === type && ev.when !== 'before' ? [itemName(ev as { action?: string; entity?: string }, names)] : []));
+  const resolved = resolvedIndexes(events);
+  const of = (type: string) =>
+    events.flatMap((ev, i) => (ev.type === type && ev.when !== 'before' && (type !== 'ActionExecuted' || resolved.has(i)) ? [itemName(ev as { action?: string; entity?: string }, names)] : []));
   return { autoPasses: autoPassIndexes(events, mover, movePassed).size, resolved: of('ActionExecuted'), cancelled: of('ActionCancelled') };
 }
 
@@ -474,6 +492,7 @@ export function stepsText(s: MoveSteps): string {
 /** A move's events, the automatic passes and the resolved items marked. */
 export function renderEvents(events: GameEvent[], mover: string | null, movePassed: boolean, name: PlayerName = (id) => id): HTMLElement {
   const auto = mover === null ? new Set<number>() : autoPassIndexes(events, mover, movePassed);
+  const resolved = resolvedIndexes(events);
   const names = new Names(null, name);
   const ol = h('ol', { class: 'events' });
   events.forEach((ev, i) => {
@@ -481,9 +500,9 @@ export function renderEvents(events: GameEvent[], mover: string | null, movePass
     if (auto.has(i)) {
       li.classList.add('auto-pass');
       li.append(' ', badge(`automatic pass of ${name(String((ev as { player?: string }).player))}`, 'b-auto'));
-    } else if (ev.type === 'ActionExecuted' && ev.when !== 'before') {
+    } else if (resolved.has(i)) {
       li.classList.add('resolved');
-      li.append(' ', badge(`resolved: ${itemName(ev, names)}`, 'b-resolved'));
+      li.append(' ', badge(`resolved: ${itemName(ev as { action?: string; entity?: string }, names)}`, 'b-resolved'));
     } else if (ev.type === 'ActionCancelled') {
       li.classList.add('cancelled');
       li.append(' ', badge(`cancelled: ${itemName(ev, names)}`, 'b-cancelled'));
