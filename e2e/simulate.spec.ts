@@ -6,7 +6,7 @@ import { readFile } from 'node:fs/promises';
 import { loadEngine } from '../dist/index.js';
 import type { Rulestack } from '../dist/index.js';
 import { playOut, type GameOutcome } from '../web/playground/simulate-game.js';
-import { tally } from '../web/playground/simulate-stats.js';
+import { oddGames, tally } from '../web/playground/simulate-stats.js';
 import { failOnPageErrors } from './page-errors.js';
 import { open } from './playground-page.js';
 
@@ -54,12 +54,15 @@ test('Simulate 20 random games of tic-tac-toe: 20 counted as node counts them, c
     expect(await page.evaluate(inked(id))).toBeGreaterThan(100);
   }
 
-  // the odd games: the longest and the shortest, each with its seed; tic-tac-toe is 5 to 9 moves
-  const longest = outcomes.reduce((a, b) => (b.length > a.length ? b : a));
+  // the odd games: the longest, the shortest, then the first draws, each once, with its seed
+  const odd = oddGames(outcomes);
+  expect(odd.map((o) => o.why).slice(0, 2)).toEqual(['longest', 'shortest']);
+  await expect(page.locator('#sim-odd li')).toHaveText(
+    odd.map(({ why, outcome: o }) => `${why} — seed ${o.seed}, ${o.length} moves, ${o.winner !== null ? `Player ${o.winner} won` : 'draw'} Open`),
+  );
+  const longest = odd[0]!.outcome;
+  expect(longest.length).toBe(Math.max(...outcomes.map((o) => o.length)));
   const row = page.locator('#sim-odd li[data-why="longest"]');
-  await expect(row).toContainText(`longest — seed ${longest.seed}, ${longest.length} moves`);
-  await expect(page.locator('#sim-odd li[data-why="shortest"]')).toHaveCount(1);
-  await expect(page.locator('#sim-odd li[data-why="draw"]')).toHaveCount(Math.min(3, t.draws));
 
   // Open: the board shows that game, replayed from its seed, one log group per move
   await row.getByRole('button', { name: 'Open' }).click();
@@ -67,6 +70,8 @@ test('Simulate 20 random games of tic-tac-toe: 20 counted as node counts them, c
   await expect(page.locator('#log .log-group')).toHaveCount(longest.length + 1); // + the setup
   await expect(page.locator('#result')).toHaveText(longest.winner !== null ? `Player ${longest.winner} wins` : 'Draw');
   await expect(page.locator('#mode')).toHaveValue('hotseat');
+  await expect(page.locator('#moves')).toBeFocused(); // the game is over: the focus is on the moves panel that says so
+  await expect(page.locator('#moves')).toContainText('Game over');
   await expect(page.locator('#message')).toHaveText(`Opened simulated game, seed ${longest.seed}: ${longest.length} moves. Undo steps back through it.`);
   // undo steps back into it
   await page.locator('#undo').click();

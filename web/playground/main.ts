@@ -434,6 +434,7 @@ function openGame(definitionJson: string, seed: number, moves: Array<{ player: s
   holder = g.view().toAct[0] ?? holder;
   render();
   showMessage(`Opened simulated game, seed ${seed}: ${moves.length} moves. Undo steps back through it.`, 'info');
+  ui.moves.focus(); // from the Simulate panel to the game (scrolled into view), then to its first move if any
   settleFocus(ui.moves);
 }
 

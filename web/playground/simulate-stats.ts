@@ -63,8 +63,9 @@ export function oddGames(outcomes: GameOutcome[], each = 3): OddGame[] {
   }
   const odd: OddGame[] = [{ why: 'longest', outcome: longest }];
   if (shortest !== longest) odd.push({ why: 'shortest', outcome: shortest });
+  // each game once: a draw that is also the longest is listed as the longest
   const some = (why: string, f: (o: GameOutcome) => boolean) => {
-    for (const o of outcomes.filter(f).slice(0, each)) odd.push({ why, outcome: o });
+    for (const o of outcomes.filter((o) => f(o) && !odd.some((x) => x.outcome === o)).slice(0, each)) odd.push({ why, outcome: o });
   };
   some('draw', (o) => o.draw);
   some('unfinished', (o) => o.unfinished);
