@@ -8,7 +8,7 @@ import type { BotOptions, DefinitionIssue, Game, GameEvent, GameView, Move, Rule
 import type { BotRequest, BotResponse } from './bot-worker.js';
 import { Editor } from './editor.js';
 import { examples } from './examples.js';
-import { h, moveEntities, moveErrorText, moveLabel, moveSteps, renderBoard, renderEvents, renderPrompt, renderSummary, resultText, stepsText, useDefinition } from './render.js';
+import { gameErrorText, h, moveEntities, moveErrorText, moveLabel, moveSteps, renderBoard, renderEvents, renderPrompt, renderSummary, resultText, stepsText, useDefinition } from './render.js';
 import { announce, settleFocus } from './a11y.js';
 import { initSimulate } from './simulate.js';
 
@@ -403,7 +403,17 @@ function play(player: string, move: Move): void {
   clearMessage();
   const done = applyMove(game, player, move);
   render();
-  if (done) announceMove(history[history.length - 1]!, game.log(null).slice(-history[history.length - 1]!.eventCount));
+  if (done) {
+    const entry = history[history.length - 1]!;
+    const events = entry.eventCount > 0 ? game.log(null).slice(-entry.eventCount) : [];
+    announceMove(entry, events);
+    // a queue item that failed as it resolved: the move stands, the item was cancelled
+    const failed = gameErrorText(events);
+    if (failed !== null) {
+      showMessage(failed);
+      ui.message.classList.add('game-error');
+    }
+  }
   settleFocus(ui.moves);
   scheduleBot();
 }

@@ -187,12 +187,14 @@ function zoneTitle(id: string, zone: ZoneView): string {
   return id;
 }
 
-const CARD_FIELDS = ['id', 'template', 'type', 'owner', 'controller', 'properties', 'tags', 'face_down', 'host'];
+const CARD_FIELDS = ['id', 'template', 'type', 'owner', 'controller', 'properties', 'tags', 'face_down', 'host', 'text'];
 
 /** A card: its name, type and tags, its rules text, its properties (the ones the last move changed marked). */
 function entityCard(e: EntityView, names: Names, before: Map<string, string> | null): HTMLElement {
   const tpl = e.template ?? null;
   const t = info.template(tpl);
+  // the rules text: the view's, should the engine give one, else the definition's
+  const text = typeof e.text === 'string' ? e.text : t?.text;
   const tags = Array.isArray(e.tags) ? (e.tags as unknown[]).filter((x): x is string => typeof x === 'string') : (t?.tags ?? []);
   const hidden = e.id.startsWith('?');
   const faceDown = e.face_down === true;
@@ -216,7 +218,7 @@ function entityCard(e: EntityView, names: Names, before: Map<string, string> | n
     ),
     tags.length ? h('div', { class: 'tags' }, ...tags.map((x) => h('span', { class: 'tag' }, x))) : null,
     faceDown ? h('div', { class: 'face-note' }, hidden ? 'face down' : 'face down (you know it)') : null,
-    t?.text ? h('p', { class: 'card-text' }, t.text) : null,
+    text ? h('p', { class: 'card-text' }, text) : null,
     props(e.properties, 'props', e.id, before),
     e.host != null ? h('div', { class: 'card-host' }, `on ${names.entity(String(e.host))}`) : null,
     h('div', { class: 'card-id' }, e.id),
@@ -481,6 +483,20 @@ export function moveSteps(events: GameEvent[], mover: string, movePassed: boolea
 }
 
 /** "2 automatic passes · resolved: Counter of Negate #1 · cancelled: Cast of Bolt #1": what one click did beyond the move itself. */
+/**
+ * A run-time error the engine got past while a move resolved (a `GameError` event: its item
+ * was cancelled, or the game ended in a draw), said as a game error; null when there was none.
+ */
+export function gameErrorText(events: GameEvent[]): string | null {
+  const errors = events.flatMap((ev) => {
+    const e = ev as { type: string; message?: string; action?: string; item?: string };
+    if (e.type !== 'GameError') return [];
+    const what = e.item ? `${e.action ?? 'an item'} failed as it resolved and was cancelled` : 'the rules failed, and the game ended in a draw';
+    return [`${what}: ${e.message ?? ''}`];
+  });
+  return errors.length ? `Game error: ${errors.join('; ')}` : null;
+}
+
 export function stepsText(s: MoveSteps): string {
   const bits: string[] = [];
   if (s.autoPasses) bits.push(`${s.autoPasses} automatic pass${s.autoPasses === 1 ? '' : 'es'}`);
@@ -503,6 +519,9 @@ export function renderEvents(events: GameEvent[], mover: string | null, movePass
     } else if (resolved.has(i)) {
       li.classList.add('resolved');
       li.append(' ', badge(`resolved: ${itemName(ev as { action?: string; entity?: string }, names)}`, 'b-resolved'));
+    } else if ((ev as { type: string }).type === 'GameError') {
+      li.classList.add('game-error');
+      li.append(' ', badge('game error', 'b-cancelled'));
     } else if (ev.type === 'ActionCancelled') {
       li.classList.add('cancelled');
       li.append(' ', badge(`cancelled: ${itemName(ev, names)}`, 'b-cancelled'));
