@@ -627,7 +627,7 @@ function renderMoves(view: GameView, name: (id: string) => string): void {
   const prompt = renderPrompt(view, name);
   if (prompt) ui.moves.append(prompt);
   for (const player of view.toAct) {
-    const group = h('div', { class: 'move-group', 'data-player': player }, h('h4', null, name(player)));
+    const group = h('div', { class: 'move-group', 'data-player': player }, h('h3', null, name(player)));
     ui.moves.append(group);
     if (isBot(player, view)) {
       const strength = ui.botStrength.selectedOptions[0]?.textContent ?? '';

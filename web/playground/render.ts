@@ -397,7 +397,7 @@ export function renderPrompt(view: GameView, name: PlayerName): HTMLElement | nu
 export function renderBoard(view: GameView, name: PlayerName, reader = ''): HTMLElement {
   const names = new Names(view, name);
   const before = previousValues(view, reader);
-  const root = h('div', { class: 'board-inner' });
+  const root = h('div', { class: 'board-inner' }, h('h2', { class: 'sr-only' }, 'Board'));
   const byOwner = new Map<string, Array<[string, ZoneView]>>();
   const shared: Array<[string, ZoneView]> = [];
   const ids = new Set(view.players.map((p) => p.id));
