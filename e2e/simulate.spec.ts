@@ -96,3 +96,21 @@ test('Simulate: Stop ends a run with the games so far; a bad count is refused wi
   await expect(page.locator('#sim-games')).toHaveText(String(n));
   await expect(page.locator('#sim-run')).toBeEnabled();
 });
+
+test('Simulate with an MCTS level: the bots are rs.bot at that level, the same games as in node', async ({ page }) => {
+  await open(page);
+  await page.locator('#sim-count').fill('3');
+  await page.locator('#sim-bot').selectOption('easy');
+  await page.locator('#sim-run').click();
+  await expect(page.locator('#sim-status')).toHaveText('3 games played (Easy (MCTS) bots, seeds 1–3).', { timeout: 60_000 });
+  const rs = (await loadEngine()) as unknown as Rulestack;
+  const g = rs.createGame(await readFile(new URL('../examples/tictactoe.yaml', import.meta.url), 'utf8'), { seed: 0 });
+  const definition = g.definitionJson;
+  g.dispose();
+  const outcomes = [1, 2, 3].map((s) => playOut(rs, definition, s, 'easy'));
+  const t = tally(outcomes, ['0', '1']);
+  await expect(page.locator('#sim-table tr[data-row="win:0"] td.n')).toHaveText(String(t.wins.get('0')));
+  await expect(page.locator('#sim-table tr[data-row="win:1"] td.n')).toHaveText(String(t.wins.get('1')));
+  await expect(page.locator('#sim-table tr[data-row="draws"] td.n')).toHaveText(String(t.draws));
+  await expect(page.locator('#sim-table caption')).toHaveText(`Games 3, ${t.meanLength.toFixed(1)} moves on average`);
+});

@@ -70,7 +70,7 @@ function previousValues(view: GameView, reader: string): Map<string, string> | n
 export class Names {
   constructor(
     readonly view: GameView | null,
-    readonly player: PlayerName = (id) => id,
+    readonly player: PlayerName = (id) => (/^\d+$/.test(id) ? `Player ${id}` : id),
   ) {}
 
   #entity(id: string): EntityView | undefined {
