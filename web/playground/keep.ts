@@ -7,7 +7,7 @@ import './shell.css';
 import type { PlaygroundHost } from './host.js';
 import { notify } from './notices.js';
 import { loadState, saveState, type KeptState } from './persist.js';
-import { describeMove, download, makeRecord, MoveTrail, parseRecord, recordFileName } from './record.js';
+import { describeMove, download, makeRecord, movesText, MoveTrail, parseRecord, recordFileName } from './record.js';
 import { Replay } from './replay.js';
 import { clearShareToken, decodeDefinition, shareToken, shareUrl } from './share.js';
 import { examples } from './examples.js';
@@ -177,7 +177,7 @@ export class Keep {
       notify('import', 'error', `Import ${file.name}: ${e instanceof Error ? e.message : String(e)}. Nothing was loaded.`);
       return;
     }
-    notify('import', 'info', `Imported ${file.name}: ${record.moves.length} moves. Step through them with the replay bar.`);
+    notify('import', 'info', `Imported ${file.name}: ${movesText(record.moves.length)}. Step through them with the replay bar.`);
     this.#replay?.close();
     this.#replay = new Replay(this.host, record, file.name, () => this.#moves());
     if (!this.#replay.toStart()) this.#replay = null;

@@ -96,6 +96,9 @@ export function makeRecord(definition: string, seed: Seed, moves: RecordedMove[]
   return r;
 }
 
+/** "1 move", "7 moves". */
+export const movesText = (n: number) => `${n} move${n === 1 ? '' : 's'}`;
+
 /** "Move 3 of 7 (player 1: {"action":"Mark","targets":["C"]})": how a message names a move. */
 export function describeMove(moves: readonly RecordedMove[], i: number): string {
   const m = moves[i]!;

@@ -5,7 +5,7 @@
 import type { Game } from 'rulestack';
 import type { PlaygroundHost } from './host.js';
 import { notify, dismiss } from './notices.js';
-import { describeMove, seedFromJson, type GameRecord, type RecordedMove } from './record.js';
+import { describeMove, movesText, seedFromJson, type GameRecord, type RecordedMove } from './record.js';
 
 const $ = <T extends HTMLElement = HTMLElement>(id: string) => document.getElementById(id) as T;
 
@@ -89,7 +89,7 @@ export class Replay {
     const hash = this.host.game()?.stateHash();
     const want = this.record.stateHash;
     if (want === undefined || hash === want) {
-      notify('replay', 'info', `Import ${this.name}: all ${this.record.moves.length} moves replayed${want ? `, state ${hash} as recorded` : ''}.`);
+      notify('replay', 'info', `Import ${this.name}: all ${movesText(this.record.moves.length)} replayed${want ? `, state ${hash} as recorded` : ''}.`);
     } else {
       notify('replay', 'warn', `Import ${this.name}: all moves replayed, but the state is ${hash} where the file recorded ${want} (another engine version or definition reading?).`);
     }
