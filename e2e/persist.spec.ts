@@ -114,6 +114,14 @@ test('a share link opens the exact definition in a new page; a broken link says 
   expect(new URL(other.url()).hash).toBe(''); // a reload restores the page's own state
   await other.close();
 
+  // pasted into the address of the open page (a hash change, no new page): loaded too
+  await page.locator('#editor').fill('name: something else\n');
+  await page.evaluate(() => ((window as unknown as { samePage: boolean }).samePage = true));
+  await page.goto(link);
+  await expect(page.locator('#editor')).toHaveValue(text);
+  await expect(page.locator('#sum-game')).toHaveText('Shared — ünïcödé ✓');
+  expect(await page.evaluate(() => (window as unknown as { samePage?: boolean }).samePage)).toBe(true);
+
   for (const [hash, why] of [
     ['#def=not*base64', 'characters that base64url does not use'],
     ['#def=AAAAAAAA', 'does not unpack'],

@@ -47,6 +47,8 @@ export class Keep {
     document.addEventListener('input', () => this.saveSoon());
     document.addEventListener('change', () => this.saveSoon());
     addEventListener('pagehide', () => this.save());
+    // a share link pasted into the address of the open page changes only its hash
+    addEventListener('hashchange', () => void this.openShareLink('The game on the page stays.'));
     document.addEventListener('visibilitychange', () => {
       if (document.visibilityState === 'hidden') this.save();
     });
@@ -88,20 +90,7 @@ export class Keep {
    * was). True when a game was started here (else the page loads its default).
    */
   async restore(): Promise<boolean> {
-    const token = shareToken();
-    if (token !== null) {
-      clearShareToken(); // a reload then restores the page's own state, edits included
-      try {
-        const text = await decodeDefinition(token);
-        const example = examples.find((e) => e.text === text);
-        if (example) this.host.setFile(example.file);
-        this.host.start(text);
-        notify('share', 'info', `Loaded the definition of the share link${example ? ` (${example.file})` : ''}.`);
-        return true;
-      } catch (e) {
-        notify('share', 'error', `This share link cannot be read: ${e instanceof Error ? e.message : String(e)}. The page shows what it kept instead.`);
-      }
-    }
+    if (await this.openShareLink('The page shows what it kept instead.')) return true;
     const kept = loadState();
     if (kept === null) return false;
     if ('error' in kept) {
@@ -117,6 +106,28 @@ export class Keep {
     }
   }
 
+  /**
+   * Loads the definition of the address's share link (at start-up, or pasted into the address
+   * of the open page). False when the address is none, or a broken one (`otherwise` says
+   * what the page shows then).
+   */
+  async openShareLink(otherwise: string): Promise<boolean> {
+    const token = shareToken();
+    if (token === null) return false;
+    clearShareToken(); // a reload then restores the page's own state, edits included
+    try {
+      const text = await decodeDefinition(token);
+      const example = examples.find((e) => e.text === text);
+      if (example) this.host.setFile(example.file);
+      this.host.start(text);
+      notify('share', 'info', `Loaded the definition of the share link${example ? ` (${example.file})` : ''}.`);
+      return true;
+    } catch (e) {
+      notify('share', 'error', `This share link cannot be read: ${e instanceof Error ? e.message : String(e)}. ${otherwise}`);
+      return false;
+    }
+  }
+
   #bringBack(s: KeptState): boolean {
     this.host.setFile(s.file);
     this.host.setBotStrength(s.botStrength);
@@ -126,7 +137,8 @@ export class Keep {
       return false;
     }
     const game = this.host.start(s.game.definition, s.game.seed);
-    if (game) {
+    if (!game) notify('kept', 'warn', 'The kept game\u2019s definition no longer loads (the errors are listed under the editor).');
+    else {
       for (let i = 0; i < s.game.moves.length; i++) {
         const { player, move } = s.game.moves[i]!;
         const why = this.host.play(player, move);
