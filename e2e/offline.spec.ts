@@ -8,10 +8,11 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { failOnPageErrors } from './page-errors.js';
-import { mark, marks, moveButton, openAt, serviceWorkerActive } from './shell-helpers.js';
+import { failOnConsoleErrors, mark, marks, moveButton, openAt, serviceWorkerActive } from './shell-helpers.js';
 import { serveStatic, type StaticServer } from './static-server.js';
 
 failOnPageErrors();
+failOnConsoleErrors();
 
 const BUILD = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', 'build', 'playground');
 

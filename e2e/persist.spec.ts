@@ -5,9 +5,10 @@
 import { test, expect, type Page } from '@playwright/test';
 import { readFile } from 'node:fs/promises';
 import { failOnPageErrors } from './page-errors.js';
-import { mark, marks, moveButton, openAt } from './shell-helpers.js';
+import { failOnConsoleErrors, mark, marks, moveButton, openAt } from './shell-helpers.js';
 
 failOnPageErrors();
+failOnConsoleErrors();
 
 const example = (file: string) => readFile(new URL(`../examples/${file}`, import.meta.url), 'utf8');
 const KEY = 'rulestack-playground:/'; // persist.ts: one key per page path

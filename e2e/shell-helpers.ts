@@ -1,6 +1,21 @@
 // Steps the page-shell specs (offline, persist) share: open the playground and wait for the
-// engine, click a move by its label, read the tic-tac-toe board.
-import { expect, type Page } from '@playwright/test';
+// engine, click a move by its label, read the tic-tac-toe board; fail on console errors.
+import { test, expect, type Page } from '@playwright/test';
+
+/** Registers hooks that fail a test whose page logged an error on its console (a failed fetch, a refused manifest icon…). */
+export function failOnConsoleErrors(): void {
+  const logged = new WeakMap<Page, string[]>();
+  test.beforeEach(async ({ page }) => {
+    const errors: string[] = [];
+    logged.set(page, errors);
+    page.on('console', (m) => {
+      if (m.type() === 'error') errors.push(`${m.text()} (${m.location().url})`);
+    });
+  });
+  test.afterEach(async ({ page }) => {
+    expect(logged.get(page)).toEqual([]);
+  });
+}
 
 /** Opens the playground at this address (relative to baseURL, or absolute) and waits for the engine. */
 export async function openAt(page: Page, url: string): Promise<void> {
