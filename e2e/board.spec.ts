@@ -194,3 +194,46 @@ test('a run-time error of the rules is shown as a game error with the engine’s
   await move(page, 'Pass').click();
   await expect(page.locator('#message')).toBeHidden();
 });
+
+test('a queue item that fails as it resolves is cancelled: the move stands, the page says it as a game error', async ({ page }) => {
+  await open(page);
+  await loadText(
+    page,
+    [
+      'name: Fails as it resolves',
+      'players: { count: 2 }',
+      'zones:',
+      '  - { name: Board }',
+      '  - { name: Grave, per_player: true }',
+      'settings: { cancel_zone: Grave }',
+      'entities:',
+      '  - { id: Token, type: token }',
+      'setup:',
+      '  - { operation: Create, template: Token, destination: $zone.@Board, id: T }',
+      'actions:',
+      '  - name: Break',
+      '    condition: $player.current == $player.active',
+      '    mutations:',
+      '      - { operation: MoveZone, target: $entity.all, destination: $player.current }',
+      'flow:',
+      '  phases:',
+      '    - name: Main',
+      '      valid_actions: [Break]',
+      '',
+    ].join('\n'),
+  );
+  await move(page, 'Break').click();
+  await expect(page.locator('#queue .q-item .q-action')).toHaveText(['Break']);
+  await expect(page.locator('#message')).toBeHidden();
+  const hash = await page.locator('#hash').textContent();
+  await move(page, 'Pass').click(); // player 1 passed automatically: Break executes, and fails
+  await expect(page.locator('#hash')).not.toHaveText(hash!); // the move was made
+  await expect(page.locator('#message')).toHaveClass(/game-error/);
+  await expect(page.locator('#message')).toHaveText('Game error: Break failed as it resolved and was cancelled: /actions/0/mutations/0: destination is not a zone');
+  await expect(page.locator('#queue .q-item')).toHaveCount(0);
+  const group = page.locator('#log .log-group').first();
+  await expect(group.locator('summary')).toContainText('Player 0: Pass — cancelled: Break');
+  await expect(group.locator('.ev.game-error .badge')).toHaveText('game error');
+  await expect(group.locator('.ev.cancelled .badge')).toHaveText('cancelled: Break');
+  await expect(page.locator('[data-zone="Board"] [data-entity="T"]')).toHaveCount(1); // nothing moved
+});

@@ -8,6 +8,9 @@ import type { BotOptions, DefinitionIssue, Game, GameEvent, GameView, Move, Rule
 import type { BotRequest, BotResponse } from './bot-worker.js';
 import { Editor } from './editor.js';
 import { examples } from './examples.js';
+import type { PlaygroundHost } from './host.js';
+import { Keep } from './keep.js';
+import { registerOffline } from './pwa.js';
 import { gameErrorText, h, moveEntities, moveErrorText, moveLabel, moveSteps, renderBoard, renderEvents, renderPrompt, renderSummary, resultText, stepsText, useDefinition } from './render.js';
 import { announce, settleFocus } from './a11y.js';
 import { initSimulate } from './simulate.js';
@@ -337,21 +340,23 @@ function showErrors(issues: DefinitionIssue[], title = 'Definition errors', kind
 
 // ------------------------------------------------------------------ game lifecycle
 
-function load(): void {
+/** Loads the editor's text with the seed given, else the Seed box's; the new game, or null (the errors are shown). */
+function load(given?: Seed): Game | null {
   stopBot();
   clearMessage();
-  const seed = parseSeed(ui.seed.value);
+  const seed = given ?? parseSeed(ui.seed.value);
+  const text = editor.value;
   let next: Game;
   try {
     // without a seed the package draws a fresh one (game.seed), so nobody knows the deal beforehand
-    next = rs.createGame(editor.value, seed === undefined ? {} : { seed });
+    next = rs.createGame(text, seed === undefined ? {} : { seed });
   } catch (e) {
     if (e instanceof DefinitionError) {
       showErrors(e.errors);
     } else {
       showErrors([{ path: '', message: e instanceof Error ? e.message : String(e) }], 'Cannot start');
     }
-    return;
+    return null;
   }
   showErrors(rs.check(editor.value).warnings, 'Warnings', 'warning');
   game?.dispose();
@@ -367,8 +372,10 @@ function load(): void {
   newBot();
   history = [];
   setupCount = game.log(null).length;
+  keep.gameLoaded(game, text);
   render();
   scheduleBot();
+  return game;
 }
 
 /** The seed this game was dealt from, to replay it: typed back into Seed it gives the same game. */
@@ -378,32 +385,29 @@ function showSeed(seed: Seed | null): void {
   ui.seedUsed.dataset.seed = text;
 }
 
-/** Applies a move and records it (no rendering); false, with the reason shown, when the engine refused it. */
-function applyMove(g: Game, player: string, move: Move): boolean {
+/** Applies a move and records it (no rendering); null, or the message shown of why the engine refused it. */
+function applyMove(g: Game, player: string, move: Move): string | null {
   const before = viewsByReader(g);
   let events: GameEvent[];
   try {
     events = g.apply(player, move);
   } catch (e) {
-    if (e instanceof IllegalMoveError) {
-      const { text, gameError } = moveErrorText(e.reason, e.message);
-      showMessage(text);
-      ui.message.classList.toggle('game-error', gameError);
-    } else {
-      showMessage(`Engine error: ${e instanceof Error ? e.message : String(e)}`);
-    }
-    return false;
+    const refused = e instanceof IllegalMoveError ? moveErrorText(e.reason, e.message) : { text: `Engine error: ${e instanceof Error ? e.message : String(e)}`, gameError: false };
+    showMessage(refused.text);
+    ui.message.classList.toggle('game-error', refused.gameError);
+    return refused.text;
   }
   history.push({ player, passed: move.action === 'pass', labels: moveLabels(g, player, move, before), eventCount: events.length });
-  return true;
+  return null;
 }
 
-function play(player: string, move: Move): void {
-  if (!game) return;
+/** Applies the move as its button does; null, or the message shown of why it was refused. */
+function play(player: string, move: Move): string | null {
+  if (!game) return 'no game is loaded';
   clearMessage();
-  const done = applyMove(game, player, move);
+  const refused = applyMove(game, player, move);
   render();
-  if (done) {
+  if (refused === null) {
     const entry = history[history.length - 1]!;
     const events = entry.eventCount > 0 ? game.log(null).slice(-entry.eventCount) : [];
     announceMove(entry, events);
@@ -416,6 +420,7 @@ function play(player: string, move: Move): void {
   }
   settleFocus(ui.moves);
   scheduleBot();
+  return refused;
 }
 
 /** Tells a screen reader (and the line above the moves) what was just played, in public words. */
@@ -434,13 +439,12 @@ function openGame(definitionJson: string, seed: number, moves: Array<{ player: s
   stopBot();
   ui.mode.value = 'hotseat';
   ui.seed.value = String(seed);
-  load();
-  const g = game;
+  const g = load(seed);
   if (!g || g.definitionJson !== definitionJson) {
     showMessage('The definition changed since that simulation: run it again to open its games.');
     return;
   }
-  for (const { player, move } of moves) if (!applyMove(g, player, move)) break;
+  for (const { player, move } of moves) if (applyMove(g, player, move) !== null) break;
   holder = g.view().toAct[0] ?? holder;
   render();
   showMessage(`Opened simulated game, seed ${seed}: ${moves.length} moves. Undo steps back through it.`, 'info');
@@ -733,7 +737,7 @@ function wire(): void {
     pickExample(ui.picker.value);
     load();
   });
-  ui.load.addEventListener('click', load);
+  ui.load.addEventListener('click', () => load());
   $('revert').addEventListener('click', revert);
   editor.textarea.addEventListener('keydown', (e) => {
     if (e.key === 'Enter' && (e.ctrlKey || e.metaKey)) {
@@ -769,8 +773,40 @@ function wire(): void {
   });
 }
 
+/** What keep.ts (keep, share, export, import) may do on the page. */
+const host: PlaygroundHost = {
+  game: () => game,
+  text: () => editor.value,
+  setText: (text) => {
+    editor.value = text;
+  },
+  file: () => currentFile,
+  setFile: (file) => {
+    if (!examples.some((e) => e.file === file)) return;
+    currentFile = file;
+    ui.picker.value = file;
+  },
+  mode: () => mode(),
+  setMode: (m) => {
+    ui.mode.value = m === 'bot' ? 'bot' : 'hotseat';
+    ui.mode.dispatchEvent(new Event('change'));
+  },
+  botStrength: () => ui.botStrength.value,
+  setBotStrength: (s) => {
+    if ([...ui.botStrength.options].some((o) => o.value === s)) ui.botStrength.value = s;
+  },
+  start: (text, seed) => {
+    editor.value = text;
+    return load(seed);
+  },
+  play,
+};
+const keep = new Keep(host);
+
 async function main(): Promise<void> {
+  registerOffline();
   wire();
+  keep.wire();
   const ex = examples.find((e) => e.file === DEFAULT_GAME) ?? examples[0];
   if (ex) {
     currentFile = ex.file;
@@ -779,7 +815,8 @@ async function main(): Promise<void> {
   }
   rs = await loadEngine();
   ui.version.textContent = rs.version();
-  load();
+  // a share link, else what the page kept (the game replayed to where it was), else the default
+  if (!(await keep.restore())) load();
   initSimulate({ definition: () => game?.definitionJson ?? null, players: () => game?.players ?? [], open: openGame });
   ui.status.textContent = 'ready';
 }
