@@ -157,31 +157,34 @@ test('a queue item that targets another is named by that item’s action and car
   await expect(page.locator('.player[data-player="1"] > .props [data-prop="life"] .v')).toHaveText('10');
 });
 
+/** A game whose one action, Break, fails when it runs (a MoveZone to a player, not a zone); `line` makes it resolve at once or go on the queue. */
+const breakGame = (line: string) =>
+  [
+    'name: Broken at run time',
+    'players: { count: 2 }',
+    'zones:',
+    '  - { name: Board }',
+    '  - { name: Grave, per_player: true }',
+    'settings: { cancel_zone: Grave }',
+    'entities:',
+    '  - { id: Token, type: token }',
+    'setup:',
+    '  - { operation: Create, template: Token, destination: $zone.@Board, id: T }',
+    'actions:',
+    '  - name: Break',
+    `    ${line}`,
+    '    mutations:',
+    '      - { operation: MoveZone, target: $entity.all, destination: $player.current }',
+    'flow:',
+    '  phases:',
+    '    - name: Main',
+    '      valid_actions: [Break]',
+    '',
+  ].join('\n');
+
 test('a run-time error of the rules is shown as a game error with the engine’s message, and the game goes on', async ({ page }) => {
   await open(page);
-  await loadText(
-    page,
-    [
-      'name: Broken at run time',
-      'players: { count: 2 }',
-      'zones:',
-      '  - { name: Board }',
-      'entities:',
-      '  - { id: Token, type: token }',
-      'setup:',
-      '  - { operation: Create, template: Token, destination: $zone.@Board, id: T }',
-      'actions:',
-      '  - name: Break',
-      '    queue: false',
-      '    mutations:',
-      '      - { operation: MoveZone, target: $entity.all, destination: $player.current }',
-      'flow:',
-      '  phases:',
-      '    - name: Main',
-      '      valid_actions: [Break]',
-      '',
-    ].join('\n'),
-  );
+  await loadText(page, breakGame('queue: false'));
   const hash = await page.locator('#hash').textContent();
   await move(page, 'Break').click();
   await expect(page.locator('#message')).toHaveClass(/game-error/);
@@ -197,31 +200,7 @@ test('a run-time error of the rules is shown as a game error with the engine’s
 
 test('a queue item that fails as it resolves is cancelled: the move stands, the page says it as a game error', async ({ page }) => {
   await open(page);
-  await loadText(
-    page,
-    [
-      'name: Fails as it resolves',
-      'players: { count: 2 }',
-      'zones:',
-      '  - { name: Board }',
-      '  - { name: Grave, per_player: true }',
-      'settings: { cancel_zone: Grave }',
-      'entities:',
-      '  - { id: Token, type: token }',
-      'setup:',
-      '  - { operation: Create, template: Token, destination: $zone.@Board, id: T }',
-      'actions:',
-      '  - name: Break',
-      '    condition: $player.current == $player.active',
-      '    mutations:',
-      '      - { operation: MoveZone, target: $entity.all, destination: $player.current }',
-      'flow:',
-      '  phases:',
-      '    - name: Main',
-      '      valid_actions: [Break]',
-      '',
-    ].join('\n'),
-  );
+  await loadText(page, breakGame('condition: $player.current == $player.active'));
   await move(page, 'Break').click();
   await expect(page.locator('#queue .q-item .q-action')).toHaveText(['Break']);
   await expect(page.locator('#message')).toBeHidden();
