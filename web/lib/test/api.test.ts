@@ -111,6 +111,8 @@ end_conditions: []
     assert.equal(r.warnings[0]!.path, '/actions/0/condition');
     assert.match(r.warnings[0]!.message, /^at column 17: property 'ready' has no declared default/);
     assert.equal(r.warnings[0]!.line, 5);
+    // at the character the column names: 'ready' ("    condition: " is 15 characters, then 17)
+    assert.equal(r.warnings[0]!.column, 15 + 17);
     assert.deepEqual(rs.validate(yaml), []); // validate: errors only
     rs.createGame(yaml, { seed: 1 }).dispose();
     // a definition with errors: its errors, no warnings
