@@ -1,0 +1,141 @@
+// The definition editor (CodeMirror): the package's check() runs in a worker as one types,
+// each error and warning is underlined at its exact place with the engine's message on hover,
+// the list under the editor jumps to a place, completion knows the definition's own names,
+// and the keyboard works as in any editor (Tab indents; Escape then Tab leaves).
+import { test, expect, type Page } from '@playwright/test';
+import { WARNING_YAML } from '../dist/test/fixtures.js';
+import { failOnPageErrors } from './page-errors.js';
+
+failOnPageErrors();
+
+const content = (page: Page) => page.locator('#editor-box .cm-content');
+
+async function open(page: Page): Promise<void> {
+  await page.goto('/');
+  await expect(page.locator('#status')).toHaveText('ready', { timeout: 15_000 });
+}
+
+/** Replaces the editor's text as typing would (select all, then insert). */
+async function setText(page: Page, text: string): Promise<void> {
+  await content(page).click();
+  await page.keyboard.press('ControlOrMeta+a');
+  await page.keyboard.insertText(text);
+}
+
+const GAME = (condition: string) => `name: Editor test
+players: { count: 2 }
+zones:
+  - name: Board
+entities:
+  - id: Pawn
+    type: piece
+    properties: { hp: 1 }
+actions:
+  - name: Go
+    condition: ${condition}
+    mutations:
+      - operation: Create
+        template: Pawn
+        destination: $zone.@Board
+flow:
+  phases:
+    - name: Main
+      valid_actions: [Go]
+`;
+
+test('a broken expression is underlined exactly at the reference the engine names, with its message on hover', async ({ page }) => {
+  await open(page);
+  await setText(page, GAME('$turn > 1 and $foo.bar'));
+  const range = page.locator('.cm-lintRange-error');
+  await expect(range).toHaveCount(1);
+  await expect(range).toHaveText('$foo');
+  // on line 11, where the condition is
+  const line = page.locator('.cm-line').filter({ has: range });
+  await expect(line).toHaveText('    condition: $turn > 1 and $foo.bar');
+  await range.hover();
+  const tip = page.locator('.cm-tooltip-lint');
+  await expect(tip).toContainText("expression error at column 15: unknown reference '$foo'");
+  // the list under the editor has it with its line:column (column 30: the $ of $foo)
+  const entry = page.locator('#errors li');
+  await expect(entry).toHaveCount(1);
+  await expect(entry.locator('.pos')).toHaveText('11:30');
+  await expect(entry.locator('.path')).toHaveText('/actions/0/condition');
+  await expect(page.locator('.cm-gutter-lint .cm-lint-marker-error')).toHaveCount(1);
+
+  // fixed: the underline and the list go
+  await page.locator('.cm-line').filter({ hasText: '$foo.bar' }).click();
+  await page.keyboard.press('End');
+  for (let i = 0; i < '$foo.bar'.length; i++) await page.keyboard.press('Backspace');
+  await page.keyboard.type('$turn < 9');
+  await expect(range).toHaveCount(0);
+  await expect(page.locator('#errors-box')).toBeHidden();
+});
+
+test('the same in flow style and in JSON: the exact characters', async ({ page }) => {
+  await open(page);
+  await setText(page, GAME('$turn > 1').replace('  - name: Board', '  - { name: Board, visibility: everyone }\n  - { name: Pile, actions: true }').replace('    condition: $turn > 1', '    requires_target: { from: $zone.@Board, filter: $candidate.size > $zone.@Nowhere }'));
+  await expect(page.locator('.cm-lintRange-error')).toHaveText('@Nowhere');
+  // JSON text: JSON mode, and the place inside the JSON string
+  const json = JSON.stringify({ name: 'J', players: { count: 2 }, actions: [{ name: 'Go', condition: '$turn > 1 and $nope', mutations: [] }], flow: { phases: [{ name: 'Main', valid_actions: ['Go'] }] } }, null, 2);
+  await setText(page, json);
+  await expect(page.locator('.cm-lintRange-error')).toHaveText('$nope');
+  await expect(page.locator('#errors li .pos')).toHaveText(/^9:\d+$/);
+});
+
+test('a warning is underlined in amber and listed as a warning; a click on an entry moves the cursor there', async ({ page }) => {
+  await open(page);
+  await setText(page, WARNING_YAML);
+  const warn = page.locator('.cm-lintRange-warning');
+  await expect(warn).toHaveText('ready');
+  await expect(page.locator('.cm-lintRange-error')).toHaveCount(0);
+  expect(await warn.evaluate((el) => getComputedStyle(el).textDecorationColor)).toBe('rgb(201, 154, 46)');
+  await expect(page.locator('#errors-box')).toHaveClass(/warn/);
+  await expect(page.locator('#errors-title')).toHaveText('Warnings (1)');
+  const entry = page.locator('#errors li.warning');
+  await expect(entry.locator('.pos')).toHaveText('5:32');
+  // the cursor is elsewhere; a click on the entry puts it at 5:32, in the editor
+  await page.keyboard.press('ControlOrMeta+Home');
+  await expect(page.locator('#cursor-pos')).toHaveText('1:1');
+  await entry.click();
+  await expect(page.locator('#cursor-pos')).toHaveText('5:32');
+  await expect(content(page)).toBeFocused();
+  await expect(page.locator('.cm-activeLine')).toHaveText('    condition: $player.current.ready == null');
+});
+
+test('completion offers the keys of the schema and the template names the text declares', async ({ page }) => {
+  await open(page);
+  await setText(page, GAME('$turn > 1').replace('        template: Pawn\n', '        template: \n'));
+  // the cursor is at the end: go to the end of the template line
+  await page.locator('.cm-line').filter({ hasText: /^\s+template: $/ }).click();
+  await page.keyboard.press('End');
+  await page.keyboard.press('Control+Space');
+  const list = page.locator('.cm-tooltip-autocomplete');
+  await expect(list).toBeVisible();
+  await expect(list.locator('li').filter({ hasText: /^Pawn/ })).toHaveCount(1);
+  await page.keyboard.press('Enter');
+  await expect(page.locator('.cm-line').filter({ hasText: /^\s+template: Pawn$/ })).toHaveCount(1);
+  // a key: under the Create mutation, "dest…" offers destination? It is written; "cou" offers count
+  await page.keyboard.press('Enter');
+  await page.keyboard.type('cou');
+  await expect(list.locator('li').filter({ hasText: /^count/ })).toHaveCount(1);
+  await page.keyboard.press('Enter');
+  await expect(page.locator('.cm-line').filter({ hasText: /^\s+count: $/ })).toHaveCount(1);
+  // an operation, and a reference
+  await page.keyboard.press('Escape');
+});
+
+test('Tab indents in the editor; Escape then Tab moves the focus out', async ({ page }) => {
+  await open(page);
+  await setText(page, 'name: T\nplayers: { count: 2 }\n');
+  await page.keyboard.press('ControlOrMeta+Home');
+  await page.keyboard.press('Tab');
+  await expect(content(page)).toBeFocused();
+  await expect(page.locator('.cm-line').first()).toHaveText('  name: T');
+  await page.keyboard.press('Escape');
+  await page.keyboard.press('Tab');
+  await expect(content(page)).not.toBeFocused();
+  expect(await page.evaluate(() => !!document.activeElement && !document.activeElement.closest('.cm-editor'))).toBe(true);
+  // the editor box shows that it has the focus
+  await content(page).click();
+  expect(await page.locator('#editor-box').evaluate((el) => getComputedStyle(el).boxShadow)).not.toBe('none');
+});

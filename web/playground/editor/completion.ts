@@ -1,0 +1,148 @@
+// Completion in the definition editor: keys where a key goes (the JSON Schema's, for the
+// object at the cursor), the values the schema lists (operations, visibility, …), triggers
+// ($Before./$After. and the events the schema's trigger pattern names, @ and the actions
+// declared), `$` references (docs/language.md's table, the one list with what each means),
+// and the names the definition being edited declares: templates, zones, properties,
+// players, actions.
+import type { Completion, CompletionContext, CompletionResult } from '@codemirror/autocomplete';
+import { syntaxTree } from '@codemirror/language';
+import type { EditorState } from '@codemirror/state';
+import languageDoc from '../../../docs/language.md?raw';
+import { EVENTS, keysAt, valuesAt } from './schema-context.js';
+import { eachPair, enclosingPair, keyText, listItems, pairValue, pathOf, siblingKeys, unquote } from './tree-path.js';
+
+/** `$` references and what they are, from the References table of docs/language.md. */
+export const REFERENCES: Completion[] = (() => {
+  const out: Completion[] = [];
+  const table = /\| reference \| value \|\n\|[-| ]+\|\n((?:\|.*\|\n)+)/.exec(languageDoc)?.[1] ?? '';
+  for (const row of table.split('\n')) {
+    const [, refs, info] = /^\| (.*?) \| (.*) \|$/.exec(row) ?? [];
+    if (!refs || !info) continue;
+    for (const [, ref] of refs.matchAll(/`(\$[\w.@]+)`/g)) {
+      out.push({ label: ref!, type: 'variable', info: info.replace(/`/g, '') });
+    }
+  }
+  return out;
+})();
+
+export interface DeclaredNames {
+  templates: string[];
+  types: string[];
+  zones: string[];
+  actions: string[];
+  players: string[];
+  properties: string[];
+}
+
+/** The names the definition in the editor declares (read from its syntax tree, so half-typed text still has them). */
+export function declaredNames(state: EditorState): DeclaredNames {
+  const sets = { templates: new Set<string>(), types: new Set<string>(), zones: new Set<string>(), actions: new Set<string>(), players: new Set<string>(), properties: new Set<string>() };
+  const scalar = (v: unknown) => (v ? unquote(state.sliceDoc((v as { from: number }).from, (v as { to: number }).to)) : '');
+  eachPair(state, syntaxTree(state).topNode, (key, value, path) => {
+    const where = path.join('/');
+    const top = path[0];
+    const last = path[path.length - 1];
+    if (top === 'zones' && path.length === 2 && key === 'name') sets.zones.add(scalar(value));
+    else if (top === 'entities' && path.length === 2 && key === 'id') sets.templates.add(scalar(value));
+    else if (top === 'entities' && path.length === 2 && key === 'type') sets.types.add(scalar(value));
+    else if (/(^|\/)actions\/\[\]$/.test(where) && key === 'name') sets.actions.add(scalar(value));
+    else if (where === 'players' && key === 'ids') for (const id of listItems(state, value)) sets.players.add(id);
+    else if (last === 'properties' || last === 'per_turn') sets.properties.add(key);
+    else if (key === 'property' && value) sets.properties.add(scalar(value));
+  });
+  const list = (s: Set<string>) => [...s].filter((x) => x !== '' && !/[\s{}[\]]/.test(x));
+  return { templates: list(sets.templates), types: list(sets.types), zones: list(sets.zones), actions: list(sets.actions), players: list(sets.players), properties: list(sets.properties) };
+}
+
+const opt = (label: string, type: string, detail?: string, info?: string): Completion => ({ label, type, detail, info });
+
+/** Which declared names a value under this key names. */
+function namesFor(key: string | undefined, n: DeclaredNames): Completion[] {
+  const templates = n.templates.map((t) => opt(t, 'class', 'template'));
+  const zones = n.zones.map((z) => opt(z, 'namespace', 'zone'));
+  const actions = n.actions.map((a) => opt(a, 'function', 'action'));
+  const players = n.players.map((p) => opt(p, 'constant', 'player'));
+  const properties = n.properties.map((p) => opt(p, 'property', 'property'));
+  switch (key) {
+    case 'template':
+      return templates;
+    case 'property':
+      return properties;
+    case 'valid_actions':
+      return actions;
+    case 'cancel_zone':
+      return zones;
+    case 'first_player':
+    case 'owner':
+    case 'winner':
+      return players;
+    default:
+      return [...templates, ...zones, ...actions, ...players, ...properties];
+  }
+}
+
+/** Inside an expression: the `$…` word before the cursor. */
+function referenceOptions(word: string, n: DeclaredNames): Completion[] {
+  if (/^\$zone\.@/.test(word)) return n.zones.map((z) => opt(`$zone.@${z}`, 'namespace', 'zone'));
+  if (/^\$(Before|After)\.@/.test(word)) return n.actions.map((a) => opt(`${word.slice(0, word.indexOf('@'))}@${a}`, 'function', 'action'));
+  if (/^\$(Before|After)\b/.test(word)) return triggerOptions(n);
+  const member = /^(\$[\w.@[\]]*)\.(\w*)$/.exec(word);
+  const refs = [...REFERENCES.filter((r) => !String(r.label).includes('<')), ...n.types.map((t) => opt(`$entity.${t}`, 'variable', 'template type'))];
+  if (member && !refs.some((r) => r.label.startsWith(word))) {
+    // a member of a value: the definition's properties
+    return n.properties.map((p) => opt(`${member[1]}.${p}`, 'property', 'property'));
+  }
+  return refs;
+}
+
+function triggerOptions(n: DeclaredNames): Completion[] {
+  const out: Completion[] = [];
+  for (const when of ['Before', 'After']) {
+    for (const e of EVENTS) out.push(opt(`$${when}.${e}`, 'event', 'event'));
+    for (const a of n.actions) out.push(opt(`$${when}.@${a}`, 'function', 'named action'));
+  }
+  return out;
+}
+
+export function definitionCompletion(json: () => boolean) {
+  return (context: CompletionContext): CompletionResult | null => {
+    const { state, pos } = context;
+    const word = context.matchBefore(/["']?[$@\w.[\]-]*$/);
+    if (!word || (word.from === word.to && !context.explicit)) return null;
+    const typed = word.text.replace(/^["']/, '');
+    const node = syntaxTree(state).resolveInner(pos, -1);
+    const { path, onKey } = pathOf(state, node);
+    const pair = enclosingPair(node);
+    const names = declaredNames(state);
+    const from = word.from + (word.text.length - typed.length);
+
+    // `$…`: a reference (or a trigger), wherever it is in an expression
+    const ref = /\$[$@\w.[\]]*$/.exec(state.sliceDoc(Math.max(0, pos - 200), pos));
+    if (ref && !onKey) return { from: pos - ref[0].length, options: referenceOptions(ref[0], names), validFor: /^\$[$@\w.]*$/ };
+
+    const operation = (() => {
+      const map = pair?.parent;
+      for (let c = map?.firstChild; c; c = c.nextSibling) if (keyText(state, c) === 'operation') { const v = pairValue(c); return v ? unquote(state.sliceDoc(v.from, v.to)) : undefined; }
+      return undefined;
+    })();
+
+    // a key: the schema's keys of this object, less those written
+    const valueKey = onKey ? undefined : path[path.length - 1];
+    const keyOptions = (at: string[]) => {
+      const have = siblingKeys(state, pair);
+      return keysAt(at, operation)
+        .filter((k) => !have.has(k.key) && k.key !== '$schema')
+        .map((k) => ({ label: k.key, type: 'property', detail: k.required ? 'required' : undefined, info: k.description, apply: json() ? `"${k.key}": ` : `${k.key}: `, boost: k.required ? 1 : 0 }));
+    };
+    const startsLine = /^\s*(-\s+)?["']?[\w-]*$/.test(state.doc.lineAt(pos).text.slice(0, pos - state.doc.lineAt(pos).from));
+    if (onKey) return { from: json() ? word.from : from, options: keyOptions(path), validFor: /^["']?\w*$/ };
+
+    const { values, trigger } = valuesAt(path, operation);
+    if (trigger) return { from, options: triggerOptions(names) };
+    const options: Completion[] = values.map((v) => opt(v, 'enum', valueKey === 'operation' ? 'operation' : undefined));
+    options.push(...namesFor(valueKey === '[]' ? path[path.length - 2] : valueKey, names));
+    // a bare word where an object may start (a new list item, a half-typed key): its keys too
+    if (startsLine && !json()) options.push(...keyOptions(valueKey === '[]' || pair === null ? path : path.slice(0, -1)));
+    return options.length ? { from, options } : null;
+  };
+}
