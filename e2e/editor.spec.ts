@@ -111,17 +111,31 @@ test('completion offers the keys of the schema and the template names the text d
   await page.keyboard.press('Control+Space');
   const list = page.locator('.cm-tooltip-autocomplete');
   await expect(list).toBeVisible();
+  // under `template:` only templates: Pawn, not the zone Board or the action Go
   await expect(list.locator('li').filter({ hasText: /^Pawn/ })).toHaveCount(1);
-  await page.keyboard.press('Enter');
+  await expect(list.locator('li')).toHaveCount(1);
+  await list.locator('li').click();
   await expect(page.locator('.cm-line').filter({ hasText: /^\s+template: Pawn$/ })).toHaveCount(1);
-  // a key: under the Create mutation, "dest…" offers destination? It is written; "cou" offers count
+  // a key of the Create mutation that is not written yet: count
+  await page.keyboard.press('End');
   await page.keyboard.press('Enter');
   await page.keyboard.type('cou');
   await expect(list.locator('li').filter({ hasText: /^count/ })).toHaveCount(1);
-  await page.keyboard.press('Enter');
+  await list.locator('li').filter({ hasText: /^count/ }).click(); // (Enter is taken only 75 ms after the list opens)
   await expect(page.locator('.cm-line').filter({ hasText: /^\s+count: $/ })).toHaveCount(1);
-  // an operation, and a reference
+  // a reference: `$zone.@` offers the zones the text declares
+  await page.keyboard.type('$zone.@');
+  await expect(list.locator('li').filter({ hasText: /^\$zone\.@Board/ })).toHaveCount(1);
   await page.keyboard.press('Escape');
+  // an operation: the schema's list
+  await page.keyboard.press('Escape');
+  await setText(page, GAME('$turn > 1').replace('      - operation: Create', '      - operation: Shu\n      - operation: Create'));
+  await page.locator('.cm-line').filter({ hasText: /operation: Shu$/ }).click();
+  await page.keyboard.press('End');
+  await page.keyboard.press('Control+Space');
+  await expect(list.locator('li').filter({ hasText: /^Shuffle/ })).toHaveCount(1);
+  await list.locator('li').filter({ hasText: /^Shuffle/ }).click();
+  await expect(page.locator('.cm-line').filter({ hasText: /^\s+- operation: Shuffle$/ })).toHaveCount(1);
 });
 
 test('Tab indents in the editor; Escape then Tab moves the focus out', async ({ page }) => {

@@ -111,7 +111,12 @@ export function definitionCompletion(json: () => boolean) {
     if (!word || (word.from === word.to && !context.explicit)) return null;
     const typed = word.text.replace(/^["']/, '');
     const node = syntaxTree(state).resolveInner(pos, -1);
-    const { path, onKey } = pathOf(state, node);
+    const at = pathOf(state, node);
+    const { onKey } = at;
+    // after `key: ` with no value yet the tree may end at the mapping: the line says which key
+    const before = state.sliceDoc(state.doc.lineAt(pos).from, pos);
+    const lineKey = /(?:^\s*(?:-\s+)?|[{,]\s*)["']?([\w$]+)["']?\s*:\s+["']?[^,{}[\]:]*$/.exec(before)?.[1];
+    const path = !onKey && lineKey !== undefined && at.path[at.path.length - 1] !== lineKey ? [...at.path, lineKey] : at.path;
     const pair = enclosingPair(node);
     const names = declaredNames(state);
     const from = word.from + (word.text.length - typed.length);
@@ -134,7 +139,7 @@ export function definitionCompletion(json: () => boolean) {
         .filter((k) => !have.has(k.key) && k.key !== '$schema')
         .map((k) => ({ label: k.key, type: 'property', detail: k.required ? 'required' : undefined, info: k.description, apply: json() ? `"${k.key}": ` : `${k.key}: `, boost: k.required ? 1 : 0 }));
     };
-    const startsLine = /^\s*(-\s+)?["']?[\w-]*$/.test(state.doc.lineAt(pos).text.slice(0, pos - state.doc.lineAt(pos).from));
+    const startsLine = /^\s*(-\s+)?["']?[\w-]*$/.test(before);
     if (onKey) return { from: json() ? word.from : from, options: keyOptions(path), validFor: /^["']?\w*$/ };
 
     const { values, trigger } = valuesAt(path, operation);
