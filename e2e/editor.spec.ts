@@ -136,6 +136,22 @@ test('completion offers the keys of the schema and the template names the text d
   await expect(list.locator('li').filter({ hasText: /^Shuffle/ })).toHaveCount(1);
   await list.locator('li').filter({ hasText: /^Shuffle/ }).click();
   await expect(page.locator('.cm-line').filter({ hasText: /^\s+- operation: Shuffle$/ })).toHaveCount(1);
+  // a trigger: the events the schema names, and the actions the text declares
+  await setText(page, GAME('$turn > 1') + 'reactions:\n  - trigger: $After.\n    mutations: []\n');
+  await page.locator('.cm-line').filter({ hasText: /trigger: \$After\.$/ }).click();
+  await page.keyboard.press('End');
+  await page.keyboard.press('Control+Space');
+  await expect(list.locator('li').filter({ hasText: /^\$After\.DamageTaken/ })).toHaveCount(1);
+  await expect(list.locator('li').filter({ hasText: /^\$After\.@Go/ })).toHaveCount(1);
+  await expect(list.locator('li').filter({ hasText: /^\$Before/ })).toHaveCount(0);
+  // JSON: a key of the top-level object, written with its quotes
+  await page.keyboard.press('Escape');
+  await setText(page, '{\n  "name": "J",\n  "pla\n}\n');
+  await page.locator('.cm-line').filter({ hasText: /^\s+"pla$/ }).click();
+  await page.keyboard.press('End');
+  await page.keyboard.press('Control+Space');
+  await list.locator('li').filter({ hasText: /^players/ }).click();
+  await expect(page.locator('.cm-line').filter({ hasText: /^\s+"players": $/ })).toHaveCount(1);
 });
 
 test('Tab indents in the editor; Escape then Tab moves the focus out', async ({ page }) => {

@@ -9,7 +9,7 @@ import { syntaxTree } from '@codemirror/language';
 import type { EditorState } from '@codemirror/state';
 import languageDoc from '../../../docs/language.md?raw';
 import { EVENTS, keysAt, valuesAt } from './schema-context.js';
-import { eachPair, enclosingPair, keyText, listItems, pairValue, pathOf, siblingKeys, unquote } from './tree-path.js';
+import { eachPair, enclosingMapping, enclosingPair, keyText, listItems, pairValue, pathOf, siblingKeys, unquote } from './tree-path.js';
 
 /** `$` references and what they are, from the References table of docs/language.md. */
 export const REFERENCES: Completion[] = (() => {
@@ -133,14 +133,21 @@ export function definitionCompletion(json: () => boolean) {
 
     // a key: the schema's keys of this object, less those written
     const valueKey = onKey ? undefined : path[path.length - 1];
+    // JSON: the completion goes after the key's opening quote; the closing one is added unless there
+    const closed = state.sliceDoc(pos, pos + 1) === '"';
     const keyOptions = (at: string[]) => {
       const have = siblingKeys(state, pair);
       return keysAt(at, operation)
         .filter((k) => !have.has(k.key) && k.key !== '$schema')
-        .map((k) => ({ label: k.key, type: 'property', detail: k.required ? 'required' : undefined, info: k.description, apply: json() ? `"${k.key}": ` : `${k.key}: `, boost: k.required ? 1 : 0 }));
+        .map((k) => ({ label: k.key, type: 'property', detail: k.required ? 'required' : undefined, info: k.description, apply: json() ? (closed ? k.key : `${k.key}": `) : `${k.key}: `, boost: k.required ? 1 : 0 }));
     };
     const startsLine = /^\s*(-\s+)?["']?[\w-]*$/.test(before);
-    if (onKey) return { from: json() ? word.from : from, options: keyOptions(path), validFor: /^["']?\w*$/ };
+    if (onKey) return { from, options: keyOptions(path), validFor: /^\w*$/ };
+    // JSON: a half-typed key (`"pla`) is no key yet in the tree: the object around it says which
+    if (json() && /(^\s*|[{,]\s*)"[\w$]*$/.test(before)) {
+      const map = enclosingMapping(node);
+      return map ? { from, options: keyOptions(pathOf(state, map).path), validFor: /^\w*$/ } : null;
+    }
 
     const { values, trigger } = valuesAt(path, operation);
     if (trigger) return { from, options: triggerOptions(names) };

@@ -59,6 +59,15 @@ export function siblingKeys(state: EditorState, pair: SyntaxNode | null): Set<st
   return out;
 }
 
+/** The mapping (object) a node is in: its nearest ancestor, or the document's top mapping. */
+export function enclosingMapping(node: SyntaxNode): SyntaxNode | null {
+  for (let n: SyntaxNode | null = node; n; n = n.parent) {
+    if (MAPPING.has(n.name)) return n;
+    if (!n.parent) for (let c = n.firstChild; c; c = c.nextSibling) if (MAPPING.has(c.name)) return c;
+  }
+  return null;
+}
+
 /** The pair a node is in (itself, or its nearest ancestor). */
 export function enclosingPair(node: SyntaxNode | null): SyntaxNode | null {
   for (let n = node; n; n = n.parent) if (PAIR.has(n.name)) return n;
