@@ -13,7 +13,7 @@ import { highlightSelectionMatches, search, searchKeymap } from '@codemirror/sea
 import { Compartment, EditorState, type Extension } from '@codemirror/state';
 import { drawSelection, EditorView, highlightActiveLine, highlightActiveLineGutter, keymap, lineNumbers } from '@codemirror/view';
 import type { DefinitionIssue } from 'rulestack';
-import { definitionCompletion } from './editor/completion.js';
+import { completionData, definitionCompletion } from './editor/completion.js';
 import { toDiagnostics } from './editor/diagnostics.js';
 import { panelEntries, renderIssues, type IssuesPanelElements } from './editor/issues-panel.js';
 import { LintClient, type CheckResult } from './editor/lint-client.js';
@@ -52,6 +52,8 @@ export class Editor {
       },
     });
     this.view.contentDOM.setAttribute('aria-label', 'Game definition (YAML or JSON). Escape then Tab leaves the editor');
+    // completion's data (schema, references) is a chunk of its own: fetched once the editor is used
+    this.view.contentDOM.addEventListener('focus', () => void completionData().catch(() => {}), { once: true });
     this.#showCursor();
   }
 

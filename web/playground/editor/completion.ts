@@ -7,12 +7,17 @@
 import type { Completion, CompletionContext, CompletionResult } from '@codemirror/autocomplete';
 import { syntaxTree } from '@codemirror/language';
 import type { EditorState } from '@codemirror/state';
-import languageDoc from '../../../docs/language.md?raw';
-import { EVENTS, keysAt, valuesAt } from './schema-context.js';
+import { SchemaContext, type Schema } from './schema-context.js';
 import { eachPair, enclosingMapping, enclosingPair, keyText, listItems, pairValue, pathOf, siblingKeys, unquote } from './tree-path.js';
 
+/** What completion reads besides the text: the schema, and the references of the language. */
+export interface CompletionData {
+  schema: SchemaContext;
+  references: Completion[];
+}
+
 /** `$` references and what they are, from the References table of docs/language.md. */
-export const REFERENCES: Completion[] = (() => {
+export function referencesFrom(languageDoc: string): Completion[] {
   const out: Completion[] = [];
   const table = /\| reference \| value \|\n\|[-| ]+\|\n((?:\|.*\|\n)+)/.exec(languageDoc)?.[1] ?? '';
   for (const row of table.split('\n')) {
@@ -23,7 +28,21 @@ export const REFERENCES: Completion[] = (() => {
     }
   }
   return out;
-})();
+}
+
+let data: Promise<CompletionData> | undefined;
+
+/** Fetched once, when completion is first wanted (a chunk of its own: the page loads without it). */
+export function completionData(): Promise<CompletionData> {
+  data ??= Promise.all([import('../../../schema/rulestack.schema.json'), import('../../../docs/language.md?raw')]).then(
+    ([schema, doc]) => ({ schema: new SchemaContext(schema.default as Schema), references: referencesFrom(doc.default) }),
+    (e: unknown) => {
+      data = undefined; // try again next time
+      throw e;
+    },
+  );
+  return data;
+}
 
 export interface DeclaredNames {
   templates: string[];
@@ -82,12 +101,12 @@ function namesFor(key: string | undefined, n: DeclaredNames): Completion[] {
 }
 
 /** Inside an expression: the `$…` word before the cursor. */
-function referenceOptions(word: string, n: DeclaredNames): Completion[] {
+function referenceOptions(word: string, n: DeclaredNames, d: CompletionData): Completion[] {
   if (/^\$zone\.@/.test(word)) return n.zones.map((z) => opt(`$zone.@${z}`, 'namespace', 'zone'));
   if (/^\$(Before|After)\.@/.test(word)) return n.actions.map((a) => opt(`${word.slice(0, word.indexOf('@'))}@${a}`, 'function', 'action'));
-  if (/^\$(Before|After)\b/.test(word)) return triggerOptions(n);
+  if (/^\$(Before|After)\b/.test(word)) return triggerOptions(n, d);
   const member = /^(\$[\w.@[\]]*)\.(\w*)$/.exec(word);
-  const refs = [...REFERENCES.filter((r) => !String(r.label).includes('<')), ...n.types.map((t) => opt(`$entity.${t}`, 'variable', 'template type'))];
+  const refs = [...d.references.filter((r) => !String(r.label).includes('<')), ...n.types.map((t) => opt(`$entity.${t}`, 'variable', 'template type'))];
   if (member && !refs.some((r) => r.label.startsWith(word))) {
     // a member of a value: the definition's properties
     return n.properties.map((p) => opt(`${member[1]}.${p}`, 'property', 'property'));
@@ -95,18 +114,20 @@ function referenceOptions(word: string, n: DeclaredNames): Completion[] {
   return refs;
 }
 
-function triggerOptions(n: DeclaredNames): Completion[] {
+function triggerOptions(n: DeclaredNames, d: CompletionData): Completion[] {
   const out: Completion[] = [];
   for (const when of ['Before', 'After']) {
-    for (const e of EVENTS) out.push(opt(`$${when}.${e}`, 'event', 'event'));
+    for (const e of d.schema.events) out.push(opt(`$${when}.${e}`, 'event', 'event'));
     for (const a of n.actions) out.push(opt(`$${when}.@${a}`, 'function', 'named action'));
   }
   return out;
 }
 
 export function definitionCompletion(json: () => boolean) {
-  return (context: CompletionContext): CompletionResult | null => {
+  return async (context: CompletionContext): Promise<CompletionResult | null> => {
     const { state, pos } = context;
+    const d = await completionData();
+    if (context.aborted) return null;
     const word = context.matchBefore(/["']?[$@\w.[\]-]*$/);
     if (!word || (word.from === word.to && !context.explicit)) return null;
     const typed = word.text.replace(/^["']/, '');
@@ -123,7 +144,7 @@ export function definitionCompletion(json: () => boolean) {
 
     // `$…`: a reference (or a trigger), wherever it is in an expression
     const ref = /\$[$@\w.[\]]*$/.exec(state.sliceDoc(Math.max(0, pos - 200), pos));
-    if (ref && !onKey) return { from: pos - ref[0].length, options: referenceOptions(ref[0], names), validFor: /^\$[$@\w.]*$/ };
+    if (ref && !onKey) return { from: pos - ref[0].length, options: referenceOptions(ref[0], names, d), validFor: /^\$[$@\w.]*$/ };
 
     const operation = (() => {
       const map = pair?.parent;
@@ -137,7 +158,7 @@ export function definitionCompletion(json: () => boolean) {
     const closed = state.sliceDoc(pos, pos + 1) === '"';
     const keyOptions = (at: string[]) => {
       const have = siblingKeys(state, pair);
-      return keysAt(at, operation)
+      return d.schema.keysAt(at, operation)
         .filter((k) => !have.has(k.key) && k.key !== '$schema')
         .map((k) => ({ label: k.key, type: 'property', detail: k.required ? 'required' : undefined, info: k.description, apply: json() ? (closed ? k.key : `${k.key}": `) : `${k.key}: `, boost: k.required ? 1 : 0 }));
     };
@@ -149,8 +170,8 @@ export function definitionCompletion(json: () => boolean) {
       return map ? { from, options: keyOptions(pathOf(state, map).path), validFor: /^\w*$/ } : null;
     }
 
-    const { values, trigger } = valuesAt(path, operation);
-    if (trigger) return { from, options: triggerOptions(names) };
+    const { values, trigger } = d.schema.valuesAt(path, operation);
+    if (trigger) return { from, options: triggerOptions(names, d) };
     const options: Completion[] = values.map((v) => opt(v, 'enum', valueKey === 'operation' ? 'operation' : undefined));
     options.push(...namesFor(valueKey === '[]' ? path[path.length - 2] : valueKey, names));
     // a bare word where an object may start (a new list item, a half-typed key): its keys too

@@ -1,36 +1,54 @@
 // What the JSON Schema (schema/rulestack.schema.json, the one list of the language's keys)
 // allows at a path of keys and list items: the keys of the object there, or its values.
-import schemaJson from '../../../schema/rulestack.schema.json';
+// The schema is fetched with the rest of completion's data, when completion is first asked.
 
-type Schema = Record<string, any>;
-const schema = schemaJson as Schema;
+export type Schema = Record<string, any>;
 
-function deref(s: Schema | undefined): Schema | undefined {
+export class SchemaContext {
+  readonly #schema: Schema;
+  /** The events a trigger may name: the schema's trigger pattern lists them. */
+  readonly events: string[];
+
+  constructor(schema: Schema) {
+    this.#schema = schema;
+    this.events = /\(\\\$\?\(([A-Za-z|]+)\)/.exec(String(schema.$defs.trigger.pattern))?.[1]?.split('|') ?? [];
+  }
+
+  keysAt(path: string[], operation?: string): KeyInfo[] {
+    return keysAt(this.#schema, path, operation);
+  }
+
+  valuesAt(path: string[], operation?: string): { values: string[]; trigger: boolean } {
+    return valuesAt(this.#schema, path, operation);
+  }
+}
+
+function deref(schema: Schema, s: Schema | undefined): Schema | undefined {
   let n = s;
   for (let guard = 0; n?.$ref && guard < 20; guard++) n = schema.$defs[String(n.$ref).replace('#/$defs/', '')];
   return n;
 }
 
 /** The alternatives a node stands for (oneOf/anyOf branches; a mutation's operations). */
-function variants(s: Schema | undefined, operation?: string): Schema[] {
-  const n = deref(s);
+function variants(schema: Schema, s: Schema | undefined, operation?: string): Schema[] {
+  const n = deref(schema, s);
   if (!n) return [];
-  const alts = [...(n.oneOf ?? []), ...(n.anyOf ?? [])].map(deref).filter(Boolean) as Schema[];
-  if (alts.length) return alts.flatMap((a) => variants(a, operation));
+  const alts = [...(n.oneOf ?? []), ...(n.anyOf ?? [])].map((a) => deref(schema, a)).filter(Boolean) as Schema[];
+  if (alts.length) return alts.flatMap((a) => variants(schema, a, operation));
   if (n.allOf) {
     // a mutation: the variant its operation names, or every variant while none is written
     const thens = (n.allOf as Schema[]).filter((p) => p.if && p.then && (operation === undefined || p.if.properties?.operation?.const === operation));
-    return [n, ...thens.map((p) => deref(p.then)!)];
+    return [n, ...thens.map((p) => deref(schema, p.then)!)];
   }
   return [n];
 }
 
 /** The schema node at a path ('[]' for a list item); siblings: the mapping's other keys, for a mutation's operation. */
-export function schemaAt(path: string[], operation?: string): Schema[] {
+function schemaAt(schema: Schema, path: string[], operation?: string): Schema[] {
   let nodes: Schema[] = [schema];
   for (const seg of path) {
     const next: Schema[] = [];
-    for (const n of nodes.flatMap((x) => variants(x, operation))) {
+    for (const n of nodes.flatMap((x) => variants(schema, x, operation))) {
       if (seg === '[]') {
         if (n.items) next.push(n.items);
       } else if (n.properties?.[seg]) next.push(n.properties[seg]);
@@ -48,13 +66,13 @@ export interface KeyInfo {
 }
 
 /** The keys an object at this path may have. */
-export function keysAt(path: string[], operation?: string): KeyInfo[] {
+function keysAt(schema: Schema, path: string[], operation?: string): KeyInfo[] {
   const out = new Map<string, KeyInfo>();
-  for (const n of schemaAt(path, operation).flatMap((x) => variants(x, operation))) {
+  for (const n of schemaAt(schema, path, operation).flatMap((x) => variants(schema, x, operation))) {
     const required = new Set<string>(n.required ?? []);
     for (const [key, sub] of Object.entries<Schema>(n.properties ?? {})) {
       const prev = out.get(key);
-      const description = sub.description ?? deref(sub)?.description;
+      const description = sub.description ?? deref(schema, sub)?.description;
       out.set(key, { key, required: (prev?.required ?? false) || required.has(key), description });
     }
   }
@@ -62,15 +80,12 @@ export function keysAt(path: string[], operation?: string): KeyInfo[] {
 }
 
 /** The values the schema lists for this path (an enum or const), and whether it is a trigger. */
-export function valuesAt(path: string[], operation?: string): { values: string[]; trigger: boolean } {
+function valuesAt(schema: Schema, path: string[], operation?: string): { values: string[]; trigger: boolean } {
   const values = new Set<string>();
   let trigger = false;
-  for (const n of schemaAt(path, operation).flatMap((x) => variants(x, operation))) {
+  for (const n of schemaAt(schema, path, operation).flatMap((x) => variants(schema, x, operation))) {
     for (const v of n.enum ?? []) if (typeof v === 'string') values.add(v);
     if (n === schema.$defs.trigger) trigger = true;
   }
   return { values: [...values], trigger };
 }
-
-/** The events a trigger may name: the schema's trigger pattern lists them. */
-export const EVENTS: string[] = /\(\\\$\?\(([A-Za-z|]+)\)/.exec(String(schema.$defs.trigger.pattern))?.[1]?.split('|') ?? [];
