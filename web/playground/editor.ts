@@ -113,7 +113,7 @@ export class Editor {
 
   /** Puts the cursor at a document offset, scrolls it into view and focuses the editor. */
   goToOffset(from: number): void {
-    this.view.dispatch({ selection: { anchor: from }, scrollIntoView: true, effects: EditorView.scrollIntoView(from, { y: 'center' }) });
+    this.view.dispatch({ selection: { anchor: from }, effects: EditorView.scrollIntoView(from, { y: 'center' }) });
     this.view.focus();
   }
 

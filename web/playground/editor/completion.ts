@@ -8,7 +8,7 @@ import type { Completion, CompletionContext, CompletionResult } from '@codemirro
 import { syntaxTree } from '@codemirror/language';
 import type { EditorState } from '@codemirror/state';
 import { SchemaContext, type Schema } from './schema-context.js';
-import { eachPair, enclosingMapping, enclosingPair, keyText, listItems, pairValue, pathOf, siblingKeys, unquote } from './tree-path.js';
+import { eachPair, enclosingMapping, enclosingPair, listItems, pathOf, siblingKeys, siblingValue, unquote } from './tree-path.js';
 
 /** What completion reads besides the text: the schema, and the references of the language. */
 export interface CompletionData {
@@ -123,6 +123,14 @@ function triggerOptions(n: DeclaredNames, d: CompletionData): Completion[] {
   return out;
 }
 
+/** The keys the schema allows in the object at `path`, less those written there already. */
+function keyOptions(d: CompletionData, path: string[], written: Set<string>, operation: string | undefined, apply: (key: string) => string): Completion[] {
+  return d.schema
+    .keysAt(path, operation)
+    .filter((k) => !written.has(k.key) && k.key !== '$schema')
+    .map((k) => ({ label: k.key, type: 'property', detail: k.required ? 'required' : undefined, info: k.description, apply: apply(k.key), boost: k.required ? 1 : 0 }));
+}
+
 export function definitionCompletion(json: () => boolean) {
   return async (context: CompletionContext): Promise<CompletionResult | null> => {
     const { state, pos } = context;
@@ -130,52 +138,40 @@ export function definitionCompletion(json: () => boolean) {
     if (context.aborted) return null;
     const word = context.matchBefore(/["']?[$@\w.[\]-]*$/);
     if (!word || (word.from === word.to && !context.explicit)) return null;
-    const typed = word.text.replace(/^["']/, '');
+    // what is completed starts after an opening quote
+    const from = word.from + (/^["']/.test(word.text) ? 1 : 0);
     const node = syntaxTree(state).resolveInner(pos, -1);
     const at = pathOf(state, node);
-    const { onKey } = at;
-    // after `key: ` with no value yet the tree may end at the mapping: the line says which key
     const before = state.sliceDoc(state.doc.lineAt(pos).from, pos);
-    const lineKey = /(?:^\s*(?:-\s+)?|[{,]\s*)["']?([\w$]+)["']?\s*:\s+["']?[^,{}[\]:]*$/.exec(before)?.[1];
-    const path = !onKey && lineKey !== undefined && at.path[at.path.length - 1] !== lineKey ? [...at.path, lineKey] : at.path;
     const pair = enclosingPair(node);
     const names = declaredNames(state);
-    const from = word.from + (word.text.length - typed.length);
 
     // `$…`: a reference (or a trigger), wherever it is in an expression
     const ref = /\$[$@\w.[\]]*$/.exec(state.sliceDoc(Math.max(0, pos - 200), pos));
-    if (ref && !onKey) return { from: pos - ref[0].length, options: referenceOptions(ref[0], names, d), validFor: /^\$[$@\w.]*$/ };
+    if (ref && !at.onKey) return { from: pos - ref[0].length, options: referenceOptions(ref[0], names, d), validFor: /^\$[$@\w.]*$/ };
 
-    const operation = (() => {
-      const map = pair?.parent;
-      for (let c = map?.firstChild; c; c = c.nextSibling) if (keyText(state, c) === 'operation') { const v = pairValue(c); return v ? unquote(state.sliceDoc(v.from, v.to)) : undefined; }
-      return undefined;
-    })();
-
-    // a key: the schema's keys of this object, less those written
-    const valueKey = onKey ? undefined : path[path.length - 1];
-    // JSON: the completion goes after the key's opening quote; the closing one is added unless there
+    const operation = siblingValue(state, pair, 'operation');
+    // JSON keys get their closing quote (unless it is there) and the colon
     const closed = state.sliceDoc(pos, pos + 1) === '"';
-    const keyOptions = (at: string[]) => {
-      const have = siblingKeys(state, pair);
-      return d.schema.keysAt(at, operation)
-        .filter((k) => !have.has(k.key) && k.key !== '$schema')
-        .map((k) => ({ label: k.key, type: 'property', detail: k.required ? 'required' : undefined, info: k.description, apply: json() ? (closed ? k.key : `${k.key}": `) : `${k.key}: `, boost: k.required ? 1 : 0 }));
-    };
-    const startsLine = /^\s*(-\s+)?["']?[\w-]*$/.test(before);
-    if (onKey) return { from, options: keyOptions(path), validFor: /^\w*$/ };
-    // JSON: a half-typed key (`"pla`) is no key yet in the tree: the object around it says which
+    const apply = (key: string) => (json() ? (closed ? key : `${key}": `) : `${key}: `);
+    const keys = (path: string[]) => keyOptions(d, path, siblingKeys(state, pair), operation, apply);
+    if (at.onKey) return { from, options: keys(at.path), validFor: /^\w*$/ };
+    // JSON: a half-typed key (`"pla`) is no key yet in the tree: the object around it says where
     if (json() && /(^\s*|[{,]\s*)"[\w$]*$/.test(before)) {
       const map = enclosingMapping(node);
-      return map ? { from, options: keyOptions(pathOf(state, map).path), validFor: /^\w*$/ } : null;
+      return map ? { from, options: keys(pathOf(state, map).path), validFor: /^\w*$/ } : null;
     }
 
+    // a value. After `key: ` with no value yet the tree may end at the mapping: the line says which key
+    const lineKey = /(?:^\s*(?:-\s+)?|[{,]\s*)["']?([\w$]+)["']?\s*:\s+["']?[^,{}[\]:]*$/.exec(before)?.[1];
+    const path = lineKey !== undefined && at.path[at.path.length - 1] !== lineKey ? [...at.path, lineKey] : at.path;
+    const valueKey = path[path.length - 1];
     const { values, trigger } = d.schema.valuesAt(path, operation);
     if (trigger) return { from, options: triggerOptions(names, d) };
     const options: Completion[] = values.map((v) => opt(v, 'enum', valueKey === 'operation' ? 'operation' : undefined));
     options.push(...namesFor(valueKey === '[]' ? path[path.length - 2] : valueKey, names));
     // a bare word where an object may start (a new list item, a half-typed key): its keys too
-    if (startsLine && !json()) options.push(...keyOptions(valueKey === '[]' || pair === null ? path : path.slice(0, -1)));
+    if (!json() && /^\s*(-\s+)?["']?[\w-]*$/.test(before)) options.push(...keys(valueKey === '[]' || pair === null ? path : path.slice(0, -1)));
     return options.length ? { from, options } : null;
   };
 }

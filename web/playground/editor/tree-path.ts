@@ -59,6 +59,17 @@ export function siblingKeys(state: EditorState, pair: SyntaxNode | null): Set<st
   return out;
 }
 
+/** The scalar value of another key of the mapping that holds this pair (a mutation's `operation`). */
+export function siblingValue(state: EditorState, pair: SyntaxNode | null, key: string): string | undefined {
+  for (let c = pair?.parent?.firstChild; c; c = c.nextSibling) {
+    if (PAIR.has(c.name) && keyText(state, c) === key) {
+      const v = pairValue(c);
+      return v ? unquote(state.sliceDoc(v.from, v.to)) : undefined;
+    }
+  }
+  return undefined;
+}
+
 /** The mapping (object) a node is in: its nearest ancestor, or the document's top mapping. */
 export function enclosingMapping(node: SyntaxNode): SyntaxNode | null {
   for (let n: SyntaxNode | null = node; n; n = n.parent) {
