@@ -80,6 +80,10 @@ test('the same in flow style and in JSON: the exact characters', async ({ page }
   await setText(page, json);
   await expect(page.locator('.cm-lintRange-error')).toHaveText('$nope');
   await expect(page.locator('#errors li .pos')).toHaveText(/^9:\d+$/);
+  // Load reports the same places
+  await page.locator('#load').click();
+  await expect(page.locator('#errors li .pos')).toHaveText(/^9:\d+$/);
+  await expect(page.locator('.cm-lintRange-error')).toHaveText('$nope');
 });
 
 test('a warning is underlined in amber and listed as a warning; a click on an entry moves the cursor there', async ({ page }) => {

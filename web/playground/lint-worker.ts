@@ -1,8 +1,9 @@
 // Checks the editor's text off the main thread, as the user types: the package's check()
 // (errors, or warnings for a definition without errors), each with its JSON pointer and its
-// line:column. JSON text is checked as YAML (JSON is YAML), which gives its issues places too.
+// line:column (JSON text too: see checkFormat).
 import { loadEngine } from 'rulestack';
 import type { DefinitionIssue } from 'rulestack';
+import { checkFormat } from './editor/check-format.js';
 
 export interface LintRequest {
   id: number;
@@ -13,22 +14,11 @@ export type LintResponse = { id: number; errors: DefinitionIssue[]; warnings: De
 
 const post = (r: LintResponse) => (self as unknown as Worker).postMessage(r);
 
-/** Valid JSON text: read it as YAML for the positions; broken JSON: as JSON, for a JSON syntax error. */
-function formatOf(text: string): 'json' | 'yaml' | 'auto' {
-  if (!/^\s*[{[]/.test(text)) return 'auto';
-  try {
-    JSON.parse(text);
-    return 'yaml';
-  } catch {
-    return 'json';
-  }
-}
-
 self.addEventListener('message', async (e: MessageEvent<LintRequest>) => {
   const { id, text } = e.data;
   try {
     const rs = await loadEngine();
-    post({ id, ...rs.check(text, { format: formatOf(text) }) });
+    post({ id, ...rs.check(text, { format: checkFormat(text) }) });
   } catch (err) {
     post({ id, failed: err instanceof Error ? err.message : String(err) });
   }

@@ -7,6 +7,7 @@ import { loadEngine, DefinitionError, IllegalMoveError } from 'rulestack';
 import type { BotOptions, Game, GameEvent, GameView, Move, Rulestack, Seed } from 'rulestack';
 import type { BotRequest, BotResponse } from './bot-worker.js';
 import { Editor } from './editor.js';
+import { checkFormat } from './editor/check-format.js';
 import { examples } from './examples.js';
 import { h, moveEntities, moveLabel, renderBoard, renderEvent, renderSummary, resultText } from './render.js';
 
@@ -305,12 +306,14 @@ function load(): void {
     // without a seed the package draws a fresh one (game.seed), so nobody knows the deal beforehand
     next = rs.createGame(editor.value, seed === undefined ? {} : { seed });
   } catch (e) {
-    // the editor underlines and lists them (as its live check does)
-    if (e instanceof DefinitionError) editor.report({ errors: e.errors, warnings: [] });
-    else editor.report({ errors: [{ path: '', message: e instanceof Error ? e.message : String(e) }], warnings: [] }, 'Cannot start');
+    // the editor underlines and lists them, placed as its live check places them (JSON text too)
+    if (e instanceof DefinitionError) {
+      const found = rs.check(editor.value, { format: checkFormat(editor.value) });
+      editor.report(found.errors.length > 0 ? found : { errors: e.errors, warnings: [] });
+    } else editor.report({ errors: [{ path: '', message: e instanceof Error ? e.message : String(e) }], warnings: [] }, 'Cannot start');
     return;
   }
-  editor.report(rs.check(editor.value));
+  editor.report(rs.check(editor.value, { format: checkFormat(editor.value) }));
   game?.dispose();
   game = next;
   showSeed(game.seed);
