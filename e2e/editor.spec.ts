@@ -8,6 +8,9 @@ import { failOnPageErrors } from './page-errors.js';
 
 failOnPageErrors();
 
+/** The first check waits for the lint worker to load the engine (slow on a loaded machine). */
+const LINT_START = 20_000;
+
 const content = (page: Page) => page.locator('#editor-box .cm-content');
 
 async function open(page: Page): Promise<void> {
@@ -47,7 +50,7 @@ test('a broken expression is underlined exactly at the reference the engine name
   await open(page);
   await setText(page, GAME('$turn > 1 and $foo.bar'));
   const range = page.locator('.cm-lintRange-error');
-  await expect(range).toHaveCount(1);
+  await expect(range).toHaveCount(1, { timeout: LINT_START }); // the worker loads the engine first
   await expect(range).toHaveText('$foo');
   // on line 11, where the condition is
   const line = page.locator('.cm-line').filter({ has: range });
@@ -74,7 +77,7 @@ test('a broken expression is underlined exactly at the reference the engine name
 test('the same in flow style and in JSON: the exact characters', async ({ page }) => {
   await open(page);
   await setText(page, GAME('$turn > 1').replace('  - name: Board', '  - { name: Board, visibility: everyone }\n  - { name: Pile, actions: true }').replace('    condition: $turn > 1', '    requires_target: { from: $zone.@Board, filter: $candidate.size > $zone.@Nowhere }'));
-  await expect(page.locator('.cm-lintRange-error')).toHaveText('@Nowhere');
+  await expect(page.locator('.cm-lintRange-error')).toHaveText('@Nowhere', { timeout: LINT_START });
   // JSON text: JSON mode, and the place inside the JSON string
   const json = JSON.stringify({ name: 'J', players: { count: 2 }, actions: [{ name: 'Go', condition: '$turn > 1 and $nope', mutations: [] }], flow: { phases: [{ name: 'Main', valid_actions: ['Go'] }] } }, null, 2);
   await setText(page, json);
@@ -90,7 +93,7 @@ test('a warning is underlined in amber and listed as a warning; a click on an en
   await open(page);
   await setText(page, WARNING_YAML);
   const warn = page.locator('.cm-lintRange-warning');
-  await expect(warn).toHaveText('ready');
+  await expect(warn).toHaveText('ready', { timeout: LINT_START });
   await expect(page.locator('.cm-lintRange-error')).toHaveCount(0);
   expect(await warn.evaluate((el) => getComputedStyle(el).textDecorationColor)).toBe('rgb(201, 154, 46)');
   await expect(page.locator('#errors-box')).toHaveClass(/warn/);
