@@ -4,6 +4,7 @@
 // and the keyboard works as in any editor (Tab indents; Escape then Tab leaves).
 import { test, expect, type Page } from '@playwright/test';
 import { WARNING_YAML } from '../dist/test/fixtures.js';
+import { editorContent, setEditorText } from './editor-helpers.js';
 import { failOnPageErrors } from './page-errors.js';
 
 failOnPageErrors();
@@ -11,18 +12,9 @@ failOnPageErrors();
 /** The first check waits for the lint worker to load the engine (slow on a loaded machine). */
 const LINT_START = 20_000;
 
-const content = (page: Page) => page.locator('#editor-box .cm-content');
-
 async function open(page: Page): Promise<void> {
   await page.goto('/');
   await expect(page.locator('#status')).toHaveText('ready', { timeout: 15_000 });
-}
-
-/** Replaces the editor's text as typing would (select all, then insert). */
-async function setText(page: Page, text: string): Promise<void> {
-  await content(page).click();
-  await page.keyboard.press('ControlOrMeta+a');
-  await page.keyboard.insertText(text);
 }
 
 const GAME = (condition: string) => `name: Editor test
@@ -48,7 +40,7 @@ flow:
 
 test('a broken expression is underlined exactly at the reference the engine names, with its message on hover', async ({ page }) => {
   await open(page);
-  await setText(page, GAME('$turn > 1 and $foo.bar'));
+  await setEditorText(page, GAME('$turn > 1 and $foo.bar'));
   const range = page.locator('.cm-lintRange-error');
   await expect(range).toHaveCount(1, { timeout: LINT_START }); // the worker loads the engine first
   await expect(range).toHaveText('$foo');
@@ -76,11 +68,11 @@ test('a broken expression is underlined exactly at the reference the engine name
 
 test('the same in flow style and in JSON: the exact characters', async ({ page }) => {
   await open(page);
-  await setText(page, GAME('$turn > 1').replace('  - name: Board', '  - { name: Board, visibility: everyone }\n  - { name: Pile, actions: true }').replace('    condition: $turn > 1', '    requires_target: { from: $zone.@Board, filter: $candidate.size > $zone.@Nowhere }'));
+  await setEditorText(page, GAME('$turn > 1').replace('  - name: Board', '  - { name: Board, visibility: everyone }\n  - { name: Pile, actions: true }').replace('    condition: $turn > 1', '    requires_target: { from: $zone.@Board, filter: $candidate.size > $zone.@Nowhere }'));
   await expect(page.locator('.cm-lintRange-error')).toHaveText('@Nowhere', { timeout: LINT_START });
   // JSON text: JSON mode, and the place inside the JSON string
   const json = JSON.stringify({ name: 'J', players: { count: 2 }, actions: [{ name: 'Go', condition: '$turn > 1 and $nope', mutations: [] }], flow: { phases: [{ name: 'Main', valid_actions: ['Go'] }] } }, null, 2);
-  await setText(page, json);
+  await setEditorText(page, json);
   await expect(page.locator('.cm-lintRange-error')).toHaveText('$nope');
   await expect(page.locator('#errors li .pos')).toHaveText(/^9:\d+$/);
   // Load reports the same places
@@ -91,7 +83,7 @@ test('the same in flow style and in JSON: the exact characters', async ({ page }
 
 test('a warning is underlined in amber and listed as a warning; a click on an entry moves the cursor there', async ({ page }) => {
   await open(page);
-  await setText(page, WARNING_YAML);
+  await setEditorText(page, WARNING_YAML);
   const warn = page.locator('.cm-lintRange-warning');
   await expect(warn).toHaveText('ready', { timeout: LINT_START });
   await expect(page.locator('.cm-lintRange-error')).toHaveCount(0);
@@ -105,13 +97,13 @@ test('a warning is underlined in amber and listed as a warning; a click on an en
   await expect(page.locator('#cursor-pos')).toHaveText('1:1');
   await entry.click();
   await expect(page.locator('#cursor-pos')).toHaveText('5:32');
-  await expect(content(page)).toBeFocused();
+  await expect(editorContent(page)).toBeFocused();
   await expect(page.locator('.cm-activeLine')).toHaveText('    condition: $player.current.ready == null');
 });
 
 test('completion offers the keys of the schema and the template names the text declares', async ({ page }) => {
   await open(page);
-  await setText(page, GAME('$turn > 1').replace('        template: Pawn\n', '        template: \n'));
+  await setEditorText(page, GAME('$turn > 1').replace('        template: Pawn\n', '        template: \n'));
   // the cursor is at the end: go to the end of the template line
   await page.locator('.cm-line').filter({ hasText: /^\s+template: $/ }).click();
   await page.keyboard.press('End');
@@ -133,10 +125,11 @@ test('completion offers the keys of the schema and the template names the text d
   // a reference: `$zone.@` offers the zones the text declares
   await page.keyboard.type('$zone.@');
   await expect(list.locator('li').filter({ hasText: /^\$zone\.@Board/ })).toHaveCount(1);
+  await expect(list.locator('li').filter({ hasText: '@Name' })).toHaveCount(0); // the docs' placeholder is not offered
   await page.keyboard.press('Escape');
   // an operation: the schema's list
   await page.keyboard.press('Escape');
-  await setText(page, GAME('$turn > 1').replace('      - operation: Create', '      - operation: Shu\n      - operation: Create'));
+  await setEditorText(page, GAME('$turn > 1').replace('      - operation: Create', '      - operation: Shu\n      - operation: Create'));
   await page.locator('.cm-line').filter({ hasText: /operation: Shu$/ }).click();
   await page.keyboard.press('End');
   await page.keyboard.press('Control+Space');
@@ -144,7 +137,7 @@ test('completion offers the keys of the schema and the template names the text d
   await list.locator('li').filter({ hasText: /^Shuffle/ }).click();
   await expect(page.locator('.cm-line').filter({ hasText: /^\s+- operation: Shuffle$/ })).toHaveCount(1);
   // a trigger: the events the schema names, and the actions the text declares
-  await setText(page, GAME('$turn > 1') + 'reactions:\n  - trigger: $After.\n    mutations: []\n');
+  await setEditorText(page, GAME('$turn > 1') + 'reactions:\n  - trigger: $After.\n    mutations: []\n');
   await page.locator('.cm-line').filter({ hasText: /trigger: \$After\.$/ }).click();
   await page.keyboard.press('End');
   await page.keyboard.press('Control+Space');
@@ -153,7 +146,7 @@ test('completion offers the keys of the schema and the template names the text d
   await expect(list.locator('li').filter({ hasText: /^\$Before/ })).toHaveCount(0);
   // JSON: a key of the top-level object, written with its quotes
   await page.keyboard.press('Escape');
-  await setText(page, '{\n  "name": "J",\n  "pla\n}\n');
+  await setEditorText(page, '{\n  "name": "J",\n  "pla\n}\n');
   await page.locator('.cm-line').filter({ hasText: /^\s+"pla$/ }).click();
   await page.keyboard.press('End');
   await page.keyboard.press('Control+Space');
@@ -163,16 +156,16 @@ test('completion offers the keys of the schema and the template names the text d
 
 test('Tab indents in the editor; Escape then Tab moves the focus out', async ({ page }) => {
   await open(page);
-  await setText(page, 'name: T\nplayers: { count: 2 }\n');
+  await setEditorText(page, 'name: T\nplayers: { count: 2 }\n');
   await page.keyboard.press('ControlOrMeta+Home');
   await page.keyboard.press('Tab');
-  await expect(content(page)).toBeFocused();
+  await expect(editorContent(page)).toBeFocused();
   await expect(page.locator('.cm-line').first()).toHaveText('  name: T');
   await page.keyboard.press('Escape');
   await page.keyboard.press('Tab');
-  await expect(content(page)).not.toBeFocused();
+  await expect(editorContent(page)).not.toBeFocused();
   expect(await page.evaluate(() => !!document.activeElement && !document.activeElement.closest('.cm-editor'))).toBe(true);
   // the editor box shows that it has the focus
-  await content(page).click();
+  await editorContent(page).click();
   expect(await page.locator('#editor-box').evaluate((el) => getComputedStyle(el).boxShadow)).not.toBe('none');
 });

@@ -2,6 +2,7 @@
 import { test, expect, type Page } from '@playwright/test';
 import { readFile } from 'node:fs/promises';
 import { loadEngine } from '../dist/index.js';
+import { editorText, setEditorText } from './editor-helpers.js';
 import { failOnPageErrors } from './page-errors.js';
 
 failOnPageErrors();
@@ -9,13 +10,6 @@ failOnPageErrors();
 async function open(page: Page, query = ''): Promise<void> {
   await page.goto(`/${query}`);
   await expect(page.locator('#status')).toHaveText('ready', { timeout: 15_000 });
-}
-
-/** Replaces the editor's text as typing would (select all, then insert). */
-async function setEditorText(page: Page, text: string): Promise<void> {
-  await page.locator('#editor-box .cm-content').click();
-  await page.keyboard.press('ControlOrMeta+a');
-  await page.keyboard.insertText(text);
 }
 
 /** The move button with exactly this label. */
@@ -95,7 +89,7 @@ test('definition errors show path and line:column; clicking one moves the cursor
   await page.locator('#revert').click();
   await expect(page.locator('#errors-box')).toBeHidden();
   await expect(page.locator('#editor-box .cm-lint-marker-error')).toHaveCount(0);
-  await expect(page.locator('#editor-box .cm-line').first()).toHaveText(/^# Tic-tac-toe/);
+  expect(await editorText(page)).toMatch(/^# Tic-tac-toe/);
 });
 
 test('a game that loads with warnings starts, and the warnings are listed with their place', async ({ page }) => {

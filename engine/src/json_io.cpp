@@ -75,6 +75,7 @@ const char* evName(Ev e) {
     case Ev::DrawFailed: return "DrawFailed";
     case Ev::GameOver: return "GameOver";
     case Ev::Named: return "Action";
+    case Ev::GameError: return "GameError";
     default: return "Pass";
   }
 }
@@ -295,6 +296,10 @@ json eventJson(const Game& g, const LogEntry& le, int viewer) {
     else j["draw"] = true;
   }
   if (e.type == Ev::TurnStart) j["turn"] = e.turn;
+  if (e.type == Ev::GameError && le.error) {
+    j["reason"] = le.error->reason;
+    j["message"] = le.error->what();
+  }
   if (e.cancelled) j["cancelled"] = true;
   if (le.cause >= 0) j["cause"] = "q" + std::to_string(le.cause);
   return j;

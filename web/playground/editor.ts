@@ -24,7 +24,12 @@ export const looksJson = (text: string) => /^\s*[{[]/.test(text);
 export interface EditorOptions {
   /** Ctrl+Enter (Cmd+Enter) in the editor. */
   onRun?: () => void;
+  /** After every change of the text by the user (typing, completion, undo, indenting). */
+  onChange?: () => void;
 }
+
+/** The editor an element holds (`#editor-box`), for scripts and tests that read or set its text. */
+export type EditorHost = HTMLElement & { rulestackEditor?: Editor };
 
 export class Editor {
   readonly view: EditorView;
@@ -45,7 +50,10 @@ export class Editor {
       state: this.#state(''),
       dispatchTransactions: (trs, view) => {
         view.update(trs);
-        if (trs.some((t) => t.docChanged)) this.#title = undefined;
+        if (trs.some((t) => t.docChanged)) {
+          this.#title = undefined;
+          opts.onChange?.();
+        }
         this.#pickLanguage();
         this.#showCursor();
         this.#renderIssues();
@@ -55,6 +63,7 @@ export class Editor {
     // completion's data (schema, references) is a chunk of its own: fetched once the editor is used
     this.view.contentDOM.addEventListener('focus', () => void completionData().catch(() => {}), { once: true });
     this.#showCursor();
+    (parent as EditorHost).rulestackEditor = this;
   }
 
   #state(doc: string): EditorState {

@@ -9,6 +9,9 @@ import type { BotRequest, BotResponse } from './bot-worker.js';
 import { Editor } from './editor.js';
 import { checkFormat } from './editor/check-format.js';
 import { examples } from './examples.js';
+import type { PlaygroundHost } from './host.js';
+import { Keep } from './keep.js';
+import { registerOffline } from './pwa.js';
 import { h, moveEntities, moveLabel, renderBoard, renderEvent, renderSummary, resultText } from './render.js';
 
 const $ = <T extends HTMLElement = HTMLElement>(id: string) => document.getElementById(id) as T;
@@ -61,7 +64,10 @@ const ui = {
   log: $('log'),
 };
 
-const editor = new Editor($('editor-box'), $('cursor-pos'), { box: ui.errorsBox, title: ui.errorsTitle, list: ui.errors }, { onRun: () => load() });
+const editor = new Editor($('editor-box'), $('cursor-pos'), { box: ui.errorsBox, title: ui.errorsTitle, list: ui.errors }, {
+  onRun: () => load(),
+  onChange: () => keep.saveSoon(), // the text is kept as it is typed (keep.ts)
+});
 
 let rs: Rulestack;
 let game: Game | null = null;
@@ -297,23 +303,25 @@ async function chooseMove(g: Game, player: string, options: BotOptions): Promise
 
 // ------------------------------------------------------------------ game lifecycle
 
-function load(): void {
+/** Loads the editor's text with the seed given, else the Seed box's; the new game, or null (the errors are shown). */
+function load(given?: Seed): Game | null {
   stopBot();
   clearMessage();
-  const seed = parseSeed(ui.seed.value);
+  const seed = given ?? parseSeed(ui.seed.value);
+  const text = editor.value;
   let next: Game;
   try {
     // without a seed the package draws a fresh one (game.seed), so nobody knows the deal beforehand
-    next = rs.createGame(editor.value, seed === undefined ? {} : { seed });
+    next = rs.createGame(text, seed === undefined ? {} : { seed });
   } catch (e) {
     // the editor underlines and lists them, placed as its live check places them (JSON text too)
     if (e instanceof DefinitionError) {
-      const found = rs.check(editor.value, { format: checkFormat(editor.value) });
+      const found = rs.check(text, { format: checkFormat(text) });
       editor.report(found.errors.length > 0 ? found : { errors: e.errors, warnings: [] });
     } else editor.report({ errors: [{ path: '', message: e instanceof Error ? e.message : String(e) }], warnings: [] }, 'Cannot start');
-    return;
+    return null;
   }
-  editor.report(rs.check(editor.value, { format: checkFormat(editor.value) }));
+  editor.report(rs.check(text, { format: checkFormat(text) }));
   game?.dispose();
   game = next;
   showSeed(game.seed);
@@ -326,8 +334,10 @@ function load(): void {
   newBot();
   history = [];
   setupCount = game.log(null).length;
+  keep.gameLoaded(game, text);
   render();
   scheduleBot();
+  return game;
 }
 
 /** The seed this game was dealt from, to replay it: typed back into Seed it gives the same game. */
@@ -337,25 +347,24 @@ function showSeed(seed: Seed | null): void {
   ui.seedUsed.dataset.seed = text;
 }
 
-function play(player: string, move: Move): void {
-  if (!game) return;
+/** Applies the move; null, or the message shown of why it was refused. */
+function play(player: string, move: Move): string | null {
+  if (!game) return 'no game is loaded';
   clearMessage();
   const before = viewsByReader(game);
   let events: GameEvent[];
   try {
     events = game.apply(player, move);
   } catch (e) {
-    if (e instanceof IllegalMoveError) {
-      showMessage(`Illegal move (${e.reason}): ${e.message}`);
-    } else {
-      showMessage(`Engine error: ${e instanceof Error ? e.message : String(e)}`);
-    }
+    const why = e instanceof IllegalMoveError ? `Illegal move (${e.reason}): ${e.message}` : `Engine error: ${e instanceof Error ? e.message : String(e)}`;
+    showMessage(why);
     render();
-    return;
+    return why;
   }
   history.push({ player, labels: moveLabels(game, player, move, before), eventCount: events.length });
   render();
   scheduleBot();
+  return null;
 }
 
 function undo(): void {
@@ -636,7 +645,7 @@ function wire(): void {
     pickExample(ui.picker.value);
     load();
   });
-  ui.load.addEventListener('click', load);
+  ui.load.addEventListener('click', () => load());
   $('revert').addEventListener('click', revert);
   ui.seed.addEventListener('keydown', (e) => {
     if (e.key === 'Enter') load();
@@ -666,8 +675,40 @@ function wire(): void {
   });
 }
 
+/** What keep.ts (keep, share, export, import) may do on the page. */
+const host: PlaygroundHost = {
+  game: () => game,
+  text: () => editor.value,
+  setText: (text) => {
+    editor.value = text;
+  },
+  file: () => currentFile,
+  setFile: (file) => {
+    if (!examples.some((e) => e.file === file)) return;
+    currentFile = file;
+    ui.picker.value = file;
+  },
+  mode: () => mode(),
+  setMode: (m) => {
+    ui.mode.value = m === 'bot' ? 'bot' : 'hotseat';
+    ui.mode.dispatchEvent(new Event('change'));
+  },
+  botStrength: () => ui.botStrength.value,
+  setBotStrength: (s) => {
+    if ([...ui.botStrength.options].some((o) => o.value === s)) ui.botStrength.value = s;
+  },
+  start: (text, seed) => {
+    editor.value = text;
+    return load(seed);
+  },
+  play,
+};
+const keep = new Keep(host);
+
 async function main(): Promise<void> {
+  registerOffline();
   wire();
+  keep.wire();
   const ex = examples.find((e) => e.file === DEFAULT_GAME) ?? examples[0];
   if (ex) {
     currentFile = ex.file;
@@ -676,7 +717,8 @@ async function main(): Promise<void> {
   }
   rs = await loadEngine();
   ui.version.textContent = rs.version();
-  load();
+  // a share link, else what the page kept (the game replayed to where it was), else the default
+  if (!(await keep.restore())) load();
   ui.status.textContent = 'ready';
 }
 

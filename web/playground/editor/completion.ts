@@ -106,7 +106,12 @@ function referenceOptions(word: string, n: DeclaredNames, d: CompletionData): Co
   if (/^\$(Before|After)\.@/.test(word)) return n.actions.map((a) => opt(`${word.slice(0, word.indexOf('@'))}@${a}`, 'function', 'action'));
   if (/^\$(Before|After)\b/.test(word)) return triggerOptions(n, d);
   const member = /^(\$[\w.@[\]]*)\.(\w*)$/.exec(word);
-  const refs = [...d.references.filter((r) => !String(r.label).includes('<')), ...n.types.map((t) => opt(`$entity.${t}`, 'variable', 'template type'))];
+  // the table's forms with a placeholder (`$entity.<type>`, `$zone.@Name`) stand for the text's names
+  const refs = [
+    ...d.references.filter((r) => !/<|@Name$/.test(r.label)),
+    ...n.types.map((t) => opt(`$entity.${t}`, 'variable', 'template type')),
+    ...n.zones.map((z) => opt(`$zone.@${z}`, 'namespace', 'zone')),
+  ];
   if (member && !refs.some((r) => r.label.startsWith(word))) {
     // a member of a value: the definition's properties
     return n.properties.map((p) => opt(`${member[1]}.${p}`, 'property', 'property'));
@@ -148,7 +153,8 @@ export function definitionCompletion(json: () => boolean) {
 
     // `$…`: a reference (or a trigger), wherever it is in an expression
     const ref = /\$[$@\w.[\]]*$/.exec(state.sliceDoc(Math.max(0, pos - 200), pos));
-    if (ref && !at.onKey) return { from: pos - ref[0].length, options: referenceOptions(ref[0], names, d), validFor: /^\$[$@\w.]*$/ };
+    // (asked again at each character: what follows a `.` or `@` is another list)
+    if (ref && !at.onKey) return { from: pos - ref[0].length, options: referenceOptions(ref[0], names, d), validFor: /^\$\w*$/ };
 
     const operation = siblingValue(state, pair, 'operation');
     // JSON keys get their closing quote (unless it is there) and the colon
