@@ -154,7 +154,7 @@ test('completion offers the keys of the schema and the template names the text d
   await expect(page.locator('.cm-line').filter({ hasText: /^\s+"players": $/ })).toHaveCount(1);
 });
 
-test('Tab indents in the editor; Escape then Tab moves the focus out', async ({ page }) => {
+test('Tab indents in the editor; Escape then Tab moves the focus out; Ctrl+Enter loads', async ({ page }) => {
   await open(page);
   await setEditorText(page, 'name: T\nplayers: { count: 2 }\n');
   await page.keyboard.press('ControlOrMeta+Home');
@@ -168,4 +168,9 @@ test('Tab indents in the editor; Escape then Tab moves the focus out', async ({ 
   // the editor box shows that it has the focus
   await editorContent(page).click();
   expect(await page.locator('#editor-box').evaluate((el) => getComputedStyle(el).boxShadow)).not.toBe('none');
+  // Ctrl+Enter loads the text
+  await setEditorText(page, GAME('$turn >= 1'));
+  await page.keyboard.press('Control+Enter');
+  await expect(page.locator('#sum-game')).toHaveText('Editor test');
+  await expect(page.locator('.cm-line').filter({ hasText: /^\s+condition: \$turn >= 1$/ })).toHaveCount(1); // no newline typed
 });
