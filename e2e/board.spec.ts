@@ -5,12 +5,13 @@
 import { test, expect, type Page } from '@playwright/test';
 import { failOnPageErrors } from './page-errors.js';
 import { open, loadGame, move } from './playground-page.js';
+import { setEditorText } from './editor-helpers.js';
 
 failOnPageErrors();
 
 /** Types a definition in the editor and loads it. */
 async function loadText(page: Page, text: string): Promise<void> {
-  await page.locator('#editor').fill(text);
+  await setEditorText(page, text);
   await page.locator('#load').click();
   await expect(page.locator('#errors-box')).toBeHidden();
 }

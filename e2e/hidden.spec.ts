@@ -167,7 +167,8 @@ async function recordBotRequests(page: Page): Promise<void> {
     w.botRequests = [];
     const post = Worker.prototype.postMessage;
     Worker.prototype.postMessage = function (this: Worker, message: unknown, ...rest: unknown[]) {
-      w.botRequests.push(message);
+      // the bot worker's requests (the editor's lint worker is sent { id, text })
+      if (message && typeof message === 'object' && 'snapshot' in message) w.botRequests.push(message);
       return (post as (...a: unknown[]) => void).call(this, message, ...rest);
     } as typeof Worker.prototype.postMessage;
   });

@@ -10,7 +10,11 @@ import { open, move } from './playground-page.js';
 
 failOnPageErrors();
 
-/** Every visible element whose box intersects the moves panel's and is neither inside it nor one of its ancestors. */
+/**
+ * Every visible element whose box intersects the moves panel's and is neither inside it nor
+ * one of its ancestors; an element's box is cut to the ancestors that clip it (overflow), so the
+ * long lines of the editor, scrolled out of its view, do not count.
+ */
 async function overMoves(page: Page): Promise<string[]> {
   return page.evaluate(() => {
     const panel = document.querySelector('.moves-panel')!;
@@ -18,8 +22,18 @@ async function overMoves(page: Page): Promise<string[]> {
     const out: string[] = [];
     for (const el of document.querySelectorAll('body *')) {
       if (panel.contains(el) || el.contains(panel)) continue;
-      const b = el.getBoundingClientRect();
-      if (b.width === 0 || b.height === 0 || getComputedStyle(el).visibility === 'hidden') continue;
+      const r0 = el.getBoundingClientRect();
+      const b = { left: r0.left, right: r0.right, top: r0.top, bottom: r0.bottom };
+      for (let a = el.parentElement; a; a = a.parentElement) {
+        const st = getComputedStyle(a);
+        if (st.overflowX === 'visible' && st.overflowY === 'visible') continue;
+        const c = a.getBoundingClientRect();
+        b.left = Math.max(b.left, c.left);
+        b.right = Math.min(b.right, c.right);
+        b.top = Math.max(b.top, c.top);
+        b.bottom = Math.min(b.bottom, c.bottom);
+      }
+      if (b.right <= b.left || b.bottom <= b.top || getComputedStyle(el).visibility === 'hidden') continue;
       if (b.left < r.right - 1 && b.right > r.left + 1 && b.top < r.bottom - 1 && b.bottom > r.top + 1) out.push(`${el.tagName.toLowerCase()}#${el.id}.${el.className}`);
     }
     return out;
@@ -134,7 +148,12 @@ test('axe-core finds no serious or critical violation (light and dark, after a m
     const violations = await page.evaluate(async () => {
       const axe = (window as unknown as { axe: { run: (ctx: unknown, opts: unknown) => Promise<{ violations: Array<{ id: string; impact: string; nodes: Array<{ target: string[] }> }> }> } }).axe;
       const r = await axe.run(document, { resultTypes: ['violations'] });
-      return r.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => `${v.id}: ${v.nodes.slice(0, 3).map((n) => n.target.join(' ')).join(', ')}`);
+      // CodeMirror's scroller holds the editable text (contenteditable, focusable), which this rule does not count
+      const editorScroller = (v: { id: string; nodes: Array<{ target: string[] }> }) =>
+        v.id === 'scrollable-region-focusable' && v.nodes.every((n) => n.target.join(' ').endsWith('.cm-scroller'));
+      return r.violations
+        .filter((v) => (v.impact === 'serious' || v.impact === 'critical') && !editorScroller(v))
+        .map((v) => `${v.id}: ${v.nodes.slice(0, 3).map((n) => n.target.join(' ')).join(', ')}`);
     });
     expect(violations, scheme).toEqual([]);
   }

@@ -4,6 +4,7 @@
 // to the same state hash, and a malformed file or an illegal move in it gives its error.
 import { test, expect, type Page } from '@playwright/test';
 import { readFile } from 'node:fs/promises';
+import { editorText, setEditorText } from './editor-helpers.js';
 import { failOnPageErrors } from './page-errors.js';
 import { failOnConsoleErrors, mark, marks, moveButton, openAt } from './shell-helpers.js';
 
@@ -29,13 +30,13 @@ async function shown(page: Page) {
 test('a reload keeps the edited definition, the game in progress (board, moves, log, hash) and the mode', async ({ page }) => {
   await openAt(page, '/?botDelay=0');
   const edited = (await example('tictactoe.yaml')).replace(/^name: .*$/m, 'name: Kept tic-tac-toe');
-  await page.locator('#editor').fill(edited);
+  await setEditorText(page, edited);
   await page.locator('#load').click();
   await expect(page.locator('#sum-game')).toHaveText('Kept tic-tac-toe');
   await mark(page, ['C', 'NW', 'N']);
   // an edit after the load, not loaded: kept as text, the game stays the loaded one
   const draft = `${edited}# an edit not loaded yet\n`;
-  await page.locator('#editor').fill(draft);
+  await setEditorText(page, draft);
   await page.locator('#bot-strength').selectOption('hard');
   const before = await shown(page);
   expect(before.log).toHaveLength(4); // 3 moves + setup
@@ -44,7 +45,7 @@ test('a reload keeps the edited definition, the game in progress (board, moves, 
 
   await page.reload();
   await expect(page.locator('#status')).toHaveText('ready', { timeout: 15_000 });
-  await expect(page.locator('#editor')).toHaveValue(draft);
+  await expect.poll(() => editorText(page)).toBe(draft);
   expect(await shown(page)).toEqual(before);
   expect(await marks(page)).toEqual(board);
   await expect(page.locator('#bot-strength')).toHaveValue('hard');
@@ -87,7 +88,7 @@ test('a corrupt kept value is ignored with a notice: the page starts as new', as
     await openWithKept(page, value!);
     await expect(notice(page, 'kept')).toContainText(`The page's kept state could not be read and was ignored (${why}`);
     await expect(page.locator('#sum-game')).toHaveText('Tic-tac-toe');
-    await expect(page.locator('#editor')).toHaveValue(await example('tictactoe.yaml'));
+    await expect.poll(() => editorText(page)).toBe(await example('tictactoe.yaml'));
   }
   // a kept game whose moves no longer apply: shown up to the refused move, which is named
   const text = await example('tictactoe.yaml');
@@ -101,7 +102,7 @@ test('a corrupt kept value is ignored with a notice: the page starts as new', as
 test('a share link opens the exact definition in a new page; a broken link says why', async ({ page, context }) => {
   await openAt(page, '/');
   const text = `${(await example('tictactoe.yaml')).replace(/^name: .*$/m, 'name: "Shared — ünïcödé ✓"')}\n# a comment and trailing spaces   \n`;
-  await page.locator('#editor').fill(text);
+  await setEditorText(page, text);
   await page.locator('#share').click();
   const link = await page.locator('#share-url').inputValue();
   expect(link).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/#def=[A-Za-z0-9_-]+$/);
@@ -109,17 +110,17 @@ test('a share link opens the exact definition in a new page; a broken link says 
 
   const other = await context.newPage();
   await openAt(other, link);
-  await expect(other.locator('#editor')).toHaveValue(text);
+  await expect.poll(() => editorText(other)).toBe(text);
   await expect(other.locator('#sum-game')).toHaveText('Shared — ünïcödé ✓');
   await expect(notice(other, 'share')).toContainText('Loaded the definition of the share link');
   expect(new URL(other.url()).hash).toBe(''); // a reload restores the page's own state
   await other.close();
 
   // pasted into the address of the open page (a hash change, no new page): loaded too
-  await page.locator('#editor').fill('name: something else\n');
+  await setEditorText(page, 'name: something else\n');
   await page.evaluate(() => ((window as unknown as { samePage: boolean }).samePage = true));
   await page.goto(link);
-  await expect(page.locator('#editor')).toHaveValue(text);
+  await expect.poll(() => editorText(page)).toBe(text);
   await expect(page.locator('#sum-game')).toHaveText('Shared — ünïcödé ✓');
   expect(await page.evaluate(() => (window as unknown as { samePage?: boolean }).samePage)).toBe(true);
 

@@ -2,6 +2,7 @@
 import { test, expect } from '@playwright/test';
 import { readFile } from 'node:fs/promises';
 import { loadEngine } from '../dist/index.js';
+import { editorText, setEditorText } from './editor-helpers.js';
 import { failOnPageErrors } from './page-errors.js';
 import { open, move } from './playground-page.js';
 
@@ -47,7 +48,7 @@ test('undo restores the previous state hash', async ({ page }) => {
 test('definition errors show path and line:column; clicking one moves the cursor', async ({ page }) => {
   await open(page);
   const hashBefore = await page.locator('#hash').textContent();
-  await page.locator('#editor').fill(
+  await setEditorText(page,
     ['name: Broken', 'players: { count: 2 }', 'flwo:', '  phases: []', 'zones:', '  - { name: Board, visibility: sometimes }', ''].join('\n'),
   );
   await page.locator('#load').click();
@@ -61,19 +62,18 @@ test('definition errors show path and line:column; clicking one moves the cursor
   await expect(vis.locator('.pos')).toHaveText(/^6:\d+$/);
 
   await vis.click();
-  await expect(page.locator('#editor')).toBeFocused();
+  await expect(page.locator('#editor-box .cm-content')).toBeFocused();
   const pos = await vis.locator('.pos').textContent();
   await expect(page.locator('#cursor-pos')).toHaveText(pos!);
-  const line = await page.locator('#editor').evaluate((el: HTMLTextAreaElement) => el.value.slice(0, el.selectionStart).split('\n').length);
-  expect(line).toBe(6);
+  await expect(page.locator('#editor-box .cm-activeLine')).toHaveText('  - { name: Board, visibility: sometimes }'); // line 6
   await flwo.click();
   await expect(page.locator('#cursor-pos')).toHaveText('3:1');
-  // the gutter marks the lines with errors; the last good game is still there
-  await expect(page.locator('#gutter .err')).toHaveText(['1', '3', '6']);
+  // the gutter marks the lines with errors (1: a required key is missing); the last good game is still there
+  await expect(page.locator('#editor-box .cm-gutter-lint .cm-lint-marker-error')).toHaveCount(3);
   await expect(page.locator('#hash')).toHaveText(hashBefore!);
 
   // a YAML syntax error has a position too
-  await page.locator('#editor').fill('name: X\nplayers: [1, 2\nflow: {}\n');
+  await setEditorText(page, 'name: X\nplayers: [1, 2\nflow: {}\n');
   await page.locator('#load').click();
   await expect(page.locator('#errors li').first()).toContainText('YAML syntax error');
   await expect(page.locator('#errors li .pos').first()).toHaveText(/^\d+:\d+$/);
@@ -81,8 +81,8 @@ test('definition errors show path and line:column; clicking one moves the cursor
   // reverting to the shipped example loads it and clears the list
   await page.locator('#revert').click();
   await expect(page.locator('#errors-box')).toBeHidden();
-  await expect(page.locator('#gutter .err')).toHaveCount(0);
-  await expect(page.locator('#editor')).toHaveValue(/^# Tic-tac-toe/);
+  await expect(page.locator('#editor-box .cm-lint-marker-error')).toHaveCount(0);
+  expect(await editorText(page)).toMatch(/^# Tic-tac-toe/);
 });
 
 test('a game that loads with warnings starts, and the warnings are listed with their place', async ({ page }) => {
@@ -96,7 +96,8 @@ test('a game that loads with warnings starts, and the warnings are listed with t
   await expect(w).toHaveCount(1);
   await expect(w).toContainText("property 'is_equipped' has no declared default");
   await expect(w.locator('.pos')).toHaveText(/^\d+:\d+$/);
-  await expect(page.locator('#gutter .err')).toHaveCount(0); // warnings mark no line as an error
+  await expect(page.locator('#editor-box .cm-lint-marker-error')).toHaveCount(0); // warnings mark no line as an error
+  await expect(page.locator('#editor-box .cm-lint-marker-warning')).toHaveCount(1);
   await expect(page.locator('#hash')).toHaveText(/^[0-9a-f]{16}$/); // the game started
   // a game without warnings clears the list
   await page.locator('#game-picker').selectOption('duel.yaml');

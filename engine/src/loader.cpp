@@ -107,8 +107,10 @@ struct Loader {
       if (!x.e.present() || reported.count(x.path)) continue;
       const Node& root = d.nodes.nodes[x.e.root];
       Kind k = t.of(x.e.root);
-      std::string want = mismatch(x.want, k);
-      if (want.empty()) continue;
+      std::string expected = mismatch(x.want, k);
+      if (x.want == Want::Condition && k == Kind::Int)
+        warn(x.path, "this condition is an integer: it holds when the integer is not 0 (write '!= 0' to say so)");
+      if (expected.empty()) continue;
       std::string found = kindName(k);
       if (root.op == N::Const && k == Kind::Str) {
         const std::string& text = d.syms.names[d.nodes.consts[root.imm].v];
@@ -116,7 +118,7 @@ struct Loader {
         if (text.find('$') != std::string::npos)
           found += " (text, not an expression: an expression starts with $, ( or a function such as min(; write $x + 1, not 1 + $x)";
       }
-      error(x.path, std::string(compiled.count(x.path) ? "expression error at column 1: " : "") + "expected " + want + ", found " + found);
+      error(x.path, std::string(compiled.count(x.path) ? "expression error at column 1: " : "") + "expected " + expected + ", found " + found);
     }
   }
 
@@ -387,6 +389,7 @@ struct Loader {
     get("owner", m.owner);
     get("host", m.host);
     get("condition", m.condition, true);
+    want(m.condition, path + "/condition", Want::Condition);
     get("for_each", m.forEach);
     if (m.forEach.present()) scopes.push_back({path + "/", N::Item, m.forEach.root, true});
     if (j.contains("id")) str(j["id"], path + "/id", m.id);
@@ -433,7 +436,7 @@ struct Loader {
       t.from = value(j["from"], path + "/from");
       expects.push_back({t.from, path + "/from", Want::Choices});
       scope(path, t.from, true);
-      if (j.contains("filter")) t.filter = value(j["filter"], path + "/filter", true);
+      if (j.contains("filter")) t.filter = want(value(j["filter"], path + "/filter", true), path + "/filter", Want::Condition);
       if (j.contains("count")) {
         if (integer(j["count"], path + "/count", t.min, 1, 16)) t.max = t.min;
       }
@@ -446,6 +449,12 @@ struct Loader {
     t.from = value(j, path, true);
     expects.push_back({t.from, path, Want::Choices});
     scope(path, t.from, false);
+  }
+
+  // An expression of a key that takes some kind, checked once everything is declared (kinds()).
+  Expr want(Expr e, const std::string& path, Want w) {
+    if (e.present()) expects.push_back({e, path, w});
+    return e;
   }
 
   // A requires_target at `path` (…/requires_target): $target in its holder's expressions,
@@ -499,7 +508,7 @@ struct Loader {
     if (j.contains("name")) str(j["name"], path + "/name", r.name);
     else if (action >= 0) r.name = d.actions[action].name;
     trigger(j["trigger"], path + "/trigger", r.before, r.event, r.namedAction);
-    if (j.contains("condition")) r.condition = value(j["condition"], path + "/condition", true);
+    if (j.contains("condition")) r.condition = want(value(j["condition"], path + "/condition", true), path + "/condition", Want::Condition);
     if (j.contains("requires_target")) targetSpec(j["requires_target"], path + "/requires_target", r.target);
     if (j.contains("mutations")) mutations(j["mutations"], path + "/mutations", r.mutations);
     if (j.contains("queue")) boolean(j["queue"], path + "/queue", r.queue);
@@ -563,7 +572,7 @@ struct Loader {
     }
     if (j.contains("requires_target")) targetSpec(j["requires_target"], path + "/requires_target", a.target);
     if (j.contains("condition")) {
-      a.condition = value(j["condition"], path + "/condition", true);
+      a.condition = want(value(j["condition"], path + "/condition", true), path + "/condition", Want::Condition);
       if (a.condition.present()) a.fromZone = requiredZone(a.condition.root);
     }
     if (j.contains("cost")) mutations(j["cost"], path + "/cost", a.cost);
@@ -629,7 +638,7 @@ struct Loader {
     t.tmpl = tmpl;
     str(j["name"], path + "/name", t.name);
     trigger(j["trigger"], path + "/trigger", t.before, t.event, t.namedAction);
-    if (j.contains("condition")) t.condition = value(j["condition"], path + "/condition", true);
+    if (j.contains("condition")) t.condition = want(value(j["condition"], path + "/condition", true), path + "/condition", Want::Condition);
     if (j.contains("optional")) boolean(j["optional"], path + "/optional", t.optional);
     if (j.contains("queue")) boolean(j["queue"], path + "/queue", t.queue);
     if (j.contains("player")) t.player = value(j["player"], path + "/player", true);
@@ -646,7 +655,7 @@ struct Loader {
     Effect e;
     e.tmpl = tmpl;
     e.appliesTo = value(j["applies_to"], path + "/applies_to", true);
-    if (j.contains("filter")) e.filter = value(j["filter"], path + "/filter", true);
+    if (j.contains("filter")) e.filter = want(value(j["filter"], path + "/filter", true), path + "/filter", Want::Condition);
     if (j.contains("while")) e.when = value(j["while"], path + "/while", true);
     e.prop = knownProp(j["property"], path + "/property");
     if (j.contains("add") == j.contains("set")) error(path, "an effect needs exactly one of 'add' or 'set'");
@@ -880,7 +889,7 @@ struct Loader {
         std::string ep = "/end_conditions/" + std::to_string(i);
         if (!object(e, ep, "end_condition")) continue;
         EndCondition c;
-        c.when = value(e["when"], ep + "/when", true);
+        c.when = want(value(e["when"], ep + "/when", true), ep + "/when", Want::Condition);
         if (e.contains("winner") == e.contains("draw")) error(ep, "an end condition needs exactly one of 'winner' or 'draw'");
         if (e.contains("winner")) c.winner = value(e["winner"], ep + "/winner", true);
         if (e.contains("draw")) boolean(e["draw"], ep + "/draw", c.draw);

@@ -145,13 +145,15 @@ Kind Typer::of(int n) const {
     case N::Prop: return prop(nd.imm);
     case N::Member: {
       int m = nd.imm;
-      if (m == b.owner || m == b.controller || m == b.host || m == b.top) return Kind::Ent;
+      if (m == b.owner || m == b.controller || m == b.host || m == b.top || m == b.id || m == b.entity || m == b.player ||
+          m == b.source)
+        return Kind::Ent;
       if (m == b.zone) return of(nd.a) == Kind::List ? Kind::List : Kind::Zone;
       if (m == b.type || m == b.tmpl || m == b.name) return Kind::Str;
       if (m == b.tags || m == b.entities || m == b.targets) return Kind::List;
       if (m == b.index || m == b.size || m == b.mode || m == b.x) return Kind::Int;
       if (m == b.cancelled) return Kind::Bool;
-      return Kind::Unknown;  // id, source, entity, player, target, action properties
+      return Kind::Unknown;  // .target (one of an item's targets), action properties
     }
     default:
       return Kind::Unknown;  // $event as a whole
@@ -231,6 +233,8 @@ std::string mismatch(Want want, Kind k) {
       return numeric(k) ? "" : "a number";
     case Want::Changeable:
       return k == Kind::Ent || k == Kind::List ? "" : "an entity or a player (or a list of them)";
+    case Want::Condition:  // (a list or a zone: true when not empty; an entity: when there is one)
+      return k == Kind::Str ? "a condition (a comparison, .contains(...), and/or/not; a text is always true)" : "";
   }
   return "";
 }

@@ -46,6 +46,7 @@ enum class Want : uint8_t {
   Choices,     // a target's `from`: the entities, players, zones or items to choose from
   Number,      // an amount: an arithmetic value, a count
   Changeable,  // the target of a property change: an entity or player, or a list of them
+  Condition,   // a condition: true or false (an integer: not 0 — a warning says so)
 };
 
 // "" when an expression of kind k can be what `want` asks for, else what was expected.

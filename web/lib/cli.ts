@@ -8,7 +8,7 @@ import { createInterface } from 'node:readline';
 import { parseArgs } from 'node:util';
 import { loadEngine, type Rulestack } from './engine.js';
 import { DefinitionError, IllegalMoveError, type DefinitionIssue } from './errors.js';
-import { loadYaml, parseDefinition, type DefinitionFormat, type ParsedDefinition, type Position } from './definition.js';
+import { loadYaml, locateIssues, parseDefinition, type DefinitionFormat, type ParsedDefinition, type Position } from './definition.js';
 import type { Game } from './game.js';
 import type { GameEvent, GameView, Move, PlayerId, SimulateOptions, SimulateResult } from './types.js';
 
@@ -186,17 +186,9 @@ function readGame(file: string, json = false): ParsedDefinition {
   }
 }
 
-/** Issues the engine found in a parsed game, located in its YAML source. */
-function locatedIn(parsed: ParsedDefinition, issues: DefinitionIssue[]): DefinitionIssue[] {
-  return issues.map((x) => {
-    const p = parsed.locate(x.path);
-    return p ? { ...x, line: p.line, column: p.column } : x;
-  });
-}
-
 /** The engine's problems with a parsed game, located in its YAML source. */
 function gameIssues(rs: Rulestack, parsed: ParsedDefinition): DefinitionIssue[] {
-  return locatedIn(parsed, rs.validate(parsed.value as Record<string, unknown>));
+  return locateIssues(parsed, rs.validate(parsed.value as Record<string, unknown>));
 }
 
 /** Validates; reports every error and exits 1 when there is any. */
@@ -380,9 +372,9 @@ async function cmdValidate(args: string[]): Promise<number> {
   const parsed = readGame(file, json);
   const rs = await loadEngine();
   const { errors, warnings } = rs.check(parsed.value as Record<string, unknown>);
-  if (errors.length > 0) failIssues(file, locatedIn(parsed, errors), json);
+  if (errors.length > 0) failIssues(file, locateIssues(parsed, errors), json);
   // legal, but almost certainly not meant: said, and still exit 0
-  const located = locatedIn(parsed, warnings);
+  const located = locateIssues(parsed, warnings);
   if (json) outJson({ ok: true, errors: [], warnings: located.map((w) => issueJson(file, w)) });
   else {
     for (const w of located) err(`warning: ${formatIssue(file, w)}`);

@@ -59,8 +59,10 @@ export interface ParsedDefinition {
   value: unknown;
   format: 'object' | 'json' | 'yaml';
   /** Where a JSON pointer is in the YAML source (its deepest existing ancestor when the
-   * pointer itself is not there); undefined for non-YAML input. */
-  locate(pointer: string): Position | undefined;
+   * pointer itself is not there); undefined for non-YAML input. With `column` (1-based, in
+   * the string the pointer names: an expression's text, as the engine counts it), the
+   * position of that character of the string in the source instead. */
+  locate(pointer: string, column?: number): Position | undefined;
 }
 
 /** Splits a JSON pointer ("/a/0/b~1c") into its unescaped segments. */
@@ -76,9 +78,14 @@ function keyString(Y: YamlModule, key: unknown): string {
   return String(key);
 }
 
-function makeYamlLocator(Y: YamlModule, doc: Document, pos: (offset: number) => Position): (pointer: string) => Position | undefined {
-  const { isMap, isSeq, isPair, isAlias, isNode } = Y;
-  return (pointer: string) => {
+function makeYamlLocator(
+  Y: YamlModule,
+  doc: Document,
+  text: string,
+  pos: (offset: number) => Position,
+): (pointer: string, column?: number) => Position | undefined {
+  const { isMap, isSeq, isPair, isAlias, isNode, isScalar } = Y;
+  return (pointer: string, column?: number) => {
     let node: unknown = doc.contents;
     if (!node || !isNode(node)) return { line: 1, column: 1 };
     let best: Position = pos((node as YamlNode).range?.[0] ?? 0);
@@ -106,8 +113,75 @@ function makeYamlLocator(Y: YamlModule, doc: Document, pos: (offset: number) => 
         return best;
       }
     }
+    if (column !== undefined && isScalar(node) && typeof node.value === 'string' && node.range) {
+      const at = scalarCharOffset(text, node.range[0], node.type, utf8Index(node.value, column - 1));
+      if (at !== undefined) return pos(at);
+    }
     return best;
   };
+}
+
+/** How many spaces start at offset i. */
+function spacesAt(text: string, i: number): number {
+  let j = i;
+  while (text[j] === ' ') j++;
+  return j - i;
+}
+
+/** Whether only blanks are left on the line from offset i. */
+function lineEndsAfterBlanks(text: string, i: number): boolean {
+  let j = i;
+  while (text[j] === ' ' || text[j] === '\t') j++;
+  return text[j] === '\n' || text[j] === '\r';
+}
+
+/** The index in `s` of the character that starts at UTF-8 byte `bytes` (the engine counts bytes). */
+function utf8Index(s: string, bytes: number): number {
+  let b = 0;
+  let i = 0;
+  while (i < s.length && b < bytes) {
+    const c = s.codePointAt(i)!;
+    b += c < 0x80 ? 1 : c < 0x800 ? 2 : c < 0x10000 ? 3 : 4;
+    i += c >= 0x10000 ? 2 : 1;
+  }
+  return i;
+}
+
+/**
+ * The offset in the source of the `index`-th character of a scalar's value, the scalar
+ * starting at `start`: quotes, escapes (`''`, `\n`, `\u00e9`), a block scalar's header and
+ * indentation, and folded line breaks (a break with the spaces around it is one character
+ * of the value) are stepped over as the YAML reader reads them.
+ */
+function scalarCharOffset(text: string, start: number, type: string | undefined, index: number): number | undefined {
+  let i = start;
+  let indent = -1; // a block scalar's content indentation
+  if (type === 'QUOTE_SINGLE' || type === 'QUOTE_DOUBLE') i++;
+  else if (type === 'BLOCK_LITERAL' || type === 'BLOCK_FOLDED') {
+    const nl = text.indexOf('\n', i);
+    if (nl < 0) return undefined;
+    i = nl + 1;
+    while (text[i] === '\n' || text[i] === '\r') i++; // leading blank lines
+    indent = spacesAt(text, i);
+    i += indent;
+  }
+  for (let k = 0; k < index; k++) {
+    if (i >= text.length) return undefined;
+    const c = text[i]!;
+    if (c === '\n' || c === '\r' || (indent < 0 && (c === ' ' || c === '\t') && lineEndsAfterBlanks(text, i))) {
+      // a line break: one character of the value; then the next line's indentation
+      const nl = text.indexOf('\n', i);
+      if (nl < 0) return undefined;
+      i = nl + 1;
+      if (indent >= 0) i += Math.min(indent, spacesAt(text, i));
+      else while (text[i] === ' ' || text[i] === '\t') i++;
+    } else if (type === 'QUOTE_SINGLE' && c === "'") i += 2; // ''
+    else if (type === 'QUOTE_DOUBLE' && c === '\\') {
+      const e = text[i + 1];
+      i += e === 'x' ? 4 : e === 'u' ? 6 : e === 'U' ? 10 : 2;
+    } else i += 1;
+  }
+  return i;
 }
 
 /** Position of a character offset in text (1-based line and column). */
@@ -393,7 +467,7 @@ function parseYaml(source: string): ParsedDefinition {
     ]);
   }
   if (!isPlainObject(value)) throw notAnObject('yaml');
-  return { json: JSON.stringify(value), value, format: 'yaml', locate: makeYamlLocator(Y, doc, where) };
+  return { json: JSON.stringify(value), value, format: 'yaml', locate: makeYamlLocator(Y, doc, text, where) };
 }
 
 const noLocation = (): undefined => undefined;
@@ -440,7 +514,8 @@ export function parseDefinition(definition: unknown, format: DefinitionFormat = 
   return { json, value: definition, format: 'object', locate: noLocation };
 }
 
-/** Adds line/column (from the YAML source) to engine errors. */
+/** Adds line/column (from the YAML source) to engine errors: an entry's key, or, for an
+ * expression's error or warning (`at column N: …`), that character of the expression. */
 export function locateIssues(
   parsed: ParsedDefinition,
   errors: Array<{ path?: unknown; message?: unknown }>,
@@ -450,7 +525,9 @@ export function locateIssues(
       path: typeof e.path === 'string' ? e.path : '',
       message: typeof e.message === 'string' ? e.message : String(e.message ?? 'invalid'),
     };
-    const p = parsed.locate(issue.path);
+    // an expression's error or warning is located at the character its column names
+    const col = /^(?:expression error )?at column (\d+):/.exec(issue.message);
+    const p = parsed.locate(issue.path, col ? Number(col[1]) : undefined);
     if (p) {
       issue.line = p.line;
       issue.column = p.column;

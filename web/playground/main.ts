@@ -4,9 +4,10 @@
 // Hidden information holds on the page too: it shows one player's view (or the spectator's)
 // and that reader's log, never another player's cards unless "debug: show every view" is on.
 import { loadEngine, DefinitionError, IllegalMoveError } from 'rulestack';
-import type { BotOptions, DefinitionIssue, Game, GameEvent, GameView, Move, Rulestack, Seed } from 'rulestack';
+import type { BotOptions, Game, GameEvent, GameView, Move, Rulestack, Seed } from 'rulestack';
 import type { BotRequest, BotResponse } from './bot-worker.js';
 import { Editor } from './editor.js';
+import { checkFormat } from './editor/check-format.js';
 import { examples } from './examples.js';
 import type { PlaygroundHost } from './host.js';
 import { Keep } from './keep.js';
@@ -67,7 +68,10 @@ const ui = {
   log: $('log'),
 };
 
-const editor = new Editor($<HTMLTextAreaElement>('editor'), $('gutter'), $('cursor-pos'));
+const editor = new Editor($('editor-box'), $('cursor-pos'), { box: ui.errorsBox, title: ui.errorsTitle, list: ui.errors }, {
+  onRun: () => load(),
+  onChange: () => keep.saveSoon(), // the text is kept as it is typed (keep.ts)
+});
 
 let rs: Rulestack;
 let game: Game | null = null;
@@ -301,43 +305,6 @@ async function chooseMove(g: Game, player: string, options: BotOptions): Promise
   return rs.bot(g, options).choose(player);
 }
 
-// ------------------------------------------------------------------ definition errors
-
-// kind 'warning': the game loaded, but these are almost certainly not what was meant
-function showErrors(issues: DefinitionIssue[], title = 'Definition errors', kind: 'error' | 'warning' = 'error'): void {
-  ui.errors.replaceChildren();
-  ui.errorsBox.classList.toggle('warn', kind === 'warning');
-  if (issues.length === 0) {
-    ui.errorsBox.hidden = true;
-    editor.setErrorLines([]);
-    return;
-  }
-  ui.errorsTitle.textContent = `${title} (${issues.length})`;
-  for (const e of issues) {
-    const where = e.line !== undefined ? `${e.line}:${e.column ?? 1}` : '';
-    const li = h(
-      'li',
-      { class: `issue${where ? ' has-pos' : ''}`, tabindex: where ? '0' : undefined, 'data-line': e.line !== undefined ? String(e.line) : undefined },
-      where ? h('span', { class: 'pos' }, where) : null,
-      h('code', { class: 'path' }, e.path === '' ? '/' : e.path),
-      h('span', { class: 'msg' }, e.message),
-    );
-    if (e.line !== undefined) {
-      const go = () => editor.goTo(e.line!, e.column ?? 1);
-      li.addEventListener('click', go);
-      li.addEventListener('keydown', (ev) => {
-        if (ev.key === 'Enter' || ev.key === ' ') {
-          ev.preventDefault();
-          go();
-        }
-      });
-    }
-    ui.errors.append(li);
-  }
-  ui.errorsBox.hidden = false;
-  editor.setErrorLines(kind === 'error' ? issues.flatMap((e) => (e.line !== undefined ? [e.line] : [])) : []);
-}
-
 // ------------------------------------------------------------------ game lifecycle
 
 /** Loads the editor's text with the seed given, else the Seed box's; the new game, or null (the errors are shown). */
@@ -351,14 +318,14 @@ function load(given?: Seed): Game | null {
     // without a seed the package draws a fresh one (game.seed), so nobody knows the deal beforehand
     next = rs.createGame(text, seed === undefined ? {} : { seed });
   } catch (e) {
+    // the editor underlines and lists them, placed as its live check places them (JSON text too)
     if (e instanceof DefinitionError) {
-      showErrors(e.errors);
-    } else {
-      showErrors([{ path: '', message: e instanceof Error ? e.message : String(e) }], 'Cannot start');
-    }
+      const found = rs.check(text, { format: checkFormat(text) });
+      editor.report(found.errors.length > 0 ? found : { errors: e.errors, warnings: [] });
+    } else editor.report({ errors: [{ path: '', message: e instanceof Error ? e.message : String(e) }], warnings: [] }, 'Cannot start');
     return null;
   }
-  showErrors(rs.check(editor.value).warnings, 'Warnings', 'warning');
+  editor.report(rs.check(text, { format: checkFormat(text) }));
   game?.dispose();
   game = next;
   useDefinition(game.definitionJson);
@@ -739,12 +706,6 @@ function wire(): void {
   });
   ui.load.addEventListener('click', () => load());
   $('revert').addEventListener('click', revert);
-  editor.textarea.addEventListener('keydown', (e) => {
-    if (e.key === 'Enter' && (e.ctrlKey || e.metaKey)) {
-      e.preventDefault();
-      load();
-    }
-  });
   ui.seed.addEventListener('keydown', (e) => {
     if (e.key === 'Enter') load();
   });

@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import { parse as parseYaml } from 'yaml';
 import { loadEngine, DefinitionError, IllegalMoveError, SnapshotError, Game, type Rulestack, type Move, type GameDefinition } from '../index.js';
-import { TIC_TAC_TOE_YAML, BAD_DEFINITION_YAML, SYNTAX_ERROR_YAML, WINNING_MOVES } from './fixtures.js';
+import { TIC_TAC_TOE_YAML, BAD_DEFINITION_YAML, SYNTAX_ERROR_YAML, WARNING_YAML, WINNING_MOVES } from './fixtures.js';
 
 const TTT_OBJECT = parseYaml(TIC_TAC_TOE_YAML) as Record<string, unknown>;
 const TTT_JSON = JSON.stringify(TTT_OBJECT, null, 2);
@@ -96,21 +96,15 @@ describe('loading', () => {
 
 describe('definition errors', () => {
   test('check(): errors and warnings apart; warnings have their YAML line/column and the game still loads', () => {
-    const yaml = `name: W
-players: { count: 2 }
-actions:
-  - name: Go
-    condition: $player.current.ready == null
-    mutations: [ { operation: '=', target: $player.current, property: ready, value: true } ]
-flow: { phases: [ { name: Main, valid_actions: [Go] } ] }
-end_conditions: []
-`;
+    const yaml = WARNING_YAML;
     const r = rs.check(yaml);
     assert.deepEqual(r.errors, []);
     assert.equal(r.warnings.length, 1);
     assert.equal(r.warnings[0]!.path, '/actions/0/condition');
     assert.match(r.warnings[0]!.message, /^at column 17: property 'ready' has no declared default/);
     assert.equal(r.warnings[0]!.line, 5);
+    // at the character the column names: 'ready' ("    condition: " is 15 characters, then 17)
+    assert.equal(r.warnings[0]!.column, 15 + 17);
     assert.deepEqual(rs.validate(yaml), []); // validate: errors only
     rs.createGame(yaml, { seed: 1 }).dispose();
     // a definition with errors: its errors, no warnings

@@ -189,3 +189,32 @@ test('a YAML syntax error after a quoted flow expression is placed in the author
     assert.ok(issue!.column! >= 30 && issue!.column! <= 37, `column ${issue!.column}`);
   }
 });
+
+test("an expression's error is located at the character its column names, in every YAML style and in JSON read as YAML", () => {
+  // the engine says `expression error at column N` (bytes of the expression's text, from 1)
+  const issue = (text: string, path: string, column: number, format: 'auto' | 'yaml' = 'auto') => {
+    const [x] = locateIssues(parseDefinition(text, format), [{ path, message: `expression error at column ${column}: unknown reference '$foo'` }]);
+    const line = text.split('\n')[x!.line! - 1]!;
+    return { line: x!.line, at: line.slice(x!.column! - 1, x!.column! - 1 + 4) };
+  };
+  const expr = '$turn > 1 and $foo.bar'; // $foo at column 15
+  assert.deepEqual(issue(`a:\n  condition: ${expr}\n`, '/a/condition', 15), { line: 2, at: '$foo' });
+  assert.deepEqual(issue(`a:\n  condition: '${expr}'\n`, '/a/condition', 15), { line: 2, at: '$foo' });
+  // '' is one character of the value, \" and \u00e9 too (é is 2 bytes to the engine)
+  assert.deepEqual(issue(`a:\n  condition: '$p == ''x'' and $foo'\n`, '/a/condition', 15), { line: 2, at: '$foo' });
+  assert.deepEqual(issue(`a:\n  condition: "$p == \\"\\u00e9\\" and $foo"\n`, '/a/condition', 16), { line: 2, at: '$foo' });
+  // a folded or literal block, and a plain scalar folded over two lines: the next line, not past the first
+  assert.deepEqual(issue(`a:\n  condition: >-\n    $turn > 1 and\n    $foo.bar\n`, '/a/condition', 15), { line: 4, at: '$foo' });
+  assert.deepEqual(issue(`a:\n  condition: |\n    $turn > 1 and\n    $foo.bar\n`, '/a/condition', 15), { line: 4, at: '$foo' });
+  assert.deepEqual(issue(`a:\n  condition: $turn > 1 and   \n     $foo.bar\nb: 1\n`, '/a/condition', 15), { line: 3, at: '$foo' });
+  // flow style (the expression is quoted before YAML reads it: the author's column comes back)
+  assert.deepEqual(issue(`a: { x: 1, condition: ${expr}, y: 2 }\n`, '/a/condition', 15), { line: 1, at: '$foo' });
+  assert.deepEqual(issue(`a: [ { filter: $candidate.size > $foo } ]\n`, '/a/0/filter', 19), { line: 1, at: '$foo' });
+  // JSON text read as YAML (JSON is YAML): the JSON string's character
+  const json = JSON.stringify({ a: { condition: '$p == "x" and $foo' } }, null, 2);
+  assert.deepEqual(issue(json, '/a/condition', 15, 'yaml'), { line: 3, at: '$foo' });
+  // a warning says `at column N` too; a message without a column keeps the key's place
+  const p = parseDefinition(`a:\n  condition: ${expr}\n`);
+  assert.deepEqual(locateIssues(p, [{ path: '/a/condition', message: "at column 15: property 'foo'" }])[0], { path: '/a/condition', message: "at column 15: property 'foo'", line: 2, column: 28 });
+  assert.deepEqual(locateIssues(p, [{ path: '/a/condition', message: 'expected a condition' }])[0], { path: '/a/condition', message: 'expected a condition', line: 2, column: 3 });
+});

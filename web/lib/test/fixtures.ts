@@ -77,6 +77,17 @@ flow: {}
 `;
 
 /** Moves that make player "0" win on the top row: 0 takes c0, c1, c2; 1 takes c3, c4. */
+/** Loads, with one warning: a property read (\`ready\`, line 5) that nothing gives a default. */
+export const WARNING_YAML = `name: W
+players: { count: 2 }
+actions:
+  - name: Go
+    condition: $player.current.ready == null
+    mutations: [ { operation: '=', target: $player.current, property: ready, value: true } ]
+flow: { phases: [ { name: Main, valid_actions: [Go] } ] }
+end_conditions: []
+`;
+
 export const WINNING_MOVES: Array<{ player: string; move: { action: string; targets: string[] } }> = [
   { player: '0', move: { action: 'Place', targets: ['c0'] } },
   { player: '1', move: { action: 'Place', targets: ['c3'] } },

@@ -94,3 +94,24 @@ test('the schema rejects what the loader rejects: an unknown key and a MoveZone 
           setup: [{ operation: 'MoveZone', target: '$entity.all' }] }, schema, '', errors);
   assert.deepEqual(errors, [': unknown key flwo', '/setup/0: missing destination']);
 });
+
+test("the trigger pattern names exactly the events the engine knows (the editor's completion reads them there)", async () => {
+  const rs = await loadEngine();
+  const pattern: string = schema.$defs.trigger.pattern;
+  const named = /\(\\\$\?\(([A-Za-z|]+)\)/.exec(pattern)![1]!.split('|');
+  const game = (trigger: string) => ({
+    name: 'T', players: { count: 2 },
+    reactions: [{ trigger, mutations: [] }],
+    flow: { phases: [{ name: 'Main', valid_actions: ['Go'] }] },
+    actions: [{ name: 'Go', mutations: [] }],
+  });
+  for (const e of named) {
+    assert.deepEqual(rs.validate(game(`$After.${e}`)), [], e);
+    assert.ok(new RegExp(pattern).test(`$Before.$${e}`), e);
+  }
+  // the engine's own list, from its error for an unknown event
+  const [bad] = rs.validate(game('$After.Bogus'));
+  const listed = /\(events: ([A-Za-z, ]+), or @ActionName\)/.exec(bad!.message)![1]!.split(', ');
+  assert.deepEqual([...named].sort(), [...listed].sort());
+  assert.ok(!new RegExp(pattern).test('$After.Bogus'));
+});
