@@ -4,7 +4,7 @@
 // Hidden information holds on the page too: it shows one player's view (or the spectator's)
 // and that reader's log, never another player's cards unless "debug: show every view" is on.
 import { loadEngine, DefinitionError, IllegalMoveError } from 'rulestack';
-import type { BotOptions, Game, GameEvent, GameView, Move, Rulestack, Seed } from 'rulestack';
+import type { BotOptions, Game, GameEvent, GameView, Move, ResolutionStep, Rulestack, Seed } from 'rulestack';
 import type { BotRequest, BotResponse } from './bot-worker.js';
 import { Editor } from './editor.js';
 import { checkFormat } from './editor/check-format.js';
@@ -15,6 +15,7 @@ import { registerOffline } from './pwa.js';
 import { gameErrorText, h, moveEntities, moveErrorText, moveLabel, moveSteps, renderBoard, renderEvents, renderPrompt, renderSummary, resultText, stepsText, useDefinition } from './render.js';
 import { announce, settleFocus } from './a11y.js';
 import { initSimulate } from './simulate.js';
+import { ResolutionPanel } from './steps.js';
 
 const $ = <T extends HTMLElement = HTMLElement>(id: string) => document.getElementById(id) as T;
 
@@ -33,6 +34,8 @@ interface HistoryEntry {
   labels: Map<string, string>;
   /** How many events it caused: its slice of game.log(reader). */
   eventCount: number;
+  /** What the resolution machine ran for it (game.steps()), if it was traced (debug on). */
+  steps?: ResolutionStep[];
 }
 
 /** The name a move's log line gives a card the reader never saw. */
@@ -67,6 +70,7 @@ const ui = {
   moves: $('moves'),
   log: $('log'),
 };
+const resolution = new ResolutionPanel($('resolution'));
 
 const editor = new Editor($('editor-box'), $('cursor-pos'), { box: ui.errorsBox, title: ui.errorsTitle, list: ui.errors }, {
   onRun: () => load(),
@@ -328,6 +332,7 @@ function load(given?: Seed): Game | null {
   editor.report(rs.check(text, { format: checkFormat(text) }));
   game?.dispose();
   game = next;
+  game.setTrace(ui.debugViews.checked); // steps name hidden cards: traced only under debug
   useDefinition(game.definitionJson);
   showSeed(game.seed);
   secretRules = rulesHideCards(game.definitionJson);
@@ -364,7 +369,7 @@ function applyMove(g: Game, player: string, move: Move): string | null {
     ui.message.classList.toggle('game-error', refused.gameError);
     return refused.text;
   }
-  history.push({ player, passed: move.action === 'pass', labels: moveLabels(g, player, move, before), eventCount: events.length });
+  history.push({ player, passed: move.action === 'pass', labels: moveLabels(g, player, move, before), eventCount: events.length, steps: ui.debugViews.checked ? g.steps() : undefined });
   return null;
 }
 
@@ -543,6 +548,14 @@ function render(): void {
   ui.board.replaceChildren(renderBoard(view, name, reader ?? ''));
   renderMoves(spectator, name);
   renderLog(name, reader);
+  renderResolution(name);
+}
+
+/** The Resolution panel (debug only): the steps of the last move. */
+function renderResolution(name: (id: string) => string): void {
+  const last = history[history.length - 1];
+  const n = history.length;
+  resolution.show(ui.debugViews.checked, last ? { title: `#${n} ${name(last.player)}: ${last.labels.get(last.player) ?? '?'}`, steps: last.steps, events: () => game!.log() } : null);
 }
 
 /**
@@ -724,7 +737,10 @@ function wire(): void {
     scheduleBot();
   });
   ui.viewer.addEventListener('change', render);
-  ui.debugViews.addEventListener('change', render);
+  ui.debugViews.addEventListener('change', () => {
+    game?.setTrace(ui.debugViews.checked);
+    render();
+  });
   ui.handoverConfirm.addEventListener('click', confirmHandover);
   const toggle = $<HTMLButtonElement>('toggle-editor');
   toggle.addEventListener('click', () => {
