@@ -3,6 +3,7 @@
 // panel is not there, as the steps name hidden cards.
 import { test, expect } from '@playwright/test';
 import { readFile } from 'node:fs/promises';
+import { createRequire } from 'node:module';
 import { loadEngine } from '../dist/index.js';
 import { failOnPageErrors } from './page-errors.js';
 import { open, loadGame } from './playground-page.js';
@@ -68,6 +69,14 @@ test('debug on: Step reveals one step at a time, All every step, Reset none', as
   await expect(third).toHaveText('mutation action Convert #0');
   expect(await third.evaluate((el) => parseFloat(getComputedStyle(el).paddingLeft))).toBeGreaterThan(0);
   await expect(step).toBeDisabled();
+  // the panel, every step shown and one highlighted, has no serious axe violation (contrast, the scrolled list)
+  await page.addScriptTag({ path: createRequire(import.meta.url).resolve('axe-core/axe.min.js') });
+  const violations = await page.evaluate(async () => {
+    const axe = (window as unknown as { axe: { run: (ctx: unknown, opts: unknown) => Promise<{ violations: Array<{ id: string; impact: string }> }> } }).axe;
+    const r = await axe.run('#resolution', { resultTypes: ['violations'] });
+    return r.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => v.id);
+  });
+  expect(violations).toEqual([]);
   await expect(panel.getByRole('button', { name: 'Reset' })).toBeFocused(); // the focus stays on the panel
 
   await panel.getByRole('button', { name: 'Reset' }).click();
