@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parse as parseYaml } from 'yaml';
-import { TIC_TAC_TOE_YAML, BAD_DEFINITION_YAML, SYNTAX_ERROR_YAML, WINNING_MOVES } from './fixtures.js';
+import { TIC_TAC_TOE_YAML, BAD_DEFINITION_YAML, SYNTAX_ERROR_YAML, WINNING_MOVES, RUNTIME_ERROR_YAML } from './fixtures.js';
 
 const CLI = fileURLToPath(new URL('../cli.js', import.meta.url));
 let dir: string;
@@ -55,20 +55,6 @@ flow:
   phases: [ { name: Main, valid_actions: [Bolt, Shield] } ]
 end_conditions:
   - { when: $player.current.life <= 0, winner: $player.opponent }
-`;
-
-/** A game whose only action fails at run time (a MoveZone to a number). */
-const RUNTIME_ERROR_YAML = `name: Err
-players: { count: 2 }
-zones: [ { name: Board } ]
-entities: [ { id: Card, type: card } ]
-setup: [ { operation: Create, template: Card, destination: $zone.@Board } ]
-flow: { phases: [ { name: Main, valid_actions: [Hit] } ] }
-actions:
-  - name: Hit
-    queue: false
-    mutations:
-      - { target: $entity.card, operation: MoveZone, destination: $player.current.zone }
 `;
 
 const jsonl = (rows: unknown[]) => rows.map((r) => JSON.stringify(r)).join('\n') + '\n';
