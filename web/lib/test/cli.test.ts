@@ -141,6 +141,7 @@ describe('usage', () => {
       [['simulate', 'ttt.yaml', '--iterations', '0'], /--iterations must be an integer from 1 to 100000/],
       [['simulate', 'ttt.yaml', '--iterations', '100001'], /--iterations must be an integer from 1 to 100000/],
       [['simulate', 'ttt.yaml', '--batch', '0'], /--batch must be an integer from 1 to/],
+      [['simulate', 'ttt.yaml', '--workers', '0'], /--workers must be an integer from 1 to 1024, not 0/],
       [['simulate', 'ttt.yaml', '--seed', '1.5'], /--seed must be an integer from 0 to \d+, not "1\.5"/],
       [['play', 'ttt.yaml', '--seed', '-1'], /--seed must be an integer from 0 to 9007199254740991, not -1/],
       [['moves', 'ttt.yaml', '--seed', '9007199254740992'], /--seed must be an integer from 0 to 9007199254740991/],
@@ -424,6 +425,20 @@ describe('simulate', () => {
     const b = JSON.parse(run('simulate', 'ttt.json', '--games', '30', '--seed', '9', '--json').stdout);
     assert.equal(a.moves, b.moves);
     assert.deepEqual(a.wins, b.wins);
+  });
+
+  test('--workers: any number of workers gives the same games, errors listed in game order', () => {
+    const strip = (text: string) => {
+      const { seconds, gamesPerSecond, movesPerSecond, ...rest } = JSON.parse(text);
+      return rest;
+    };
+    const one = strip(run('simulate', 'ttt.yaml', '--games', '40', '--seed', '3', '--batch', '6', '--workers', '1', '--json').stdout);
+    assert.equal(one.games, 40);
+    for (const w of ['2', '5']) {
+      assert.deepEqual(strip(run('simulate', 'ttt.yaml', '--games', '40', '--seed', '3', '--batch', '6', '--workers', w, '--json').stdout), one);
+    }
+    const e = JSON.parse(run('simulate', 'err.yaml', '--games', '7', '--batch', '2', '--seed', '5', '--workers', '3', '--json').stdout);
+    assert.deepEqual(e.errorDetails.map((d: any) => [d.game, d.seed]), [1, 2, 3, 4, 5, 6, 7].map((g) => [g, g + 4]));
   });
 
   test('human output: games/s, moves/s, win rates, mean length; progress lines off a TTY', () => {
