@@ -238,6 +238,8 @@ for (const [name, r] of [['native', native.nexus], ['wasm in node', wasm.nexus]]
 }
 md.push('');
 const x = (a, b) => (a > 0 && b > 0 ? `${r2(a / b)}×` : '—');
+/** A ratio below 1 with two significant digits and as 1/k (rulestack against the limit). */
+const fraction = (a, b) => (a > 0 && b > 0 ? (a < b ? `${(a / b).toPrecision(2)}× (1/${r2(b / a)})` : x(a, b)) : '—');
 md.push(
   limit
     ? `Each rulestack build against boardgame.io and against the speed limit of the same kind (native against the hand-written native, wasm against the hand-written wasm); the limit's rates are wall-clock, rulestack's CPU time, so on a loaded machine the limit is if anything under-rated.`
@@ -248,8 +250,8 @@ md.push('| rulestack | random games: / boardgame.io | / the limit | MCTS iterati
 md.push('|---|---:|---:|---:|---:|');
 for (const [name, r, lim] of [['native', native, limit?.native], ['wasm', wasm, limit?.wasm]]) {
   md.push(
-    `| ${name} | ${x(r.random.gamesPerSecond, bgio.random.gamesPerSecond)} | ${lim ? x(r.random.gamesPerSecond, lim.gamesPerSecond) : '—'} | ` +
-      `${x(r.mcts.iterationsPerSecond, bgio.mcts.iterationsPerSecond)} | ${lim ? x(r.mcts.iterationsPerSecond, lim.iterationsPerSecond) : '—'} |`,
+    `| ${name} | ${x(r.random.gamesPerSecond, bgio.random.gamesPerSecond)} | ${lim ? fraction(r.random.gamesPerSecond, lim.gamesPerSecond) : '—'} | ` +
+      `${x(r.mcts.iterationsPerSecond, bgio.mcts.iterationsPerSecond)} | ${lim ? fraction(r.mcts.iterationsPerSecond, lim.iterationsPerSecond) : '—'} |`,
   );
 }
 md.push('');
@@ -273,6 +275,14 @@ md.push(
   `- native through the JSON facade (\`simulate()\` of session.h, the same call as wasm): ${n(native.simulate.gamesPerSecond)} games/s, ` +
     `${n(native.simulate.movesPerSecond)} moves/s.`,
 );
+if (limit) {
+  md.push(
+    '- the speed limit: the Duel written by hand in C++ (a 64-byte state; the same game as the boardgame.io port, checked move by move by its ' +
+      `author), \`make json\` of its folder: random playouts, and its own MCTS (UCT, full random playouts, ${limit.native.perDecision ?? '?'} iterations a ` +
+      'decision, on the true state: no hidden information to deal, so an iteration does less than rulestack\'s fair one); wall-clock rates; ' +
+      `${limit.native.compiler} and ${limit.wasm.compiler}.`,
+  );
+}
 md.push(
   `- boardgame.io: \`bench/bgio-duel.mjs\`, the Duel port (G mutated through immer, priority as \`activePlayers\`, ` +
     '`ai.enumerate` in the order of duel-rules.md), random playouts straight through the game reducer ' +
