@@ -4,25 +4,11 @@ import { test, expect, type Page } from '@playwright/test';
 import { readFile } from 'node:fs/promises';
 import { loadEngine } from '../dist/index.js';
 import { failOnPageErrors } from './page-errors.js';
+import { open, loadGame, move } from './playground-page.js';
 
 failOnPageErrors();
 
 const example = (file: string) => readFile(new URL(`../examples/${file}`, import.meta.url), 'utf8');
-
-async function open(page: Page, query = ''): Promise<void> {
-  await page.goto(`/${query}`);
-  await expect(page.locator('#status')).toHaveText('ready', { timeout: 15_000 });
-}
-
-/** Loads an example with a seed typed in the Seed box ('' = a random one). */
-async function loadGame(page: Page, file: string, seed: string): Promise<void> {
-  await page.locator('#seed').fill(seed);
-  await page.locator('#game-picker').selectOption(file); // a change of game loads it
-  if (seed !== '') await expect(page.locator('#seed-used')).toHaveText(`seed ${seed}`);
-}
-
-/** The move button with exactly this label. */
-const move = (page: Page, label: string) => page.locator('#moves button.move').filter({ hasText: new RegExp(`^${label.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}$`) });
 
 /** The ids of the entities in a player's hand, as that player sees them (node, same seed). */
 async function hands(file: string, seed: number): Promise<{ hand0: string[]; hand1: string[] }> {

@@ -1,19 +1,12 @@
 // Playing in the playground: the rules editor, the board, moves, undo, hot-seat views, the bot.
-import { test, expect, type Page } from '@playwright/test';
+import { test, expect } from '@playwright/test';
 import { readFile } from 'node:fs/promises';
 import { loadEngine } from '../dist/index.js';
 import { editorText, setEditorText } from './editor-helpers.js';
 import { failOnPageErrors } from './page-errors.js';
+import { open, move } from './playground-page.js';
 
 failOnPageErrors();
-
-async function open(page: Page, query = ''): Promise<void> {
-  await page.goto(`/${query}`);
-  await expect(page.locator('#status')).toHaveText('ready', { timeout: 15_000 });
-}
-
-/** The move button with exactly this label. */
-const move = (page: Page, label: string) => page.locator('#moves button.move').filter({ hasText: new RegExp(`^${label.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}$`) });
 
 test('tic-tac-toe: a full game by clicking moves ends with a winner', async ({ page }) => {
   await open(page);

@@ -463,6 +463,22 @@ TEST_CASE("kinds: an operation or a key given a value of the wrong kind is a loa
        [](json& j) { j["actions"][0]["condition"] = "$zone.@Board > 2"; },
        "/actions/0/condition",
        "expression error at column 14: '>' takes numbers, but its left side is a zone"},
+
+      {"a text as a condition (always true)",
+       [](json& j) { j["actions"][0]["condition"] = "$phase"; },
+       "/actions/0/condition",
+       "expression error at column 1: expected a condition (a comparison, .contains(...), and/or/not; a text is always "
+       "true), found a string"},
+      {"arithmetic on a property that holds text",
+       [](json& j) { j["players"]["properties"]["title"] = "none";
+                     j["actions"][0]["mutations"] = json::parse(R"([{"operation": "+", "target": "$player.current", "property": "title", "value": 1}])"); },
+       "/actions/0/mutations/0/property",
+       "arithmetic changes a number, but property 'title' holds a string (its declared defaults)"},
+      {"$target of a zone selector used as a number",
+       [](json& j) { j["entities"][0]["actions"][0]["requires_target"] = "$zone.@Board";
+                     j["entities"][0]["actions"][0]["condition"] = "$target + 1 > 0"; },
+       "/entities/0/actions/0/condition",
+       "expression error at column 9: '+' takes numbers, but its left side is a zone"},
   };
   for (auto& c : cases) {
     INFO(c.what);
@@ -499,6 +515,12 @@ TEST_CASE("warnings: a property nothing gives a default, $entity.self in a top-l
                                  {"message", "at column 14: property 'is_ready' has no declared default: it reads null until a mutation "
                                              "sets it (declare it in a template's or the players' properties)"}});
   rt::G g(j);  // and it loads
+  // an integer as a condition: it holds when not 0
+  json k = base();
+  k["actions"][0]["condition"] = "$turn";
+  json rk = json::parse(rulestack::validateDefinition(k.dump()));
+  CHECK(rk["warnings"] == json::array({json{{"path", "/actions/0/condition"},
+                                            {"message", "this condition is an integer: it holds when the integer is not 0 (write '!= 0' to say so)"}}}));
   // with a default, no warning; a definition with errors lists only its errors
   j["players"]["properties"]["is_ready"] = false;
   j.erase("triggered_actions");

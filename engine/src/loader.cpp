@@ -68,6 +68,8 @@ struct Loader {
   // its filter, a for_each — for the expressions under `prefix` (the longest prefix wins).
   struct Scope { std::string prefix; N ref; int from; bool expand; };
   std::vector<Scope> scopes;
+  // The properties arithmetic (and Damage) changes: each must hold a number.
+  std::vector<std::pair<std::string, int>> numberProps;
   // Where $entity.self has no entity: setup, the flow, end conditions, and top-level actions
   // without a source (those that read $entity.selected take any source, so they are not
   // among them). Top-level triggered actions and reactions have none either, but spec 002
@@ -119,6 +121,12 @@ struct Loader {
           found += " (text, not an expression: an expression starts with $, ( or a function such as min(; write $x + 1, not 1 + $x)";
       }
       error(x.path, std::string(compiled.count(x.path) ? "expression error at column 1: " : "") + "expected " + expected + ", found " + found);
+    }
+    for (const auto& [path, p] : numberProps) {
+      Kind k = t.prop(p);
+      if (mismatch(Want::Number, k).empty()) continue;
+      error(path, "arithmetic changes a number, but property '" + d.propNames[p] + "' holds " + kindName(k) +
+                      " (its declared defaults)");
     }
   }
 
@@ -416,6 +424,7 @@ struct Loader {
         m.prop = d.prop(sym);
         if (m.prop < 0) error(path, "Damage without 'property' changes 'health', which no entity declares");
       }
+      if (m.prop >= 0 && m.op != Op::Set && j.contains("property")) numberProps.push_back({path + "/property", m.prop});
       if (m.eventField >= 0 && m.eventField != (int)EvField::DamageValue)
         error(path + "/target", "only $event.damage_value can be changed by arithmetic");
       if (m.eventField < 0 && m.prop >= 0 && m.target.present()) expects.push_back({m.target, path + "/target", Want::Changeable});

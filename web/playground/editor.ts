@@ -7,12 +7,13 @@ import { autocompletion, completionKeymap } from '@codemirror/autocomplete';
 import { defaultKeymap, history, historyKeymap, indentWithTab } from '@codemirror/commands';
 import { json } from '@codemirror/lang-json';
 import { yaml } from '@codemirror/lang-yaml';
-import { bracketMatching, defaultHighlightStyle, indentOnInput, indentUnit, syntaxHighlighting } from '@codemirror/language';
+import { bracketMatching, indentOnInput, indentUnit, syntaxHighlighting } from '@codemirror/language';
 import { lintGutter, linter, lintKeymap, setDiagnostics, type Diagnostic } from '@codemirror/lint';
 import { highlightSelectionMatches, search, searchKeymap } from '@codemirror/search';
 import { Compartment, EditorState, type Extension } from '@codemirror/state';
 import { drawSelection, EditorView, highlightActiveLine, highlightActiveLineGutter, keymap, lineNumbers } from '@codemirror/view';
 import type { DefinitionIssue } from 'rulestack';
+import { pageHighlightStyle } from './editor-colours.js';
 import { completionData, definitionCompletion } from './editor/completion.js';
 import { toDiagnostics } from './editor/diagnostics.js';
 import { panelEntries, renderIssues, type IssuesPanelElements } from './editor/issues-panel.js';
@@ -79,7 +80,7 @@ export class Editor {
       highlightActiveLine(),
       highlightSelectionMatches(),
       search({ top: true }),
-      syntaxHighlighting(defaultHighlightStyle, { fallback: true }),
+      syntaxHighlighting(pageHighlightStyle, { fallback: true }), // the default style's colours, dark in the dark theme
       indentUnit.of('  '),
       EditorState.tabSize.of(2),
       this.#language.of(this.#json ? json() : yaml()),
@@ -168,7 +169,10 @@ const editorTheme = EditorView.theme({
   '&': { flex: '1', minWidth: '0', height: '100%', fontSize: '12.5px', backgroundColor: 'transparent' },
   '&.cm-focused': { outline: 'none' }, // the box around the editor shows the focus (.editor:focus-within)
   '.cm-scroller': { fontFamily: 'var(--mono)', lineHeight: '18px', overflow: 'auto' },
-  '.cm-gutters': { backgroundColor: '#f0f2f5', borderRight: '1px solid var(--line)', color: '#a0a7b4' },
+  // the page's theme (style.css), light or dark
+  '.cm-gutters': { backgroundColor: 'var(--gutter-bg)', borderRight: '1px solid var(--line)', color: 'var(--faint)' },
+  '.cm-activeLine, .cm-activeLineGutter': { backgroundColor: 'var(--active-line)' },
+  '.cm-content': { caretColor: 'var(--ink)' },
   '.cm-lintRange-warning': { backgroundImage: 'none', textDecoration: 'underline wavy #c99a2e', textUnderlineOffset: '3px' },
   '.cm-lintRange-error': { backgroundImage: 'none', textDecoration: 'underline wavy #c0392b', textUnderlineOffset: '3px' },
   '.cm-tooltip-lint': { maxWidth: '60ch', whiteSpace: 'pre-wrap' },

@@ -12,7 +12,9 @@ import { examples } from './examples.js';
 import type { PlaygroundHost } from './host.js';
 import { Keep } from './keep.js';
 import { registerOffline } from './pwa.js';
-import { h, moveEntities, moveLabel, renderBoard, renderEvent, renderSummary, resultText } from './render.js';
+import { gameErrorText, h, moveEntities, moveErrorText, moveLabel, moveSteps, renderBoard, renderEvents, renderPrompt, renderSummary, resultText, stepsText, useDefinition } from './render.js';
+import { announce, settleFocus } from './a11y.js';
+import { initSimulate } from './simulate.js';
 
 const $ = <T extends HTMLElement = HTMLElement>(id: string) => document.getElementById(id) as T;
 
@@ -25,6 +27,8 @@ type Mode = 'hotseat' | 'bot';
 
 interface HistoryEntry {
   player: string;
+  /** Whether the move was a pass (its own Pass event is not an automatic one). */
+  passed: boolean;
   /** The move as each reader may read it: by player id, '' for the spectator. */
   labels: Map<string, string>;
   /** How many events it caused: its slice of game.log(reader). */
@@ -324,6 +328,7 @@ function load(given?: Seed): Game | null {
   editor.report(rs.check(text, { format: checkFormat(text) }));
   game?.dispose();
   game = next;
+  useDefinition(game.definitionJson);
   showSeed(game.seed);
   secretRules = rulesHideCards(game.definitionJson);
   // whoever loads the game is taken to be its first player to act
@@ -347,24 +352,71 @@ function showSeed(seed: Seed | null): void {
   ui.seedUsed.dataset.seed = text;
 }
 
-/** Applies the move; null, or the message shown of why it was refused. */
+/** Applies a move and records it (no rendering); null, or the message shown of why the engine refused it. */
+function applyMove(g: Game, player: string, move: Move): string | null {
+  const before = viewsByReader(g);
+  let events: GameEvent[];
+  try {
+    events = g.apply(player, move);
+  } catch (e) {
+    const refused = e instanceof IllegalMoveError ? moveErrorText(e.reason, e.message) : { text: `Engine error: ${e instanceof Error ? e.message : String(e)}`, gameError: false };
+    showMessage(refused.text);
+    ui.message.classList.toggle('game-error', refused.gameError);
+    return refused.text;
+  }
+  history.push({ player, passed: move.action === 'pass', labels: moveLabels(g, player, move, before), eventCount: events.length });
+  return null;
+}
+
+/** Applies the move as its button does; null, or the message shown of why it was refused. */
 function play(player: string, move: Move): string | null {
   if (!game) return 'no game is loaded';
   clearMessage();
-  const before = viewsByReader(game);
-  let events: GameEvent[];
-  try {
-    events = game.apply(player, move);
-  } catch (e) {
-    const why = e instanceof IllegalMoveError ? `Illegal move (${e.reason}): ${e.message}` : `Engine error: ${e instanceof Error ? e.message : String(e)}`;
-    showMessage(why);
-    render();
-    return why;
-  }
-  history.push({ player, labels: moveLabels(game, player, move, before), eventCount: events.length });
+  const refused = applyMove(game, player, move);
   render();
+  if (refused === null) {
+    const entry = history[history.length - 1]!;
+    const events = entry.eventCount > 0 ? game.log(null).slice(-entry.eventCount) : [];
+    announceMove(entry, events);
+    // a queue item that failed as it resolved: the move stands, the item was cancelled
+    const failed = gameErrorText(events);
+    if (failed !== null) {
+      showMessage(failed);
+      ui.message.classList.add('game-error');
+    }
+  }
+  settleFocus(ui.moves);
   scheduleBot();
-  return null;
+  return refused;
+}
+
+/** Tells a screen reader (and the line above the moves) what was just played, in public words. */
+function announceMove(entry: HistoryEntry, events: GameEvent[]): void {
+  const spectator = game!.view();
+  const name = playerName(spectator);
+  // the words of the one whose view is shown against the bot; the spectator's in hot-seat (the next player reads it)
+  const label = entry.labels.get(mode() === 'bot' ? humanId(spectator) : '') ?? '';
+  const steps = stepsText(moveSteps(events, entry.player, entry.passed));
+  const result = spectator.result ? ` Game over: ${resultText(spectator.result, name)}.` : '';
+  announce(`${name(entry.player)}: ${label}${steps ? ` (${steps})` : ''}.${result}`);
+}
+
+/** Opens a game the Simulate panel played: that seed, those moves, replayed from the start (hot-seat, so no bot moves on). */
+function openGame(definitionJson: string, seed: number, moves: Array<{ player: string; move: Move }>): void {
+  stopBot();
+  ui.mode.value = 'hotseat';
+  ui.seed.value = String(seed);
+  const g = load(seed);
+  if (!g || g.definitionJson !== definitionJson) {
+    showMessage('The definition changed since that simulation: run it again to open its games.');
+    return;
+  }
+  for (const { player, move } of moves) if (applyMove(g, player, move) !== null) break;
+  holder = g.view().toAct[0] ?? holder;
+  render();
+  showMessage(`Opened simulated game, seed ${seed}: ${moves.length} moves. Undo steps back through it.`, 'info');
+  ui.moves.focus(); // from the Simulate panel to the game (scrolled into view), then to its first move if any
+  settleFocus(ui.moves);
 }
 
 function undo(): void {
@@ -377,6 +429,7 @@ function undo(): void {
     history.pop();
   } while (mode() === 'bot' && history.length > 0 && botToAct(game.view()) !== null);
   render();
+  settleFocus(ui.moves);
   scheduleBot();
 }
 
@@ -487,7 +540,7 @@ function render(): void {
   closeHandover();
   const { view, label, reader } = currentView(game, spectator);
   ui.summary.replaceChildren(renderSummary(view, name, label));
-  ui.board.replaceChildren(renderBoard(view, name));
+  ui.board.replaceChildren(renderBoard(view, name, reader ?? ''));
   renderMoves(spectator, name);
   renderLog(name, reader);
 }
@@ -542,8 +595,10 @@ function renderMoves(view: GameView, name: (id: string) => string): void {
     ui.moves.append(h('p', { class: 'hint' }, 'No player may act.'));
     return;
   }
+  const prompt = renderPrompt(view, name);
+  if (prompt) ui.moves.append(prompt);
   for (const player of view.toAct) {
-    const group = h('div', { class: 'move-group', 'data-player': player }, h('h4', null, name(player)));
+    const group = h('div', { class: 'move-group', 'data-player': player }, h('h3', null, name(player)));
     ui.moves.append(group);
     if (isBot(player, view)) {
       const strength = ui.botStrength.selectedOptions[0]?.textContent ?? '';
@@ -571,8 +626,8 @@ function renderMoves(view: GameView, name: (id: string) => string): void {
       btn.addEventListener('click', () => play(player, move));
       const ids = moveEntities(move);
       if (ids.length) {
-        btn.addEventListener('mouseenter', () => highlight(ids, true));
-        btn.addEventListener('mouseleave', () => highlight(ids, false));
+        for (const on of ['mouseenter', 'focus']) btn.addEventListener(on, () => highlight(ids, true));
+        for (const off of ['mouseleave', 'blur']) btn.addEventListener(off, () => highlight(ids, false));
       }
       list.append(btn);
     }
@@ -594,28 +649,32 @@ function renderLog(name: (id: string) => string, reader: string | null): void {
   const all = game!.log(reader);
   const key = reader ?? '';
   ui.logReader.textContent = `as ${reader === null ? 'the spectator' : name(reader)} sees it, newest first`;
-  const list = (events: GameEvent[]) => {
-    const ol = h('ol', { class: 'events' });
-    for (const ev of events) ol.append(renderEvent(ev));
-    return ol;
-  };
   const groups: HTMLElement[] = [];
   let at = setupCount;
   history.forEach((entry, i) => {
     const events = all.slice(at, at + entry.eventCount);
     at += entry.eventCount;
+    const steps = stepsText(moveSteps(events, entry.player, entry.passed));
     groups.push(
       h(
         'details',
         { class: 'log-group', open: i >= history.length - 3 ? '' : undefined },
-        h('summary', null, h('span', { class: 'n' }, `#${i + 1}`), ` ${name(entry.player)}: `, h('strong', null, entry.labels.get(key) ?? '?'), h('span', { class: 'hint' }, ` ${events.length} events`)),
-        list(events),
+        h(
+          'summary',
+          null,
+          h('span', { class: 'n' }, `#${i + 1}`),
+          ` ${name(entry.player)}: `,
+          h('strong', null, entry.labels.get(key) ?? '?'),
+          steps ? h('span', { class: 'steps' }, ` — ${steps}`) : null,
+          h('span', { class: 'hint' }, ` ${events.length} events`),
+        ),
+        renderEvents(events, entry.player, entry.passed, name),
       ),
     );
   });
   groups.reverse(); // newest first, the setup last
   if (setupCount > 0) {
-    groups.push(h('details', { class: 'log-group' }, h('summary', null, h('span', { class: 'n' }, '#0'), ' setup', h('span', { class: 'hint' }, ` ${setupCount} events`)), list(all.slice(0, setupCount))));
+    groups.push(h('details', { class: 'log-group' }, h('summary', null, h('span', { class: 'n' }, '#0'), ' setup', h('span', { class: 'hint' }, ` ${setupCount} events`)), renderEvents(all.slice(0, setupCount), null, false, name)));
   }
   ui.log.replaceChildren(...groups);
   if (groups.length === 0) ui.log.append(h('p', { class: 'hint' }, 'No events yet.'));
@@ -719,6 +778,7 @@ async function main(): Promise<void> {
   ui.version.textContent = rs.version();
   // a share link, else what the page kept (the game replayed to where it was), else the default
   if (!(await keep.restore())) load();
+  initSimulate({ definition: () => game?.definitionJson ?? null, players: () => game?.players ?? [], open: openGame });
   ui.status.textContent = 'ready';
 }
 

@@ -1,0 +1,189 @@
+// The Simulate panel: N bot-vs-bot games of the loaded game in a worker (simulate-worker.ts),
+// a progress bar, then the win counts, the draws and the spread of game lengths as charts,
+// and the odd games (longest, shortest, draws, failures), each of which opens on the board.
+import type { Move } from 'rulestack';
+import { h } from './render.js';
+import type { GameOutcome, SimBot } from './simulate-game.js';
+import { lengthBins, oddGames, tally, type Tally } from './simulate-stats.js';
+import type { SimRequest, SimResponse } from './simulate-worker.js';
+
+export interface SimulateHost {
+  /** The loaded game's definition (JSON text), or null when none loaded. */
+  definition(): string | null;
+  players(): readonly string[];
+  /** Shows a game the panel played: its definition, seed and moves. */
+  open(definition: string, seed: number, moves: Array<{ player: string; move: Move }>): void;
+}
+
+const BOTS: Array<[SimBot, string]> = [
+  ['random', 'Random'],
+  ['easy', 'Easy (MCTS)'],
+  ['normal', 'Normal (MCTS)'],
+  ['hard', 'Hard (MCTS)'],
+];
+
+const playerLabel = (id: string) => (/^\d+$/.test(id) ? `Player ${id}` : id);
+
+function newWorker(): Worker {
+  return new Worker(new URL('./simulate-worker.ts', import.meta.url), { type: 'module' });
+}
+
+export function initSimulate(host: SimulateHost): void {
+  const root = document.getElementById('simulate');
+  if (!root) return;
+  const count = h('input', { id: 'sim-count', type: 'number', min: '1', max: '10000', value: '100', inputmode: 'numeric' }) as HTMLInputElement;
+  const bot = h('select', { id: 'sim-bot' }, ...BOTS.map(([v, t]) => h('option', { value: v }, t))) as HTMLSelectElement;
+  const seed = h('input', { id: 'sim-seed', type: 'number', min: '0', value: '1', inputmode: 'numeric', title: 'Game i is dealt (and its bots seeded) from this seed + i' }) as HTMLInputElement;
+  const run = h('button', { id: 'sim-run', type: 'button', class: 'primary' }, 'Simulate') as HTMLButtonElement;
+  const stop = h('button', { id: 'sim-stop', type: 'button', disabled: '' }, 'Stop') as HTMLButtonElement;
+  const progress = h('progress', { id: 'sim-progress', max: '1', value: '0', 'aria-label': 'games played' }) as HTMLProgressElement;
+  const status = h('span', { id: 'sim-status', role: 'status' }, 'Plays the loaded game bot against bot.');
+  const table = h('table', { id: 'sim-table', class: 'sim-table' });
+  const winsCanvas = h('canvas', { id: 'sim-wins-chart', role: 'img', 'aria-label': 'Results per player (bar chart; the table gives the numbers)' }) as HTMLCanvasElement;
+  const lengthCanvas = h('canvas', { id: 'sim-length-chart', role: 'img', 'aria-label': 'Number of games by length in moves (bar chart)' }) as HTMLCanvasElement;
+  const odd = h('ul', { id: 'sim-odd', class: 'sim-odd' });
+  const results = h(
+    'div',
+    { id: 'sim-results', class: 'sim-results', hidden: '' },
+    table,
+    h(
+      'div',
+      { class: 'sim-charts' },
+      h('figure', null, h('figcaption', null, 'Results'), h('div', { class: 'chart-box' }, winsCanvas)),
+      h('figure', null, h('figcaption', null, 'Game length (moves)'), h('div', { class: 'chart-box' }, lengthCanvas)),
+    ),
+    h('h3', null, 'Odd games'),
+    odd,
+  );
+  root.replaceChildren(
+    h('h2', { id: 'sim-title' }, 'Simulate — balance at a glance'),
+    h(
+      'div',
+      { class: 'toolbar' },
+      h('label', null, 'Games ', count),
+      h('label', null, 'Bot ', bot),
+      h('label', null, 'First seed ', seed),
+      run,
+      stop,
+    ),
+    h('div', { class: 'sim-progress' }, progress, status),
+    results,
+  );
+
+  let worker: Worker | null = null;
+  let runId = 0;
+  let outcomes: GameOutcome[] = [];
+  let runDef = '';
+  let runBot: SimBot = 'random';
+  let runPlayers: readonly string[] = [];
+
+  const finish = (text: string) => {
+    worker?.terminate();
+    worker = null;
+    run.disabled = false;
+    stop.disabled = true;
+    status.textContent = text;
+    void draw(true);
+  };
+
+  const draw = async (charts: boolean) => {
+    const t = tally(outcomes, runPlayers);
+    renderTable(table, t);
+    results.hidden = outcomes.length === 0;
+    if (!charts || outcomes.length === 0) return;
+    renderOdd(odd, outcomes, openGame);
+    const { barChart } = await import('./charts.js');
+    barChart(winsCanvas, [...[...t.wins.keys()].map(playerLabel), 'draws', 'unfinished', 'errors'], [...t.wins.values(), t.draws, t.unfinished, t.errors], 'games');
+    const bins = lengthBins(outcomes);
+    barChart(lengthCanvas, bins.map((b) => (b.from === b.to ? String(b.from) : `${b.from}–${b.to}`)), bins.map((b) => b.count), 'games');
+  };
+
+  const openGame = (s: number) => {
+    const w = newWorker();
+    const id = ++runId;
+    const def = runDef;
+    status.textContent = `Opening the game of seed ${s}…`;
+    w.addEventListener('message', (e: MessageEvent<SimResponse>) => {
+      if (e.data.id !== id) return;
+      w.terminate();
+      if (e.data.type === 'replayed') {
+        status.textContent = `Opened the game of seed ${s}.`;
+        host.open(def, s, e.data.moves);
+      } else if (e.data.type === 'error') status.textContent = `Could not open it: ${e.data.message}`;
+    });
+    w.postMessage({ type: 'replay', id, definition: def, bot: runBot, seed: s } satisfies SimRequest);
+  };
+
+  run.addEventListener('click', () => {
+    const def = host.definition();
+    const games = Math.floor(Number(count.value));
+    const first = Math.floor(Number(seed.value));
+    if (def === null) return void (status.textContent = 'Load a game first.');
+    if (!(games >= 1 && games <= 10000)) return void (status.textContent = 'Games: a whole number from 1 to 10000.');
+    if (!(first >= 0 && Number.isSafeInteger(first + games))) return void (status.textContent = 'First seed: a whole number from 0.');
+    worker?.terminate();
+    worker = newWorker();
+    const id = ++runId;
+    outcomes = [];
+    runDef = def;
+    runBot = bot.value as SimBot;
+    runPlayers = host.players();
+    progress.max = games;
+    progress.value = 0;
+    run.disabled = true;
+    stop.disabled = false;
+    status.textContent = `0 / ${games} games…`;
+    void draw(false);
+    worker.addEventListener('message', (e: MessageEvent<SimResponse>) => {
+      const r = e.data;
+      if (r.id !== id) return;
+      if (r.type === 'progress') {
+        outcomes.push(...r.outcomes);
+        progress.value = outcomes.length;
+        status.textContent = `${outcomes.length} / ${games} games…`;
+        void draw(false);
+      } else if (r.type === 'done') finish(`${outcomes.length} games played (${BOTS.find(([v]) => v === runBot)![1]} bots, seeds ${first}–${first + games - 1}).`);
+      else if (r.type === 'error') finish(`Stopped: ${r.message}`);
+    });
+    worker.addEventListener('error', (e) => finish(`Stopped: the simulation worker failed (${e.message}).`));
+    worker.postMessage({ type: 'run', id, definition: def, games, bot: runBot, seed: first } satisfies SimRequest);
+  });
+  stop.addEventListener('click', () => {
+    runId++;
+    finish(`Stopped after ${outcomes.length} games.`);
+  });
+}
+
+function renderTable(table: HTMLElement, t: Tally): void {
+  const pct = (n: number) => (t.games ? `${Math.round((100 * n) / t.games)}%` : '–');
+  const row = (label: string, n: number, key: string) =>
+    h('tr', { 'data-row': key }, h('th', { scope: 'row' }, label), h('td', { class: 'n', 'data-count': String(n) }, String(n)), h('td', { class: 'pct' }, pct(n)));
+  table.replaceChildren(
+    h('caption', null, 'Games ', h('strong', { id: 'sim-games' }, String(t.games)), `, ${t.meanLength.toFixed(1)} moves on average`),
+    h('thead', null, h('tr', null, h('th', { scope: 'col' }, 'outcome'), h('th', { scope: 'col' }, 'games'), h('th', { scope: 'col' }, 'share'))),
+    h(
+      'tbody',
+      null,
+      ...[...t.wins].map(([p, n]) => row(`${playerLabel(p)} wins`, n, `win:${p}`)),
+      row('draws', t.draws, 'draws'),
+      row('unfinished', t.unfinished, 'unfinished'),
+      row('engine errors', t.errors, 'errors'),
+    ),
+  );
+}
+
+function outcomeText(o: GameOutcome): string {
+  if (o.error !== undefined) return `engine error: ${o.error}`;
+  if (o.winner !== null) return `${playerLabel(o.winner)} won`;
+  return o.draw ? 'draw' : 'unfinished';
+}
+
+function renderOdd(list: HTMLElement, outcomes: GameOutcome[], open: (seed: number) => void): void {
+  list.replaceChildren(
+    ...oddGames(outcomes).map(({ why, outcome: o }) => {
+      const btn = h('button', { type: 'button', class: 'sim-open', 'data-seed': String(o.seed) }, 'Open');
+      btn.addEventListener('click', () => open(o.seed));
+      return h('li', { 'data-why': why }, h('strong', null, why), ` — seed ${o.seed}, ${o.length} moves, ${outcomeText(o)} `, btn);
+    }),
+  );
+}
