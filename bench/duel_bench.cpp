@@ -137,7 +137,7 @@ std::string hex16(uint64_t h) {
 
 int main(int argc, char** argv) {
   if (argc < 3) {
-    std::cerr << "usage: rulestack-bench DUEL.json NEXUS.json [--seconds S] [--rounds R] [--only random|mcts|copy]\n";
+    std::cerr << "usage: rulestack-bench DUEL.json NEXUS.json [--seconds S] [--rounds R] [--only random|mcts|nexus|copy]\n";
     return 2;
   }
   double seconds = 2.0;
@@ -155,39 +155,40 @@ int main(int argc, char** argv) {
     auto nexus = compile(nexusText);
     json out = json::object();
 
-    if (only.empty() || only == "random") {
-      const int batch = 200;
+    // Random games, `batch` a call, the best of the rounds.
+    auto randomRate = [&](const std::shared_ptr<Def>& def, int batch) {
       long long unfinished = 0;
-      randomBatch(duel, 1, batch, unfinished);  // warm up
+      randomBatch(def, 1, batch, unfinished);  // warm up
       Round r = bestOf(rounds, seconds, [&, seed = (uint64_t)1000]() mutable {
-        long long m = randomBatch(duel, seed, batch, unfinished);
+        long long m = randomBatch(def, seed, batch, unfinished);
         seed += batch;
         return std::make_pair((long long)batch, m);
       });
-      long long games = r.units, moves = r.extra;
-      double t = r.seconds, t0 = 0;
-      out["random"] = {{"games", games}, {"moves", moves}, {"unfinishedGames", unfinished}, {"seconds", t - t0},
-                       {"movesPerSecond", moves / (t - t0)}, {"gamesPerSecond", games / (t - t0)}};
-    }
-
-    if (only.empty() || only == "mcts") {
+      return json{{"games", r.units}, {"moves", r.extra}, {"unfinishedGames", unfinished}, {"seconds", r.seconds},
+                  {"movesPerSecond", r.extra / r.seconds}, {"gamesPerSecond", r.units / r.seconds}};
+    };
+    // MCTS decisions of 200 iterations from the bench position (seed, at least minPlies in).
+    auto mctsRate = [&](const std::shared_ptr<Def>& def, uint64_t seed, int minPlies) {
       int plies = 0;
-      Game g = position(duel, 42, 12, plies);
+      Game g = position(def, seed, minPlies, plies);
       int player = g.toAct()[0];
       const int iterations = 200;
       mctsBatch(g, player, iterations, 1);  // warm up
-      Round r = bestOf(rounds, seconds, [&, seed = (uint64_t)2]() mutable {
-        mctsBatch(g, player, iterations, seed++);
+      Round r = bestOf(rounds, seconds, [&, s = (uint64_t)2]() mutable {
+        mctsBatch(g, player, iterations, s++);
         return std::make_pair((long long)iterations, 0LL);
       });
-      long long its = r.units;
-      double t = r.seconds, t0 = 0;
       std::vector<Move> moves;
       g.legalMoves(player, moves);
-      out["mcts"] = {{"iterations", its}, {"seconds", t - t0}, {"iterationsPerSecond", its / (t - t0)},
-                     {"perDecision", iterations}, {"positionSeed", 42}, {"positionPlies", plies},
-                     {"positionHash", hex16(g.hash())}, {"positionMoves", moves.size()}};
-    }
+      return json{{"iterations", r.units}, {"seconds", r.seconds}, {"iterationsPerSecond", r.units / r.seconds},
+                  {"perDecision", iterations}, {"positionSeed", seed}, {"positionPlies", plies},
+                  {"positionHash", hex16(g.hash())}, {"positionMoves", moves.size()}};
+    };
+
+    if (only.empty() || only == "random") out["random"] = randomRate(duel, 200);
+    if (only.empty() || only == "mcts") out["mcts"] = mctsRate(duel, 42, 12);
+    // Nexus: longer games (≈180 moves), 20 a call; MCTS from the bots bench's position (seed 7, ≥ 40 plies)
+    if (only.empty() || only == "nexus") out["nexus"] = {{"random", randomRate(nexus, 20)}, {"mcts", mctsRate(nexus, 7, 40)}};
 
     if (only.empty() || only == "copy") {
       json copies = json::object();

@@ -1,6 +1,7 @@
 #!/usr/bin/env node
-// `npm run bench`: the Duel benchmark, native vs wasm (node) vs boardgame.io (node), in one run;
-// writes bench/RESULTS.md. Not part of `npm test`.
+// `npm run bench`: the Duel benchmark, native vs wasm (node) vs boardgame.io (node), and the
+// hand-written Duel (the speed limit) when ../shared/limit/duel is there, in one run; writes
+// bench/RESULTS.md. Not part of `npm test`.
 //   node bench/run.mjs [--seconds S] [--rounds R] [--no-build] [--no-profile]
 //                      [--no-bots] [--bot-games N] [--bot-slow-games M] [--vs COMMIT [--vs-runs N]]
 // Each measurement runs R rounds of S seconds and keeps the best round (the machine may be
@@ -71,9 +72,43 @@ const loadBefore = os.loadavg();
 log('native (rulestack-bench)');
 const native = json(run(BENCH, ['build/bench/duel.json', 'build/bench/nexus.json', '--seconds', SECONDS, '--rounds', ROUNDS]));
 log('wasm in node');
-const wasm = json(run(process.execPath, ['bench/wasm.mjs', 'build/bench/duel.json', '--seconds', SECONDS, '--rounds', ROUNDS]));
+const wasm = json(run(process.execPath, ['bench/wasm.mjs', 'build/bench/duel.json', 'build/bench/nexus.json', '--seconds', SECONDS, '--rounds', ROUNDS]));
 log('boardgame.io in node');
 const bgio = json(run(process.execPath, ['bench/bgio.mjs', '--seconds', SECONDS, '--rounds', ROUNDS]));
+
+// The speed limit: a Duel written by hand in C++ (native and wasm), a measuring instrument kept
+// beside the repository, not in it. When its folder is there it is built into build/bench/limit
+// and run (`make json`: one JSON line per build and mode), and each figure is also given as a
+// ratio to it. This is the only place the project looks outside the repository.
+const LIMIT_DIR = path.resolve(root, '..', 'shared', 'limit', 'duel');
+const LIMIT_SHOWN = path.relative(root, LIMIT_DIR);
+let limit = null;
+if (!fs.existsSync(LIMIT_DIR)) {
+  log(`no ${LIMIT_SHOWN}: the hand-written Duel (the speed limit) is not measured`);
+} else {
+  log(`the speed limit (${LIMIT_SHOWN}: make json)`);
+  try {
+    const out = run('make', ['-s', '-C', LIMIT_DIR, `B=${path.join(root, 'build/bench/limit')}`, 'json'], { stdio: ['ignore', 'pipe', 'inherit'] });
+    limit = limitFigures(out);
+  } catch (e) {
+    log(`the speed limit could not be measured (${e.message})`);
+  }
+}
+
+/** `make json`'s lines as { native, wasm }: games/s and moves/s (playouts), MCTS iterations/s. */
+function limitFigures(out) {
+  const sides = {};
+  for (const line of out.split('\n')) {
+    if (!line.startsWith('{')) continue;
+    const r = JSON.parse(line);
+    const kind = /^wasm/.test(r.variant) ? 'wasm' : 'native';
+    const side = (sides[kind] ??= { variant: r.variant, compiler: r.compiler });
+    if (r.mode === 'playouts') Object.assign(side, { gamesPerSecond: r.games_per_s, movesPerSecond: r.moves_per_s });
+    if (r.mode === 'mcts') Object.assign(side, { iterationsPerSecond: r.mcts_iterations_per_s, perDecision: r.mcts?.iterations });
+  }
+  if (!sides.native?.gamesPerSecond || !sides.wasm?.gamesPerSecond) throw new Error(`make json gave no playouts of both builds: ${out.slice(0, 200)}`);
+  return sides;
+}
 const loadAfter = os.loadavg();
 let bots = null;
 if (!values['no-bots']) {
@@ -149,6 +184,14 @@ const rows = [
   ['rulestack wasm in node (embind `simulate` / `botChoose`)', wasm.random, wasm.mcts.iterationsPerSecond],
   [`boardgame.io ${bgio.version} in node (reducer / MCTSBot)`, bgio.random, bgio.mcts.iterationsPerSecond],
 ];
+if (limit) {
+  rows.push(
+    [`the speed limit: the Duel by hand, native (${limit.native.variant}, wall-clock)`, limit.native, limit.native.iterationsPerSecond],
+    [`the speed limit: the Duel by hand, wasm in node (${limit.wasm.variant}, wall-clock)`, limit.wasm, limit.wasm.iterationsPerSecond],
+  );
+}
+/** A rate, or a dash where there is none. */
+const rate = (x) => (typeof x === 'number' && x > 0 ? n(x) : '—');
 const git = (args) => spawnSync('git', args, { encoding: 'utf8' }).stdout.trim();
 const commit = git(['rev-parse', '--short', 'HEAD']);
 const dirtyEngine = git(['status', '--porcelain', '--', 'engine', 'wasm', 'CMakeLists.txt']) !== '';
@@ -170,7 +213,7 @@ md.push(
   `Written by \`npm run bench\` (bench/run.mjs) on ${new Date().toISOString().slice(0, 10)}: commit ${commit}` +
     `${dirtyEngine ? ' with uncommitted engine changes in the working tree' : ''}; ${cpu}, ${os.cpus().length} CPUs; ` +
     `node ${process.version}; native: ${cxx} -O3; wasm: ${emcc} -O3. Load average ${loadBefore.map((x) => x.toFixed(1)).join(' ')} before, ` +
-    `${loadAfter.map((x) => x.toFixed(1)).join(' ')} after (a shared machine). ` +
+    `${loadAfter.map((x) => x.toFixed(1)).join(' ')} after: the machine was shared with other work and loaded, so read the ratios of one run, not the absolute figures. ` +
     `Rates are per second of CPU time of the benchmark process (less disturbed than wall time on a shared machine), the best of ${ROUNDS} rounds of ${SECONDS} CPU-seconds.`,
 );
 md.push('');
@@ -188,14 +231,32 @@ md.push('');
 md.push('| engine | games/s | engine-counted moves/s | Duel moves/s (bgio-equivalent) | MCTS iterations/s (full playouts) |');
 md.push('|---|---:|---:|---:|---:|');
 for (const [name, r, it] of rows) {
-  md.push(`| ${name} | ${n(r.gamesPerSecond)} | ${n(r.movesPerSecond)} | ${n(equiv(r.gamesPerSecond))} | ${n(it)} |`);
+  md.push(`| ${name} | ${n(r.gamesPerSecond)} | ${name.startsWith('the speed limit') ? `${n(r.movesPerSecond)} (every pass counted)` : n(r.movesPerSecond)} | ${n(equiv(r.gamesPerSecond))} | ${rate(it)} |`);
+}
+for (const [name, r] of [['native', native.nexus], ['wasm in node', wasm.nexus]]) {
+  if (r) md.push(`| **Nexus**, rulestack ${name} (20 games a call; MCTS from seed 7, ${r.mcts.positionPlies} plies in) | ${n(r.random.gamesPerSecond, 1)} | ${n(r.random.movesPerSecond)} | — | ${n(r.mcts.iterationsPerSecond)} |`);
 }
 md.push('');
-md.push('| ratio | random games | MCTS iterations |');
-md.push('|---|---:|---:|');
-md.push(`| wasm / native | ${r2(wasm.random.gamesPerSecond / native.random.gamesPerSecond)}× | ${r2(wasm.mcts.iterationsPerSecond / native.mcts.iterationsPerSecond)}× |`);
-md.push(`| native / boardgame.io | ${r2(native.random.gamesPerSecond / bgio.random.gamesPerSecond)}× | ${r2(native.mcts.iterationsPerSecond / bgio.mcts.iterationsPerSecond)}× |`);
-md.push(`| wasm / boardgame.io | ${r2(wasm.random.gamesPerSecond / bgio.random.gamesPerSecond)}× | ${r2(wasm.mcts.iterationsPerSecond / bgio.mcts.iterationsPerSecond)}× |`);
+const x = (a, b) => (a > 0 && b > 0 ? `${r2(a / b)}×` : '—');
+/** A ratio below 1 with two significant digits and as 1/k (rulestack against the limit). */
+const fraction = (a, b) => (a > 0 && b > 0 ? (a < b ? `${(a / b).toPrecision(2)}× (1/${r2(b / a)})` : x(a, b)) : '—');
+md.push(
+  limit
+    ? `Each rulestack build against boardgame.io and against the speed limit of the same kind (native against the hand-written native, wasm against the hand-written wasm); the limit's rates are wall-clock, rulestack's CPU time, so on a loaded machine the limit is if anything under-rated.`
+    : `Each rulestack build against boardgame.io (no speed limit in this run: ${LIMIT_SHOWN} is not there).`,
+);
+md.push('');
+md.push('| rulestack | random games: / boardgame.io | / the limit | MCTS iterations: / boardgame.io | / the limit |');
+md.push('|---|---:|---:|---:|---:|');
+for (const [name, r, lim] of [['native', native, limit?.native], ['wasm', wasm, limit?.wasm]]) {
+  md.push(
+    `| ${name} | ${x(r.random.gamesPerSecond, bgio.random.gamesPerSecond)} | ${lim ? fraction(r.random.gamesPerSecond, lim.gamesPerSecond) : '—'} | ` +
+      `${x(r.mcts.iterationsPerSecond, bgio.mcts.iterationsPerSecond)} | ${lim ? fraction(r.mcts.iterationsPerSecond, lim.iterationsPerSecond) : '—'} |`,
+  );
+}
+md.push('');
+md.push(`wasm / native: ${r2(wasm.random.gamesPerSecond / native.random.gamesPerSecond)}× the random games, ${r2(wasm.mcts.iterationsPerSecond / native.mcts.iterationsPerSecond)}× the MCTS iterations` +
+  (limit ? `; the hand-written Duel's wasm / native: ${x(limit.wasm.gamesPerSecond, limit.native.gamesPerSecond)} and ${x(limit.wasm.iterationsPerSecond, limit.native.iterationsPerSecond)}.` : '.'));
 md.push('');
 md.push('How each is timed (a timed batch is always one call of a function called repeatedly):');
 md.push('');
@@ -214,6 +275,14 @@ md.push(
   `- native through the JSON facade (\`simulate()\` of session.h, the same call as wasm): ${n(native.simulate.gamesPerSecond)} games/s, ` +
     `${n(native.simulate.movesPerSecond)} moves/s.`,
 );
+if (limit) {
+  md.push(
+    '- the speed limit: the Duel written by hand in C++ (a 64-byte state; the same game as the boardgame.io port, checked move by move by its ' +
+      `author), \`make json\` of its folder: random playouts, and its own MCTS (UCT, full random playouts, ${limit.native.perDecision ?? '?'} iterations a ` +
+      'decision, on the true state: no hidden information to deal, so an iteration does less than rulestack\'s fair one); wall-clock rates; ' +
+      `${limit.native.compiler} and ${limit.wasm.compiler}.`,
+  );
+}
 md.push(
   `- boardgame.io: \`bench/bgio-duel.mjs\`, the Duel port (G mutated through immer, priority as \`activePlayers\`, ` +
     '`ai.enumerate` in the order of duel-rules.md), random playouts straight through the game reducer ' +
@@ -246,7 +315,12 @@ md.push('|---|---:|---|');
 md.push(`| ≥ 5.8M Duel moves/s in wasm | ${n(wasmMovesEq)} (engine-counted ${n(wasm.random.movesPerSecond)}) | ${ok(wasmMovesEq >= T.moves)}: ${r2(T.moves / wasmMovesEq)}× short |`);
 md.push(`| ≥ 60k MCTS iterations/s in wasm | ${n(wasm.mcts.iterationsPerSecond)} | ${ok(wasm.mcts.iterationsPerSecond >= T.mcts)}: ${r2(T.mcts / wasm.mcts.iterationsPerSecond)}× short |`);
 md.push(`| ≥ 500× boardgame.io (moves) | ${r2(wasm.random.gamesPerSecond / bgio.random.gamesPerSecond)}× (wasm), ${r2(native.random.gamesPerSecond / bgio.random.gamesPerSecond)}× (native) | ${ok(wasm.random.gamesPerSecond / bgio.random.gamesPerSecond >= 500)} |`);
-md.push(`| within 10× of hand-written C++ (≈70M moves/s native, ≈55M wasm) | native ${n(nativeMovesEq)}: ${r2(70e6 / nativeMovesEq)}× slower; wasm ${r2(55e6 / wasmMovesEq)}× slower | ${ok(70e6 / nativeMovesEq <= 10)} |`);
+const handNative = limit?.native.movesPerSecond ?? 70e6;
+const handWasm = limit?.wasm.movesPerSecond ?? 55e6;
+md.push(
+  `| within 10× of hand-written C++ (${limit ? `measured in this run: ${n(handNative / 1e6, 1)}M moves/s native, ${n(handWasm / 1e6, 1)}M wasm` : '≈70M moves/s native, ≈55M wasm'}) | ` +
+    `native ${n(nativeMovesEq)}: ${r2(handNative / nativeMovesEq)}× slower; wasm ${r2(handWasm / wasmMovesEq)}× slower | ${ok(handNative / nativeMovesEq <= 10)} |`,
+);
 md.push(`| wasm ≥ 0.75× native | ${r2(wasm.random.gamesPerSecond / native.random.gamesPerSecond)}× (random), ${r2(wasm.mcts.iterationsPerSecond / native.mcts.iterationsPerSecond)}× (MCTS) | ${ok(wasm.random.gamesPerSecond / native.random.gamesPerSecond >= T.wasmRatio && wasm.mcts.iterationsPerSecond / native.mcts.iterationsPerSecond >= T.wasmRatio)} |`);
 md.push(`| mid-game Nexus state copy < 1 µs | ${nexusCopyUs.toFixed(3)} µs (copy-assign; ${(sc.nexus.copyConstructNs / 1000).toFixed(3)} µs copy-construct) | ${ok(nexusCopyUs < T.copyUs)} |`);
 md.push(`| Nexus definition load < 2 ms | ${nexusLoadMs.toFixed(3)} ms | ${ok(nexusLoadMs < T.loadMs)} |`);
@@ -378,6 +452,6 @@ if (!profile) {
 md.push('What the hot spots mean and what would reach the targets: bench/README.md.');
 md.push('');
 fs.writeFileSync('bench/RESULTS.md', md.join('\n'));
-fs.writeFileSync('build/bench/results.json', JSON.stringify({ native, wasm, bgio, bots, sizes, profile, vs }, null, 2));
+fs.writeFileSync('build/bench/results.json', JSON.stringify({ native, wasm, bgio, limit, bots, sizes, profile, vs }, null, 2));
 log('wrote bench/RESULTS.md (raw numbers: build/bench/results.json)');
 process.stdout.write(md.join('\n') + '\n');

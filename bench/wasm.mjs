@@ -2,7 +2,8 @@
 // node, through the embind API. V8 does not swap optimized code into a loop that is already
 // running (DESIGN.md), so the timed work is always a batch inside one engine call (simulate
 // with N games; botChoose with N iterations), made repeatedly.
-//   node bench/wasm.mjs DUEL.json [--seconds S] [--rounds R]   prints one JSON object
+//   node bench/wasm.mjs DUEL.json [NEXUS.json] [--seconds S] [--rounds R]   prints one JSON object
+// (with NEXUS.json also Nexus: random games, 20 a call, and MCTS from the bots bench's position)
 import { readFileSync } from 'node:fs';
 import { benchArgs, best } from './timing.mjs';
 import { loadEngine } from '../dist/index.js';
@@ -15,68 +16,65 @@ const rs = await loadEngine();
 const m = rs.module;
 
 
-// ---- random games: simulate() with GAMES games per call (game i: seed + i)
-const GAMES = 200;
-let seed = 1000;
-const simulateBatch = () => {
-  const r = JSON.parse(m.simulate(duel, JSON.stringify({ games: GAMES, seed })));
-  if (r.errors !== 0 || r.unfinished !== 0) throw new Error(`simulate: ${JSON.stringify(r)}`);
-  seed += GAMES;
-  return r.moves;
-};
-for (let i = 0; i < 5; i++) simulateBatch(); // warm up (tier-up of the wasm code)
-const random = await best(simulateBatch, GAMES, opts);
+// ---- random games: simulate() with `games` games per call (game i: seed + i)
+async function randomRate(definition, games) {
+  let seed = 1000;
+  const batch = () => {
+    const r = JSON.parse(m.simulate(definition, JSON.stringify({ games, seed })));
+    if (r.errors !== 0 || r.unfinished !== 0) throw new Error(`simulate: ${JSON.stringify(r)}`);
+    seed += games;
+    return r.moves;
+  };
+  for (let i = 0; i < 5; i++) batch(); // warm up (tier-up of the wasm code)
+  const r = await best(batch, games, opts);
+  return { gamesPerCall: games, games: r.units, moves: r.extra, seconds: r.seconds, gamesPerSecond: r.perSecond, movesPerSecond: r.extraPerSecond };
+}
+const random = await randomRate(duel, 200);
 
 // one game per call: what the per-call overhead (definition compile, JSON) costs
+let seed = 1000;
 const single = await best(() => JSON.parse(m.simulate(duel, JSON.stringify({ games: 1, seed: seed++ }))).moves, 1, opts);
 
 // ---- MCTS: the bench position (bench/duel_bench.cpp `position`), reached through the JSON API
-const session = new m.Session();
-const loadErr = session.load(duel, '42'); // the seed as JSON text (a number, or a string of digits)
-if (loadErr) throw new Error(loadErr);
-let plies = 0, player = null;
-for (;;) {
-  const view = JSON.parse(session.view(''));
-  if (view.result !== null || view.toAct.length === 0) break;
-  player = view.toAct[0];
-  const moves = JSON.parse(session.legalMoves(player));
-  if (plies >= 12 && moves.length >= 2) break;
-  const r = JSON.parse(session.apply(player, JSON.stringify(moves[(plies * 7 + 3) % moves.length])));
-  if (!r.ok) throw new Error(`apply: ${JSON.stringify(r)}`);
-  plies++;
+async function mctsRate(definition, positionSeed, minPlies) {
+  const session = new m.Session();
+  const loadErr = session.load(definition, String(positionSeed)); // the seed as JSON text
+  if (loadErr) throw new Error(loadErr);
+  let plies = 0, player = null;
+  for (;;) {
+    const view = JSON.parse(session.view(''));
+    if (view.result !== null || view.toAct.length === 0) break;
+    player = view.toAct[0];
+    const moves = JSON.parse(session.legalMoves(player));
+    if (plies >= minPlies && moves.length >= 2) break;
+    const r = JSON.parse(session.apply(player, JSON.stringify(moves[(plies * 7 + 3) % moves.length])));
+    if (!r.ok) throw new Error(`apply: ${JSON.stringify(r)}`);
+    plies++;
+  }
+  const positionHash = session.stateHash();
+  const ITER = 200;
+  let botSeed = 2;
+  const batch = () => {
+    const move = session.botChoose(player, JSON.stringify({ kind: 'mcts', iterations: ITER, seed: botSeed++ }));
+    if (move === 'null') throw new Error('botChoose: no move');
+    return 0;
+  };
+  batch();
+  batch();
+  const r = await best(batch, ITER, opts);
+  session.delete();
+  return { perDecision: ITER, iterations: r.units, seconds: r.seconds, iterationsPerSecond: r.perSecond, positionPlies: plies, positionHash };
 }
-const positionHash = session.stateHash();
-const ITER = 200;
-let botSeed = 2;
-const mctsBatch = () => {
-  const move = session.botChoose(player, JSON.stringify({ kind: 'mcts', iterations: ITER, seed: botSeed++ }));
-  if (move === 'null') throw new Error('botChoose: no move');
-  return 0;
-};
-mctsBatch();
-mctsBatch();
-const mcts = await best(mctsBatch, ITER, opts);
-session.delete();
+const mcts = await mctsRate(duel, 42, 12);
+const nexusText = positionals[1] ? readFileSync(positionals[1], 'utf8') : null;
+const nexus = nexusText ? { random: await randomRate(nexusText, 20), mcts: await mctsRate(nexusText, 7, 40) } : undefined;
 
 console.log(
   JSON.stringify({
     node: process.version,
-    random: {
-      gamesPerCall: GAMES,
-      games: random.units,
-      moves: random.extra,
-      seconds: random.seconds,
-      gamesPerSecond: random.perSecond,
-      movesPerSecond: random.extraPerSecond,
-    },
+    random,
     randomOneGamePerCall: { gamesPerSecond: single.perSecond, movesPerSecond: single.extraPerSecond },
-    mcts: {
-      perDecision: ITER,
-      iterations: mcts.units,
-      seconds: mcts.seconds,
-      iterationsPerSecond: mcts.perSecond,
-      positionPlies: plies,
-      positionHash,
-    },
+    mcts,
+    ...(nexus ? { nexus } : {}),
   }),
 );

@@ -9,6 +9,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { AddressInfo } from 'node:net';
 import { fileURLToPath } from 'node:url';
+import { parse as parseYaml } from 'yaml';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 let work: string;
@@ -29,6 +30,25 @@ const app = (load: string, definition: string, header = '') => `${header}import 
     const game = rs.createGame(${definition});
     game.apply('0', { action: 'Noop' });
     document.title = 'ok ' + rs.version() + ' ' + JSON.stringify(game.view().toAct);
+  } catch (e) {
+    document.title = 'error ' + (e instanceof Error ? e.message : String(e));
+  }
+})();
+`;
+/**
+ * An app that plays 30 Tic-tac-toe games with simulate and with simulateParallel on 3 Web
+ * Workers (batches of 4): the title is "same <games> <workers used>" when the results are identical.
+ */
+const PARALLEL_APP = `import { loadEngine } from 'rulestack';
+(async () => {
+  try {
+    const rs = await loadEngine({ yaml: false });
+    const def = ${JSON.stringify(parseYaml(readFileSync(path.join(ROOT, 'examples/tictactoe.yaml'), 'utf8')))};
+    const opts = { games: 30, seed: 4, hashes: true };
+    const one = rs.simulate(def, opts);
+    const ends = new Set();
+    const many = await rs.simulateParallel(def, { ...opts, workers: 3, batch: 4, onProgress: (done, total, b) => ends.add(b.first) });
+    document.title = (JSON.stringify(one) === JSON.stringify(many) ? 'same ' : 'differ ') + many.games + ' ' + ends.size;
   } catch (e) {
     document.title = 'error ' + (e instanceof Error ? e.message : String(e));
   }
@@ -92,6 +112,8 @@ test.beforeAll(async () => {
   await viteBuild('vite-yaml', APPS.yaml);
   await webpackBuild('webpack-json', APPS.json);
   await webpackBuild('webpack-yaml', APPS.yaml);
+  await viteBuild('vite-parallel', PARALLEL_APP);
+  await webpackBuild('webpack-parallel', PARALLEL_APP);
   await esbuildBuild('esbuild-plain', APPS.json);
   await esbuildBuild('esbuild-yaml-url', app("loadEngine({ wasmUrl })", JSON.stringify(GAME_YAML), "import wasmUrl from 'rulestack/engine.wasm';\n"), true);
   await esbuildBuild('esbuild-copied', app("loadEngine({ yaml: false, wasmUrl: new URL('./engine.wasm', import.meta.url) })", JSON.stringify(GAME)));
@@ -136,6 +158,17 @@ for (const [name, what] of [
   });
 }
 
+for (const name of ['vite-parallel', 'webpack-parallel']) {
+  test(`${name}: simulateParallel on Web Workers gives what simulate gives (the bundler builds the worker)`, async ({ page }) => {
+    const errors: string[] = [];
+    page.on('pageerror', (e) => errors.push(String(e)));
+    await page.goto(`${base}/${name}/`);
+    await expect(page).not.toHaveTitle('loading', { timeout: 60_000 });
+    expect(await page.title()).toBe('same 30 8');
+    expect(errors).toEqual([]);
+  });
+}
+
 test('esbuild without the wasm: the error names where it looked and the wasmUrl option', async ({ page }) => {
   await page.goto(`${base}/esbuild-plain/`);
   await expect(page).not.toHaveTitle('loading', { timeout: 20_000 });
@@ -145,7 +178,7 @@ test('esbuild without the wasm: the error names where it looked and the wasmUrl 
 });
 
 test('Vite and webpack emit engine.wasm once', () => {
-  for (const name of ['vite-json', 'vite-yaml', 'webpack-json', 'webpack-yaml']) {
+  for (const name of ['vite-json', 'vite-yaml', 'webpack-json', 'webpack-yaml', 'vite-parallel', 'webpack-parallel']) {
     const files = readdirSync(path.join(work, name, 'out'), { recursive: true }).map(String);
     expect(files.filter((f) => f.endsWith('.wasm')), `${name}: ${files.join(', ')}`).toHaveLength(1);
   }

@@ -10,13 +10,14 @@ import { loadEngine, type Rulestack } from './engine.js';
 import { DefinitionError, IllegalMoveError, type DefinitionIssue } from './errors.js';
 import { loadYaml, locateIssues, parseDefinition, type DefinitionFormat, type ParsedDefinition, type Position } from './definition.js';
 import type { Game } from './game.js';
-import type { GameEvent, GameView, Move, PlayerId, SimulateOptions, SimulateResult } from './types.js';
+import { coreCount } from './simulate-pool.js';
+import type { GameEvent, GameView, Move, ParallelSimulateOptions, PlayerId, SimulateOptions, SimulateResult } from './types.js';
 
 const USAGE = `usage:
   rulestack validate GAME [--json]
   rulestack moves GAME [--moves FILE] [--seed N] [--json]
   rulestack play GAME [--seed N] [--moves FILE] [--view PLAYER] [--json] [--interactive]
-  rulestack simulate GAME [--games N] [--bot random|mcts|easy|normal|hard] [--seed N] [--iterations N] [--batch N] [--json]
+  rulestack simulate GAME [--games N] [--bot random|mcts|easy|normal|hard] [--seed N] [--iterations N] [--batch N] [--workers N] [--json]
   rulestack test SCENARIO|DIR... [--json] [--root DIR]
   rulestack --version | --help
 
@@ -37,6 +38,8 @@ export const MAX_SEED = Number.MAX_SAFE_INTEGER;
 /** The engine plays at most this many games in one call and bots use at most this many iterations. */
 export const MAX_GAMES = 1_000_000;
 export const MAX_ITERATIONS = 100_000;
+/** The most simulate workers. */
+export const MAX_WORKERS = 1024;
 
 class UsageError extends Error {}
 /** A failure already reported on stderr; carries the exit code. */
@@ -604,16 +607,6 @@ function summarizeEvents(all: GameEvent[]): string {
 
 // ------------------------------------------------------------------ simulate
 
-interface Totals {
-  games: number;
-  moves: number;
-  draws: number;
-  unfinished: number;
-  errors: number;
-  wins: Record<string, number>;
-  lengthSum: number;
-}
-
 /** A game that ended in an engine error. */
 interface GameErrorDetail {
   game: number;
@@ -627,22 +620,6 @@ function progressBar(done: number, total: number, elapsed: number): string {
   const rate = elapsed > 0 ? done / elapsed : 0;
   const pct = total > 0 ? Math.floor((done / total) * 100) : 100;
   return `[${'#'.repeat(filled)}${'.'.repeat(width - filled)}] ${String(pct).padStart(3)}% ${done}/${total} games  ${rate.toFixed(1)} games/s`;
-}
-
-/** The engine's answer to one simulate call (throws on a malformed answer). */
-function simulateCall(rs: Rulestack, json: string, opts: Record<string, unknown>): SimulateResult | { errors: DefinitionIssue[] } {
-  let r: SimulateResult;
-  try {
-    r = rs.simulate(json, opts as unknown as SimulateOptions);
-  } catch (e) {
-    if (e instanceof DefinitionError) return { errors: e.errors };
-    throw e;
-  }
-  const o = r as unknown as Record<string, unknown>;
-  if (typeof o?.games !== 'number' || typeof o?.moves !== 'number') {
-    throw new Error(`engine simulate returned an unexpected answer: ${JSON.stringify(r).slice(0, 200)}`);
-  }
-  return r;
 }
 
 /**
@@ -663,6 +640,7 @@ async function cmdSimulate(args: string[]): Promise<number> {
       seed: { type: 'string' },
       iterations: { type: 'string' },
       batch: { type: 'string' },
+      workers: { type: 'string' },
       json: { type: 'boolean' },
     },
     allowPositionals: true,
@@ -677,6 +655,7 @@ async function cmdSimulate(args: string[]): Promise<number> {
   const iterations = values.iterations !== undefined ? integer('iterations', values.iterations, 0, 1, MAX_ITERATIONS) : undefined;
   // MCTS games are slow: one per engine call, so the progress moves.
   const batch = integer('batch', values.batch, bot === 'random' ? 20 : 1, 1, MAX_GAMES);
+  const workers = integer('workers', values.workers, await coreCount(), 1, MAX_WORKERS);
   const json = values.json === true;
 
   const parsed = readGame(file, json);
@@ -684,44 +663,42 @@ async function cmdSimulate(args: string[]): Promise<number> {
   checkGame(rs, file, parsed, json);
 
   const tty = !json && process.stderr.isTTY === true;
-  const t: Totals = { games: 0, moves: 0, draws: 0, unfinished: 0, errors: 0, wins: {}, lengthSum: 0 };
+  // each call's own errorList (the first 20 of each batch), numbered across the run
   const errorDetails: GameErrorDetail[] = [];
-  const base: Record<string, unknown> = { bot };
-  if (iterations !== undefined) base.iterations = iterations;
+  const opts: ParallelSimulateOptions = { bot: bot as SimulateOptions['bot'], games: total, seed, batch, workers };
+  if (iterations !== undefined) opts.iterations = iterations;
   const started = performance.now();
   let reportedTenths = 0;
   let lastDraw = -1;
-  while (t.games < total) {
-    const n = Math.min(batch, total - t.games);
-    const r = simulateCall(rs, parsed.json, { ...base, games: n, seed: seed + t.games });
-    if (!('games' in r)) failIssues(file, r.errors, json);
-    const played = r.games > 0 ? r.games : n;
-    errorDetails.push(...errorsOf(r, t.games));
-    t.games += played;
-    t.moves += r.moves;
-    t.draws += r.draws ?? 0;
-    t.unfinished += r.unfinished ?? 0;
-    t.errors += r.errors ?? 0;
-    t.lengthSum += (typeof r.meanLength === 'number' ? r.meanLength : r.moves / Math.max(1, played)) * played;
-    for (const [p, w] of Object.entries(r.wins ?? {})) t.wins[p] = (t.wins[p] ?? 0) + w;
+  opts.onProgress = (done, _total, b) => {
+    errorDetails.push(...errorsOf(b.result, b.first));
     const elapsed = (performance.now() - started) / 1000;
     if (tty) {
       // redraw at most every 50 ms (and at the end)
-      if (elapsed - lastDraw >= 0.05 || t.games >= total) {
+      if (elapsed - lastDraw >= 0.05 || done >= total) {
         lastDraw = elapsed;
-        process.stderr.write(`\r${progressBar(t.games, total, elapsed)}`);
+        process.stderr.write(`\r${progressBar(done, total, elapsed)}`);
       }
-    } else if (!json && Math.floor((t.games * 10) / total) > reportedTenths) {
-      err(`simulate: ${t.games}/${total} games`);
-      reportedTenths = Math.floor((t.games * 10) / total);
+    } else if (!json && Math.floor((done * 10) / total) > reportedTenths) {
+      err(`simulate: ${done}/${total} games`);
+      reportedTenths = Math.floor((done * 10) / total);
     }
+  };
+  let t: SimulateResult;
+  try {
+    t = await rs.simulateParallel(parsed.json, opts);
+  } catch (e) {
+    if (e instanceof DefinitionError) failIssues(file, e.errors, json);
+    throw e;
   }
+  errorDetails.sort((a, b) => a.game - b.game); // the batches end in any order
   const seconds = (performance.now() - started) / 1000;
   if (tty) process.stderr.write('\r\x1b[2K');
 
   const gamesPerSecond = seconds > 0 ? t.games / seconds : 0;
   const movesPerSecond = seconds > 0 ? t.moves / seconds : 0;
-  const meanLength = t.games > 0 ? t.lengthSum / t.games : 0;
+  const meanLength = t.meanLength;
+  const unfinished = t.unfinished ?? 0;
   const players = Object.keys(t.wins).sort((a, b) => a.localeCompare(b, 'en', { numeric: true }));
   const winRates: Record<string, number> = {};
   for (const p of players) winRates[p] = t.games > 0 ? t.wins[p]! / t.games : 0;
@@ -742,7 +719,7 @@ async function cmdSimulate(args: string[]): Promise<number> {
       winRates,
       draws: t.draws,
       drawRate,
-      unfinished: t.unfinished,
+      unfinished,
       errors: t.errors,
       errorDetails,
     };
@@ -758,7 +735,7 @@ async function cmdSimulate(args: string[]): Promise<number> {
     out(`moves/s      ${Math.round(movesPerSecond)}`);
     out(`win rates    ${players.map((p) => `${p}: ${pct(winRates[p]!)} (${t.wins[p]})`).join('  ') || '-'}`);
     out(`draws        ${pct(drawRate)} (${t.draws})`);
-    if (t.unfinished > 0) out(`unfinished   ${pct(t.unfinished / t.games)} (${t.unfinished})`);
+    if (unfinished > 0) out(`unfinished   ${pct(unfinished / t.games)} (${unfinished})`);
     if (t.errors > 0) out(`errors       ${t.errors}`);
   }
   if (t.errors > 0) {
@@ -980,7 +957,7 @@ const COMMANDS: Record<string, (args: string[]) => Promise<number>> = {
   test: cmdTest,
 };
 
-const NUMERIC_OPTIONS = new Set(['--seed', '--games', '--iterations', '--batch']);
+const NUMERIC_OPTIONS = new Set(['--seed', '--games', '--iterations', '--batch', '--workers']);
 
 /** `--seed -1` → `--seed=-1`, so that a negative number gets the range message, not "ambiguous". */
 function joinNegativeNumbers(args: string[]): string[] {

@@ -1,14 +1,17 @@
 // loadEngine(): instantiates the wasm module once (node, browser, worker) and returns
 // the Rulestack API object.
-import createEngineModule from './wasm/engine.mjs';
-import type { EngineModule, EngineModuleOptions } from './wasm/engine.mjs';
+import type { EngineModule } from './wasm/engine.mjs';
+import { compileEngine, instantiateLater, instantiateNow, type WasmSource } from './wasm-load.js';
 import { DefinitionError, EngineCrashedError, SnapshotError, type DefinitionIssue } from './errors.js';
 import { parseDefinition, locateIssues, loadYaml, type DefinitionFormat, type ParsedDefinition } from './definition.js';
-import { Game, Bot, EngineInstance, crashText, DEFAULT_LOG_LIMIT, MAX_LOG_LIMIT } from './game.js';
+import { Game, Bot, EngineInstance, crashText, parseEngineJson, DEFAULT_LOG_LIMIT, MAX_LOG_LIMIT } from './game.js';
 import type { Session } from './wasm/engine.mjs';
+import { batchesOf, mergeResults, runOf, simulateAnswer } from './simulate-batches.js';
+import { coreCount, runInWorkers } from './simulate-pool.js';
 import type {
   BotOptions,
   GameDefinition,
+  ParallelSimulateOptions,
   ScenarioResult,
   SimulateOptions,
   SimulateResult,
@@ -16,11 +19,7 @@ import type {
   Seed,
 } from './types.js';
 
-export interface LoadOptions {
-  /** Where to fetch engine.wasm from (browser/worker), or a file path/URL to read (node). */
-  wasmUrl?: string | URL;
-  /** The bytes of engine.wasm (skips fetching/reading). */
-  wasmBinary?: ArrayBuffer | Uint8Array;
+export interface LoadOptions extends WasmSource {
   /**
    * Load the YAML reader too (default true), so that YAML text can be passed. With `false`
    * it is not loaded (a bundler keeps it in a chunk of its own that is never fetched):
@@ -49,127 +48,22 @@ export interface ValidateOptions {
   format?: DefinitionFormat;
 }
 
-const isNode =
-  typeof process !== 'undefined' &&
-  typeof process.versions === 'object' &&
-  process.versions !== null &&
-  typeof process.versions.node === 'string';
-
-/** The error of an engine.wasm that cannot be had: it names where, why, and the options. */
-function wasmError(where: string, why: string, cause?: unknown): Error {
-  return new Error(
-    `rulestack: cannot load engine.wasm from ${where}: ${why}. Serve engine.wasm there, or say where it is: ` +
-      `loadEngine({ wasmUrl: '<URL or path of engine.wasm>' }) (with a bundler: the URL it gives for ` +
-      `'rulestack/engine.wasm', e.g. Vite's import wasmUrl from 'rulestack/engine.wasm?url'), ` +
-      `or pass its bytes as { wasmBinary }`,
-    cause === undefined ? undefined : { cause },
-  );
-}
-
-/** engine.wasm's first bytes: "\0asm". */
-function checkWasm(bytes: Uint8Array, where: string, what = ''): Uint8Array {
-  if (bytes.length < 4 || bytes[0] !== 0 || bytes[1] !== 0x61 || bytes[2] !== 0x73 || bytes[3] !== 0x6d) {
-    throw wasmError(where, `this is not WebAssembly${what}`);
-  }
-  return bytes;
-}
-
-/** Fetches engine.wasm (browser, worker; and http(s) URLs in node). */
-async function fetchWasm(url: string): Promise<Uint8Array> {
-  let res: Response;
-  try {
-    res = await fetch(url);
-  } catch (e) {
-    throw wasmError(url, `the fetch failed (${e instanceof Error ? e.message : String(e)})`, e);
-  }
-  if (!res.ok) throw wasmError(url, `HTTP ${res.status}${res.statusText ? ` ${res.statusText}` : ''}`);
-  const type = res.headers.get('content-type');
-  return checkWasm(new Uint8Array(await res.arrayBuffer()), url, type ? ` (content-type ${type})` : '');
-}
-
-/** The module options with emscripten's hook to instantiate the wasm ourselves. */
-interface InstantiatingOptions extends EngineModuleOptions {
-  instantiateWasm(
-    imports: WebAssembly.Imports,
-    receive: (instance: WebAssembly.Instance, module?: WebAssembly.Module) => void,
-  ): WebAssembly.Exports | Record<string, never>;
-}
-
-/**
- * A fresh instance of the compiled engine, synchronously: emscripten's glue runs to the end
- * at once when the wasm instance is handed to it at once. This is how a crashed engine is
- * restarted within a synchronous call (allowed everywhere for a module this size: browsers
- * refuse synchronous instantiation on the main thread only above 8 MB).
- */
-function instantiateNow(compiled: WebAssembly.Module): EngineModule {
-  let failure: unknown;
-  const opts: InstantiatingOptions = {
-    instantiateWasm(imports, receive) {
-      try {
-        const instance = new WebAssembly.Instance(compiled, imports);
-        receive(instance, compiled);
-        return instance.exports;
-      } catch (e) {
-        failure = e; // reported below (the glue would only log it)
-        return {};
-      }
-    },
-  };
-  createEngineModule(opts).catch(() => {}); // its promise: nobody waits on it
-  const m = opts as unknown as EngineModule;
-  if (failure !== undefined) throw failure;
-  if (typeof m.Session !== 'function') throw new Error('engine.wasm did not start synchronously');
-  return m;
-}
-
-/** A fresh instance of the compiled engine, asynchronously (the first load). */
-function instantiateLater(compiled: WebAssembly.Module): Promise<EngineModule> {
-  return new Promise<EngineModule>((resolve, reject) => {
-    const opts: InstantiatingOptions = {
-      instantiateWasm(imports, receive) {
-        WebAssembly.instantiate(compiled, imports).then((instance) => receive(instance, compiled), reject);
-        return {};
-      },
-    };
-    createEngineModule(opts).then(resolve, reject);
-  });
-}
-
 async function instantiate(opts: LoadOptions): Promise<Rulestack> {
-  const moduleOpts: EngineModuleOptions = {};
-  if (opts.wasmBinary) {
-    moduleOpts.wasmBinary = opts.wasmBinary;
-  } else {
-    const given = opts.wasmUrl !== undefined ? String(opts.wasmUrl) : undefined;
-    if (isNode && (given === undefined || !/^https?:/i.test(given))) {
-      // emscripten 3.1.6's web build would fetch() a file: URL under node, which fails: read the bytes.
-      const fsName = 'node:fs/promises'; // hidden from bundlers
-      const { readFile } = (await import(/* @vite-ignore */ /* webpackIgnore: true */ fsName)) as typeof import('node:fs/promises');
-      let where: string | URL = given ?? new URL('./wasm/engine.wasm', import.meta.url);
-      if (typeof where === 'string' && where.startsWith('file:')) where = new URL(where);
-      const shown = where instanceof URL ? decodeURIComponent(where.pathname) : where;
-      let bytes: Uint8Array;
-      try {
-        bytes = await readFile(where);
-      } catch (e) {
-        const code = (e as NodeJS.ErrnoException).code;
-        throw wasmError(shown, code === 'ENOENT' ? 'no such file' : e instanceof Error ? e.message : String(e), e);
-      }
-      moduleOpts.wasmBinary = checkWasm(bytes, shown);
-    } else {
-      // the same URL as the glue's own (next to the package), so bundlers emit one file
-      const url = given ?? new URL('./wasm/engine.wasm', import.meta.url).href;
-      moduleOpts.wasmBinary = await fetchWasm(url);
-    }
-  }
-  // Compiled once: a crashed engine is restarted from it (see Rulestack).
-  let compiled: WebAssembly.Module;
-  try {
-    compiled = await WebAssembly.compile(moduleOpts.wasmBinary as BufferSource);
-  } catch (e) {
-    throw wasmError(opts.wasmBinary ? 'the given wasmBinary' : String(opts.wasmUrl ?? 'engine.wasm'), `it does not compile (${e instanceof Error ? e.message : String(e)})`, e);
-  }
-  return new Rulestack(await instantiateLater(compiled), () => instantiateNow(compiled));
+  // Compiled once: a crashed engine is restarted from it (see Rulestack), workers start from it.
+  const compiled = await compileEngine(opts);
+  const rs = new Rulestack(await instantiateLater(compiled), () => instantiateNow(compiled));
+  compiledOf.set(rs, compiled);
+  return rs;
+}
+
+/** The compiled module a Rulestack was started from: its simulate workers start from it too. */
+const compiledOf = new WeakMap<Rulestack, WebAssembly.Module>();
+
+/** An integer from 1 to max (a count of workers or games), else a RangeError naming the option. */
+function countOption(name: string, x: unknown, max: number): number {
+  if (typeof x !== 'number' || !Number.isInteger(x) || x < 1 || x > max)
+    throw new RangeError(`rulestack: invalid ${name}: ${String(x)} (an integer from 1 to ${max})`);
+  return x;
 }
 
 let cached: Promise<Rulestack> | undefined;
@@ -201,14 +95,6 @@ export function loadEngine(opts: LoadOptions = {}): Promise<Rulestack> {
   });
   if (opts.yaml === false) return engine;
   return Promise.all([engine, loadYaml()]).then(([rs]) => rs);
-}
-
-function parseEngineJson<T>(text: string, what: string): T {
-  try {
-    return JSON.parse(text) as T;
-  } catch {
-    throw new Error(`rulestack engine returned invalid JSON for ${what}: ${text.slice(0, 200)}`);
-  }
 }
 
 type EngineIssue = { path?: unknown; message?: unknown };
@@ -400,10 +286,50 @@ export class Rulestack {
   simulate(definition: DefinitionInput, opts: SimulateOptions): SimulateResult {
     const parsed = parseDefinition(definition);
     const optsJson = JSON.stringify(opts);
-    const text = this.#run('simulate', (m) => m.simulate(parsed.json, optsJson));
-    const r = parseEngineJson<SimulateResult & { errors?: unknown }>(text, 'simulate');
-    if (Array.isArray(r.errors)) throw new DefinitionError(locateIssues(parsed, r.errors));
-    return r;
+    return simulateAnswer(parsed, this.#run('simulate', (m) => m.simulate(parsed.json, optsJson)));
+  }
+
+  /**
+   * `simulate` spread over workers (default: one a core), each with its own engine instance:
+   * the seeds are cut into contiguous batches and their results merged into exactly what
+   * `simulate` gives for the same options. `workers: 1` plays in this thread.
+   */
+  async simulateParallel(definition: DefinitionInput, opts: ParallelSimulateOptions): Promise<SimulateResult> {
+    const { workers, batch, onProgress, ...engineOpts } = opts;
+    const parsed = parseDefinition(definition);
+    const optsJson = JSON.stringify(engineOpts);
+    const count = workers === undefined ? await coreCount() : countOption('workers', workers, 1024);
+    const run = runOf(engineOpts);
+    const mcts = engineOpts.bot !== undefined && engineOpts.bot !== 'random';
+    const size = batch !== undefined ? countOption('batch', batch, 1_000_000)
+      : mcts ? 1 : Math.min(200, Math.ceil((run?.games ?? 1) / (count * 8)));
+    // options that cannot be cut exactly (see runOf): one call, as given
+    const batches = run ? batchesOf(run, size) : [{ first: 0, games: 0, seed: 0 }];
+    const options = run ? batches.map((b) => JSON.stringify({ ...engineOpts, games: b.games, seed: b.seed })) : [optsJson];
+    const results: SimulateResult[] = new Array(batches.length);
+    let done = 0;
+    const onAnswer = (i: number, text: string) => {
+      const result = simulateAnswer(parsed, text);
+      results[i] = result;
+      done += result.games;
+      onProgress?.(done, run?.games ?? result.games, { first: batches[i]!.first, result });
+    };
+    if (count === 1) {
+      let paused = performance.now();
+      for (let i = 0; i < batches.length; i++) {
+        onAnswer(i, this.#run('simulate', (m) => m.simulate(parsed.json, options[i]!)));
+        // let the event loop (a page) breathe about every 20 ms
+        if (performance.now() - paused > 20) {
+          await new Promise((r) => setTimeout(r, 0));
+          paused = performance.now();
+        }
+      }
+    } else {
+      let module = compiledOf.get(this);
+      if (!module) compiledOf.set(this, (module = await compileEngine({})));
+      await runInWorkers({ module, definition: parsed.json, options, workers: count, onAnswer });
+    }
+    return mergeResults(batches, results);
   }
 
   /**

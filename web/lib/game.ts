@@ -196,7 +196,8 @@ export function callGame<T>(game: Game, what: string, call: (s: Session) => T): 
   return e.instance.run(what, () => call(e.session));
 }
 
-function parseJson<T>(text: string, what: string): T {
+/** The engine's answer (JSON text) read; an error naming the call when it is not JSON. */
+export function parseEngineJson<T>(text: string, what: string): T {
   try {
     return JSON.parse(text) as T;
   } catch {
@@ -241,7 +242,7 @@ export class Game {
   get players(): readonly PlayerId[] {
     let players = gamePlayers.get(this);
     if (players === undefined) {
-      const v = parseJson<GameView>(this.#call('game.players', (s) => s.view('')), 'view');
+      const v = parseEngineJson<GameView>(this.#call('game.players', (s) => s.view('')), 'view');
       players = Object.freeze(v.players.map((p) => p.id));
       gamePlayers.set(this, players);
     }
@@ -258,13 +259,13 @@ export class Game {
    */
   view(player?: PlayerRef | null): GameView {
     const id = player === undefined || player === null ? '' : this.#player(player);
-    return parseJson<GameView>(this.#call('game.view', (s) => s.view(id)), 'view');
+    return parseEngineJson<GameView>(this.#call('game.view', (s) => s.view(id)), 'view');
   }
 
   /** Every move the player may make now, each fully specified. RangeError for an unknown player. */
   legalMoves(player: PlayerRef): Move[] {
     const id = this.#player(player);
-    return parseJson<Move[]>(this.#call('game.legalMoves', (s) => s.legalMoves(id)), 'legalMoves');
+    return parseEngineJson<Move[]>(this.#call('game.legalMoves', (s) => s.legalMoves(id)), 'legalMoves');
   }
 
   /**
@@ -291,7 +292,7 @@ export class Game {
     } catch (e) {
       throw new IllegalMoveError('bad_move', `the move is not JSON-serializable: ${String(e)}`, move, id);
     }
-    const r = parseJson<{ ok: boolean; events?: GameEvent[]; steps?: ResolutionStep[]; reason?: string; message?: string }>(
+    const r = parseEngineJson<{ ok: boolean; events?: GameEvent[]; steps?: ResolutionStep[]; reason?: string; message?: string }>(
       this.#call('game.apply', (s) => s.apply(id, moveJson)),
       'apply',
     );
@@ -339,7 +340,7 @@ export class Game {
   log(player?: PlayerRef | null): GameLog {
     const id = player === undefined || player === null ? '' : this.#player(player);
     const text = this.#call('game.log', (s) => (player === undefined ? s.log() : s.logFor(id)));
-    const r = parseJson<GameEvent[] | { dropped: number; events: GameEvent[] }>(text, 'log');
+    const r = parseEngineJson<GameEvent[] | { dropped: number; events: GameEvent[] }>(text, 'log');
     const events = Array.isArray(r) ? r : r.events;
     const dropped = Array.isArray(r) ? 0 : r.dropped;
     Object.defineProperty(events, 'dropped', { value: dropped, enumerable: false });
@@ -353,7 +354,7 @@ export class Game {
 
   /** The whole state as JSON; `rs.restore(definition, snapshot)` brings it back. */
   snapshot(): Snapshot {
-    return parseJson<Snapshot>(this.#call('game.snapshot', (s) => s.snapshot()), 'snapshot');
+    return parseEngineJson<Snapshot>(this.#call('game.snapshot', (s) => s.snapshot()), 'snapshot');
   }
 
   /**
@@ -417,7 +418,7 @@ export class Bot {
     for (const key of ['level', 'iterations', 'maxPlayoutMoves', 'omniscient'] as const)
       if (this.options[key] !== undefined) opts[key] = this.options[key];
     const optsJson = JSON.stringify(opts);
-    const r = parseJson<unknown>(callGame(this.game, 'bot.choose', (s) => s.botChoose(id, optsJson)), 'botChoose');
+    const r = parseEngineJson<unknown>(callGame(this.game, 'bot.choose', (s) => s.botChoose(id, optsJson)), 'botChoose');
     if (r === null || r === undefined) return null;
     if (typeof r === 'object' && !Array.isArray(r) && 'error' in (r as object) && !('action' in (r as object)) && !('decision' in (r as object))) {
       throw new Error(`rulestack bot: ${String((r as { error: unknown }).error)}`);

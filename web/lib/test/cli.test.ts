@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parse as parseYaml } from 'yaml';
-import { TIC_TAC_TOE_YAML, BAD_DEFINITION_YAML, SYNTAX_ERROR_YAML, WINNING_MOVES } from './fixtures.js';
+import { TIC_TAC_TOE_YAML, BAD_DEFINITION_YAML, SYNTAX_ERROR_YAML, WINNING_MOVES, RUNTIME_ERROR_YAML } from './fixtures.js';
 
 const CLI = fileURLToPath(new URL('../cli.js', import.meta.url));
 let dir: string;
@@ -55,20 +55,6 @@ flow:
   phases: [ { name: Main, valid_actions: [Bolt, Shield] } ]
 end_conditions:
   - { when: $player.current.life <= 0, winner: $player.opponent }
-`;
-
-/** A game whose only action fails at run time (a MoveZone to a number). */
-const RUNTIME_ERROR_YAML = `name: Err
-players: { count: 2 }
-zones: [ { name: Board } ]
-entities: [ { id: Card, type: card } ]
-setup: [ { operation: Create, template: Card, destination: $zone.@Board } ]
-flow: { phases: [ { name: Main, valid_actions: [Hit] } ] }
-actions:
-  - name: Hit
-    queue: false
-    mutations:
-      - { target: $entity.card, operation: MoveZone, destination: $player.current.zone }
 `;
 
 const jsonl = (rows: unknown[]) => rows.map((r) => JSON.stringify(r)).join('\n') + '\n';
@@ -155,6 +141,7 @@ describe('usage', () => {
       [['simulate', 'ttt.yaml', '--iterations', '0'], /--iterations must be an integer from 1 to 100000/],
       [['simulate', 'ttt.yaml', '--iterations', '100001'], /--iterations must be an integer from 1 to 100000/],
       [['simulate', 'ttt.yaml', '--batch', '0'], /--batch must be an integer from 1 to/],
+      [['simulate', 'ttt.yaml', '--workers', '0'], /--workers must be an integer from 1 to 1024, not 0/],
       [['simulate', 'ttt.yaml', '--seed', '1.5'], /--seed must be an integer from 0 to \d+, not "1\.5"/],
       [['play', 'ttt.yaml', '--seed', '-1'], /--seed must be an integer from 0 to 9007199254740991, not -1/],
       [['moves', 'ttt.yaml', '--seed', '9007199254740992'], /--seed must be an integer from 0 to 9007199254740991/],
@@ -438,6 +425,20 @@ describe('simulate', () => {
     const b = JSON.parse(run('simulate', 'ttt.json', '--games', '30', '--seed', '9', '--json').stdout);
     assert.equal(a.moves, b.moves);
     assert.deepEqual(a.wins, b.wins);
+  });
+
+  test('--workers: any number of workers gives the same games, errors listed in game order', () => {
+    const strip = (text: string) => {
+      const { seconds, gamesPerSecond, movesPerSecond, ...rest } = JSON.parse(text);
+      return rest;
+    };
+    const one = strip(run('simulate', 'ttt.yaml', '--games', '40', '--seed', '3', '--batch', '6', '--workers', '1', '--json').stdout);
+    assert.equal(one.games, 40);
+    for (const w of ['2', '5']) {
+      assert.deepEqual(strip(run('simulate', 'ttt.yaml', '--games', '40', '--seed', '3', '--batch', '6', '--workers', w, '--json').stdout), one);
+    }
+    const e = JSON.parse(run('simulate', 'err.yaml', '--games', '7', '--batch', '2', '--seed', '5', '--workers', '3', '--json').stdout);
+    assert.deepEqual(e.errorDetails.map((d: any) => [d.game, d.seed]), [1, 2, 3, 4, 5, 6, 7].map((g) => [g, g + 4]));
   });
 
   test('human output: games/s, moves/s, win rates, mean length; progress lines off a TTY', () => {

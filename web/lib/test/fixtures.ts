@@ -95,3 +95,35 @@ export const WINNING_MOVES: Array<{ player: string; move: { action: string; targ
   { player: '1', move: { action: 'Place', targets: ['c4'] } },
   { player: '0', move: { action: 'Place', targets: ['c2'] } },
 ];
+
+/** A game whose only action fails at run time (a MoveZone to a number). */
+export const RUNTIME_ERROR_YAML = `name: Err
+players: { count: 2 }
+zones: [ { name: Board } ]
+entities: [ { id: Card, type: card } ]
+setup: [ { operation: Create, template: Card, destination: $zone.@Board } ]
+flow: { phases: [ { name: Main, valid_actions: [Hit] } ] }
+actions:
+  - name: Hit
+    queue: false
+    mutations:
+      - { target: $entity.card, operation: MoveZone, destination: $player.current.zone }
+`;
+
+/** Each move is Hit (fails at run time, as above) or Finish (the mover wins): some games fail. */
+export const SOMETIMES_ERROR_YAML = `name: Sometimes
+players: { count: 2 }
+zones: [ { name: Board } ]
+entities: [ { id: Card, type: card } ]
+setup: [ { operation: Create, template: Card, destination: $zone.@Board } ]
+flow: { phases: [ { name: Main, valid_actions: [Hit, Finish] } ] }
+actions:
+  - name: Hit
+    queue: false
+    mutations:
+      - { target: $entity.card, operation: MoveZone, destination: $player.current.zone }
+  - name: Finish
+    queue: false
+    mutations:
+      - { operation: Win, target: $player.current }
+`;

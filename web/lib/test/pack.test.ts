@@ -66,7 +66,7 @@ test('the tarball installs (offline) with its dependency and without the tests',
 test('the tarball holds the package and its docs, and nothing of the build', () => {
   for (const f of [
     'package.json', 'README.md', 'LICENSE', 'bin/rulestack.mjs',
-    'dist/index.js', 'dist/index.d.ts', 'dist/cli.js', 'dist/wasm/engine.mjs', 'dist/wasm/engine.wasm', 'dist/wasm/engine.d.mts',
+    'dist/index.js', 'dist/index.d.ts', 'dist/cli.js', 'dist/simulate-worker.js', 'dist/wasm/engine.mjs', 'dist/wasm/engine.wasm', 'dist/wasm/engine.d.mts',
     'docs/api.md', 'docs/language.md', 'schema/rulestack.schema.json', 'examples/README.md', 'examples/duel.yaml',
   ]) {
     assert.ok(packed.includes(f), `${f} is not packed:\n${packed.join('\n')}`);
@@ -132,8 +132,11 @@ const rs = await loadEngine();
 const game = rs.createGame(readFileSync('ttt.yaml', 'utf8'), { seed: 1 });
 const before = game.stateHash();
 const events = game.apply('0', { action: 'Place', targets: ['c4'] });
+// the workers of simulateParallel load the installed package's worker and wasm
+const parallel = JSON.stringify(await rs.simulateParallel(readFileSync('ttt.yaml', 'utf8'), { games: 6, seed: 2, workers: 2, batch: 2 }));
 const out = { version: rs.version(), before, after: game.stateHash(), events: events.length,
-  toAct: game.view().toAct, typed: typeof IllegalMoveError === 'function' && typeof DefinitionError === 'function' };
+  toAct: game.view().toAct, typed: typeof IllegalMoveError === 'function' && typeof DefinitionError === 'function',
+  parallelSame: parallel === JSON.stringify(rs.simulate(readFileSync('ttt.yaml', 'utf8'), { games: 6, seed: 2 })) };
 game.dispose();
 console.log(JSON.stringify(out));
 `,
@@ -142,6 +145,7 @@ console.log(JSON.stringify(out));
   assert.equal(r.status, 0, r.stderr);
   const out = JSON.parse(r.stdout);
   assert.ok(out.typed);
+  assert.equal(out.parallelSame, true);
   assert.notEqual(out.before, out.after);
   assert.ok(out.events > 0);
   assert.deepEqual(out.toAct, ['1']);

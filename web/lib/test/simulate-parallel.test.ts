@@ -1,0 +1,127 @@
+// rs.simulateParallel: the games of rs.simulate spread over worker threads (each its own
+// engine instance) in contiguous batches of seeds, merged into exactly the one-call result.
+import { test, describe, before } from 'node:test';
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { loadEngine, DefinitionError, type Rulestack, type SimulateOptions, type SimulateBatch } from '../index.js';
+import { BAD_DEFINITION_YAML, RUNTIME_ERROR_YAML, SOMETIMES_ERROR_YAML, SYNTAX_ERROR_YAML } from './fixtures.js';
+
+const example = (name: string) => readFileSync(fileURLToPath(new URL(`../../examples/${name}.yaml`, import.meta.url)), 'utf8');
+let rs: Rulestack;
+
+before(async () => {
+  rs = await loadEngine();
+});
+
+/** The parallel result for these options and worker counts, each the same as simulate's, to the key order. */
+async function same(definition: string, opts: SimulateOptions, runs: Array<{ workers: number; batch?: number }>) {
+  const one = rs.simulate(definition, opts);
+  for (const run of runs) {
+    const many = await rs.simulateParallel(definition, { ...opts, ...run });
+    assert.deepEqual(many, one, JSON.stringify(run));
+    assert.equal(JSON.stringify(many), JSON.stringify(one), JSON.stringify(run));
+  }
+  return one;
+}
+
+describe('simulateParallel gives what simulate gives', () => {
+  test('Duel, random bots: 1, 2, 3 workers, several batch sizes and seeds; hashes in game order', { timeout: 120_000 }, async () => {
+    const duel = example('duel');
+    const r = await same(duel, { games: 23, seed: 5, hashes: true }, [{ workers: 1 }, { workers: 2, batch: 4 }, { workers: 3, batch: 1 }, { workers: 3 }]);
+    assert.equal(r.games, 23);
+    assert.equal(r.hashes!.length, 23);
+    assert.equal(r.wins['0']! + r.wins['1']! + r.draws + (r.unfinished ?? 0), 23);
+    await same(duel, { games: 9, seed: 1000 }, [{ workers: 2, batch: 2 }]);
+  });
+
+  test('more workers than games; MCTS bots (a level, and iterations)', { timeout: 120_000 }, async () => {
+    const ttt = example('tictactoe');
+    await same(ttt, { games: 3, seed: 2, hashes: true }, [{ workers: 8 }, { workers: 5, batch: 2 }]);
+    await same(ttt, { games: 5, seed: 40, bot: 'mcts', iterations: 5, hashes: true }, [{ workers: 2 }]);
+    await same(ttt, { games: 3, seed: 7, bot: 'easy' }, [{ workers: 3 }]);
+  });
+
+  test('Nexus, a short run', { timeout: 120_000 }, async () => {
+    const r = await same(example('nexus'), { games: 4, seed: 11, hashes: true }, [{ workers: 2, batch: 1 }]);
+    assert.equal(r.hashes!.length, 4);
+  });
+
+  test('options read as the engine reads them: no seed, a negative or fractional seed, seeds up to 2^53 - 1', { timeout: 120_000 }, async () => {
+    const ttt = example('tictactoe');
+    await same(ttt, { games: 6, hashes: true }, [{ workers: 2, batch: 2 }]); // seed 1
+    await same(ttt, { games: 6, seed: -7.5, hashes: true }, [{ workers: 2, batch: 2 }]); // seed 8
+    // seed + games - 1 beyond 2^53 - 1: the engine's seeds cannot be cut exactly, one call plays them
+    await same(ttt, { games: 4, seed: Number.MAX_SAFE_INTEGER - 1, hashes: true }, [{ workers: 2, batch: 1 }]);
+  });
+});
+
+describe('simulateParallel: errors', () => {
+  test('games that end in an engine error are listed with their number in the whole run and their seed', { timeout: 120_000 }, async () => {
+    const r = await same(SOMETIMES_ERROR_YAML, { games: 30, seed: 100 }, [{ workers: 3, batch: 4 }, { workers: 2, batch: 7 }]);
+    assert.ok(r.errors > 0 && r.errors < 30, `some games fail: ${r.errors}`);
+    assert.ok(r.errorList!.some((e) => e.game >= 7), 'an errored game past the first batch');
+    for (const e of r.errorList!) {
+      assert.equal(e.seed, 100 + e.game);
+      assert.match(e.message, /^\/actions\/0\/mutations\/0: destination is not a zone/);
+      // that game alone, by its seed, fails too; the one before it (if any, and not listed) does not
+      assert.equal(rs.simulate(SOMETIMES_ERROR_YAML, { games: 1, seed: e.seed }).errors, 1);
+    }
+    const listed = new Set(r.errorList!.map((e) => e.game));
+    for (let g = 0; g < 30; g++) if (!listed.has(g)) assert.equal(rs.simulate(SOMETIMES_ERROR_YAML, { games: 1, seed: 100 + g }).errors, 0, `game ${g}`);
+  });
+
+  test('the first 20 errored games of the run are listed, as one call lists them', { timeout: 120_000 }, async () => {
+    const r = await same(RUNTIME_ERROR_YAML, { games: 25, seed: 3 }, [{ workers: 2, batch: 3 }]);
+    assert.equal(r.errors, 25);
+    assert.deepEqual(r.errorList!.map((e) => [e.game, e.seed]), Array.from({ length: 20 }, (_, g) => [g, g + 3]));
+  });
+
+  test('a bad definition rejects with the DefinitionError simulate throws', { timeout: 60_000 }, async () => {
+    for (const bad of [BAD_DEFINITION_YAML, SYNTAX_ERROR_YAML]) {
+      let sync: unknown;
+      try {
+        rs.simulate(bad, { games: 4 });
+      } catch (e) {
+        sync = e;
+      }
+      assert.ok(sync instanceof DefinitionError);
+      for (const workers of [1, 2]) {
+        await assert.rejects(rs.simulateParallel(bad, { games: 4, workers, batch: 1 }), (e: unknown) => {
+          assert.ok(e instanceof DefinitionError);
+          assert.equal(e.message, sync.message);
+          assert.deepEqual(e.errors, sync.errors);
+          return true;
+        });
+      }
+    }
+  });
+
+  test('workers and batch must be integers from 1', async () => {
+    for (const workers of [0, 1.5, -1, 2000]) {
+      await assert.rejects(rs.simulateParallel(example('tictactoe'), { games: 2, workers }), { name: 'RangeError', message: /invalid workers: .* \(an integer from 1 to 1024\)/ });
+    }
+    await assert.rejects(rs.simulateParallel(example('tictactoe'), { games: 2, batch: 0 }), { name: 'RangeError', message: /invalid batch: 0/ });
+  });
+});
+
+test('onProgress: after each batch, the games done, the total and the batch with its own result', { timeout: 120_000 }, async () => {
+  const ttt = example('tictactoe');
+  for (const workers of [1, 3]) {
+    const seen: Array<{ done: number; total: number; batch: SimulateBatch }> = [];
+    const r = await rs.simulateParallel(ttt, { games: 10, seed: 4, workers, batch: 3, onProgress: (done, total, batch) => seen.push({ done, total, batch }) });
+    // batches end in any order with workers: done sums the games of those ended so far
+    let sum = 0;
+    assert.deepEqual(seen.map((s) => s.done), seen.map((s) => (sum += s.batch.result.games)));
+    assert.equal(seen.at(-1)!.done, 10);
+    assert.ok(seen.every((s) => s.total === 10));
+    assert.deepEqual(seen.map((s) => s.batch.first).sort((a, b) => a - b), [0, 3, 6, 9]);
+    for (const s of seen) assert.deepEqual(s.batch.result, rs.simulate(ttt, { games: s.batch.result.games, seed: 4 + s.batch.first }));
+    assert.equal(r.games, 10);
+  }
+});
+
+test('without workers: as many as the cores', { timeout: 60_000 }, async () => {
+  const ttt = example('tictactoe');
+  assert.deepEqual(await rs.simulateParallel(ttt, { games: 12, seed: 9 }), rs.simulate(ttt, { games: 12, seed: 9 }));
+});
