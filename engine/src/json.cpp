@@ -151,9 +151,9 @@ void appendJsonString(std::string& out, std::string_view s) {
           case '\\': out += "\\\\"; break;
           default:
             if (cp <= 0x1F) {
-              char esc[8];
-              std::snprintf(esc, sizeof esc, "\\u%04x", (unsigned)cp);
-              out += esc;
+              out += "\\u00";
+              out += "0123456789abcdef"[cp >> 4];
+              out += "0123456789abcdef"[cp & 15];
             } else {
               out += (char)byte;
             }
@@ -181,6 +181,21 @@ void appendJsonString(std::string& out, std::string_view s) {
     out += "\xEF\xBF\xBD";
   }
   out += '"';
+}
+
+std::vector<uint32_t> stableOrder(size_t n, bool (*less)(const void* ctx, size_t a, size_t b), const void* ctx) {
+  std::vector<uint32_t> a(n), b(n);
+  for (size_t i = 0; i < n; i++) a[i] = (uint32_t)i;
+  for (size_t width = 1; width < n; width *= 2) {  // bottom-up: merge runs of `width`
+    for (size_t lo = 0; lo < n; lo += 2 * width) {
+      size_t mid = std::min(lo + width, n), hi = std::min(lo + 2 * width, n), i = lo, j = mid, k = lo;
+      while (i < mid && j < hi) b[k++] = less(ctx, a[j], a[i]) ? a[j++] : a[i++];  // (the left one of equals first)
+      while (i < mid) b[k++] = a[i++];
+      while (j < hi) b[k++] = a[j++];
+    }
+    a.swap(b);
+  }
+  return a;
 }
 
 // ---------------------------------------------------------------------------- Json
@@ -405,11 +420,15 @@ class JsonParser {
           fail("syntax error: expected ',' or '}'");
         }
         // sorted by key; of equal keys the last one counts (as nlohmann::json)
-        std::stable_sort(members.begin(), members.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
-        for (size_t i = 0; i < members.size(); i++) {
-          if (i + 1 < members.size() && members[i].first == members[i + 1].first) continue;
-          j.keys_.push_back(std::move(members[i].first));
-          j.items_.push_back(std::move(members[i].second));
+        using Members = decltype(members);
+        std::vector<uint32_t> order = stableOrder(members.size(), [](const void* c, size_t a, size_t b) {
+          const Members& m = *(const Members*)c;
+          return m[a].first < m[b].first;
+        }, &members);
+        for (size_t i = 0; i < order.size(); i++) {
+          if (i + 1 < order.size() && members[order[i]].first == members[order[i + 1]].first) continue;
+          j.keys_.push_back(std::move(members[order[i]].first));
+          j.items_.push_back(std::move(members[order[i]].second));
         }
         return j;
       }
@@ -707,29 +726,35 @@ std::string unescapeKey(std::string_view k) {
 }
 }  // namespace
 
+bool JsonWriter::memberLess(const Member& a, const Member& b) const {
+  std::string_view ka = keyOf(a), kb = keyOf(b);
+  if (ka.find('\\') == std::string_view::npos && kb.find('\\') == std::string_view::npos) return ka < kb;
+  return unescapeKey(ka) < unescapeKey(kb);
+}
+
 void JsonWriter::sortMembers(size_t first) {
   size_t n = members_.size() - first;
-  auto less = [&](const Member& a, const Member& b) {
-    std::string_view ka = keyOf(a), kb = keyOf(b);
-    if (ka.find('\\') == std::string_view::npos && kb.find('\\') == std::string_view::npos) return ka < kb;
-    return unescapeKey(ka) < unescapeKey(kb);
-  };
   bool sorted = true;
-  for (size_t i = first + 1; i < members_.size() && sorted; i++) sorted = less(members_[i - 1], members_[i]);
+  for (size_t i = first + 1; i < members_.size() && sorted; i++) sorted = memberLess(members_[i - 1], members_[i]);
   if (sorted) return;
   // each member's text: from its key to the comma before the next one
   std::vector<std::pair<size_t, size_t>> spans(n);  // (start, end) in out_
-  std::vector<size_t> order(n);
-  for (size_t i = 0; i < n; i++) {
+  for (size_t i = 0; i < n; i++)
     spans[i] = {members_[first + i].start, i + 1 < n ? members_[first + i + 1].start - 1 : out_.size()};
-    order[i] = i;
-  }
-  std::stable_sort(order.begin(), order.end(), [&](size_t a, size_t b) { return less(members_[first + a], members_[first + b]); });
+  struct Ctx {
+    const JsonWriter* w;
+    size_t first;
+  } ctx{this, first};
+  std::vector<uint32_t> order = stableOrder(n, [](const void* c, size_t a, size_t b) {
+    const Ctx& x = *(const Ctx*)c;
+    return x.w->memberLess(x.w->members_[x.first + a], x.w->members_[x.first + b]);
+  }, &ctx);
+  auto less = [&](size_t a, size_t b) { return memberLess(members_[first + a], members_[first + b]); };
   std::string text;
   text.reserve(out_.size() - spans[0].first);
   for (size_t i = 0; i < n; i++) {
     // of equal keys, the one written last (as an assignment to a map)
-    if (i + 1 < n && !less(members_[first + order[i]], members_[first + order[i + 1]])) continue;
+    if (i + 1 < n && !less(order[i], order[i + 1])) continue;
     if (!text.empty()) text += ',';
     text.append(out_, spans[order[i]].first, spans[order[i]].second - spans[order[i]].first);
   }

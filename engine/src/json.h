@@ -202,6 +202,7 @@ class JsonWriter {
   JsonWriter& scalar(std::string_view text);  // a value written as is
   JsonWriter& integer(int64_t v, bool isUnsigned);
   void sortMembers(size_t first);
+  bool memberLess(const Member& a, const Member& b) const;
   std::string_view keyOf(const Member& m) const { return std::string_view(out_).substr(m.start + 1, m.keyLen); }
 
   std::string out_;
@@ -209,6 +210,10 @@ class JsonWriter {
   std::vector<Member> members_;       // the members of every open object, innermost last
   std::vector<size_t> openObjects_;   // members_.size() when each open object began
 };
+
+// The indexes 0..n-1 sorted stably by less(ctx, a, b): one small merge sort that every sort
+// of keys shares (each std::stable_sort instantiation costs the module kilobytes).
+std::vector<uint32_t> stableOrder(size_t n, bool (*less)(const void* ctx, size_t a, size_t b), const void* ctx);
 
 // Appends s as a JSON string (quoted and escaped; invalid UTF-8 becomes U+FFFD).
 void appendJsonString(std::string& out, std::string_view s);

@@ -34,14 +34,21 @@ void writeValue(JsonWriter& w, const Game& g, Value v, int viewer) {
 template <class Props>
 void writeProps(JsonWriter& w, const Game& g, int32_t e, const Props& a, const Props& b, int viewer) {
   const Def& d = g.def();
-  std::vector<std::pair<const std::string*, int>> order;
-  for (auto& kv : a) order.push_back({&d.propNames[kv.first], kv.first});
-  for (auto& kv : b) order.push_back({&d.propNames[kv.first], kv.first});
-  std::stable_sort(order.begin(), order.end(), [](const auto& x, const auto& y) { return *x.first < *y.first; });
+  std::vector<int> props;
+  for (auto& kv : a) props.push_back(kv.first);
+  for (auto& kv : b) props.push_back(kv.first);
+  struct Ctx {
+    const std::vector<std::string>& names;
+    const std::vector<int>& props;
+  } ctx{d.propNames, props};
+  std::vector<uint32_t> order = stableOrder(props.size(), [](const void* c, size_t x, size_t y) {
+    const Ctx& k = *(const Ctx*)c;
+    return k.names[k.props[x]] < k.names[k.props[y]];
+  }, &ctx);
   w.beginObject();
-  for (auto& p : order) {
-    w.key(*p.first);
-    writeValue(w, g, g.propValue(e, p.second), viewer);
+  for (uint32_t i : order) {
+    w.key(d.propNames[props[i]]);
+    writeValue(w, g, g.propValue(e, props[i]), viewer);
   }
   w.endObject();
 }
@@ -194,13 +201,17 @@ void writeView(JsonWriter& w, const Game& g, int viewer) {
   w.endArray();
   w.field("turn", s.turn);
   // zones by id, in the ids' order
-  std::vector<std::pair<std::string, int32_t>> zones;
-  for (int32_t z = 0; z < (int32_t)s.zones.size(); z++) zones.push_back({g.zoneId(z), z});
-  std::sort(zones.begin(), zones.end());
+  std::vector<std::string> zoneIds;
+  for (int32_t z = 0; z < (int32_t)s.zones.size(); z++) zoneIds.push_back(g.zoneId(z));
+  std::vector<uint32_t> zones = stableOrder(zoneIds.size(), [](const void* c, size_t x, size_t y) {
+    auto& ids = *(const std::vector<std::string>*)c;
+    return ids[x] < ids[y];
+  }, &zoneIds);
   w.key("zones").beginObject();
-  for (auto& [id, z] : zones) {
+  for (uint32_t zi : zones) {
+    int32_t z = (int32_t)zi;
     int32_t owner = g.zoneOwner(z);
-    w.key(id).beginObject();
+    w.key(zoneIds[z]).beginObject();
     w.field("count", s.zones[z].size());
     if (g.seesZone(z, viewer)) {
       w.key("entities").beginArray();
