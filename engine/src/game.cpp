@@ -326,28 +326,61 @@ void Game::applyUnchecked(int player, const Move& m) {
 std::string Game::apply(int player, const Move& m, std::string* message) {
   std::string reason = check(player, m, message);
   if (!reason.empty()) return reason;
-  State backup = st_;
-  size_t logSize = log.size();
+  const State backup = st_;
+  const size_t logSize = log.size(), traceSize = trace ? trace->size() : 0;
+  const int32_t ownItem = m.kind == Move::Take ? st_.nextItemId : -1;  // takeAction's item
   auto rollback = [&] {
     resetEval();
     movesCachePlayer_ = -1;
-    st_ = std::move(backup);
+    st_ = backup;
     log.resize(logSize);
+    if (trace) trace->resize(traceSize);
     endDirty_ = true;
     quietCause_ = -1;
   };
-  try {
-    applyUnchecked(player, m);
-  } catch (const RuntimeError& e) {
-    rollback();
-    if (message) *message = e.what();
-    return e.reason;
-  } catch (const std::exception& e) {  // out of memory and the like: still transactional
-    rollback();
-    if (message) *message = std::string("internal error: ") + e.what();
-    return "runtime_error";
+  // Each try replays the move from the same state, so an item has the same id in every try.
+  constexpr size_t kMaxFailedItems = 32;
+  failed_.clear();
+  for (;;) {
+    try {
+      // an item this very move resumes (an answer to its decision) is cancelled from the start
+      int fi = -1;
+      for (int i = 0; i < (int)st_.stack.size() && fi < 0; i++)
+        if (st_.stack[i].kind == FK::Exec && failureOf(st_.stack[i].item.id)) fi = i;
+      if (fi >= 0) abortItem(fi, *failureOf(st_.stack[fi].item.id));
+      else applyUnchecked(player, m);
+      failed_.clear();
+      return "";
+    } catch (const RuntimeError& e) {
+      int32_t cause = causeItem();
+      rollback();
+      if (cause >= 0 && cause != ownItem && !failureOf(cause) && failed_.size() < kMaxFailedItems) {
+        failed_.emplace_back(cause, std::make_shared<const RuntimeError>(e));
+        continue;
+      }
+      failed_.clear();
+      if (m.kind != Move::Take) {  // nothing else a player could do gets past it: the game ends
+        eventsThisMove_ = 0;
+        logError(std::make_shared<const RuntimeError>(e), nullptr);
+        endGame(-1);
+        advance();  // (drops what was still to resolve)
+        return "";
+      }
+      if (message) *message = e.what();
+      return e.reason;
+    } catch (const std::exception& e) {  // out of memory and the like: still transactional
+      rollback();
+      failed_.clear();
+      if (message) *message = std::string("internal error: ") + e.what();
+      return "runtime_error";
+    }
   }
-  return "";
+}
+
+const std::shared_ptr<const RuntimeError>* Game::failureOf(int32_t item) const {
+  for (const auto& f : failed_)
+    if (f.first == item) return &f.second;
+  return nullptr;
 }
 
 std::string Game::runMutations(const std::vector<Mutation>& ms, std::string* message) {

@@ -121,6 +121,7 @@ const char* evName(Ev e) {
     case Ev::DrawFailed: return "DrawFailed";
     case Ev::GameOver: return "GameOver";
     case Ev::Named: return "Action";
+    case Ev::GameError: return "GameError";
     default: return "Pass";
   }
 }
@@ -364,8 +365,11 @@ void writeEvent(JsonWriter& w, const Game& g, const LogEntry& le, int viewer) {
     writeSlot(w, g, e.from);
   }
   if (e.item >= 0) w.field("item", "q" + std::to_string(e.item));
+  const bool failed = e.type == Ev::GameError && le.error;
+  if (failed) w.field("message", le.error->what());
   if (e.phase >= 0) w.field("phase", d.phases[e.phase].name);
   if (e.player >= 0) w.field("player", d.playerIds[e.player]);
+  if (failed) w.field("reason", le.error->reason);
   if (le.revealed & bit) w.field("revealed", g.handleName(le.hPrev));
   if (e.source.k != VK::Null) {
     w.key("source");

@@ -64,6 +64,10 @@ struct Loader {
   // Keys whose expression must be of some kind (types.h), checked once everything is declared.
   struct Expect { Expr e; std::string path; Want want; };
   std::vector<Expect> expects;
+  // Where $target (and $targets), $candidate and $item get their values — a requires_target,
+  // its filter, a for_each — for the expressions under `prefix` (the longest prefix wins).
+  struct Scope { std::string prefix; N ref; int from; bool expand; };
+  std::vector<Scope> scopes;
   // Where $entity.self has no entity: setup, the flow, end conditions, and top-level actions
   // without a source (those that read $entity.selected take any source, so they are not
   // among them). Top-level triggered actions and reactions have none either, but spec 002
@@ -82,6 +86,16 @@ struct Loader {
     Typer t(d);
     std::set<std::string> reported, compiled;  // (compiled: the keys whose value was expression text)
     for (const Site& site : sites) compiled.insert(site.path);
+    std::stable_sort(scopes.begin(), scopes.end(), [](const Scope& a, const Scope& b) { return a.prefix.size() < b.prefix.size(); });
+    for (const Scope& sc : scopes) {
+      // one value of the `from`: a zone is itself the choice, or (expand) its entities
+      Kind f = t.of(sc.from);
+      Kind k = f == Kind::Zone ? (sc.expand ? Kind::Ent : Kind::Zone) : f == Kind::List ? t.elemOf(sc.from)
+               : f == Kind::Ent || f == Kind::Item ? f : Kind::Unknown;
+      for (const Site& site : sites)
+        if (site.path.rfind(sc.prefix, 0) == 0) t.bind(site.first, site.end, sc.ref, k);
+    }
+    t.bindWheres();
     auto colOf = [&](int n) { return n >= 0 && n < (int)d.nodes.cols.size() ? d.nodes.cols[n] : 1; };
     for (const Site& site : sites) {
       auto bad = operandMismatch(t, d, site.first, site.end);
@@ -374,6 +388,7 @@ struct Loader {
     get("host", m.host);
     get("condition", m.condition, true);
     get("for_each", m.forEach);
+    if (m.forEach.present()) scopes.push_back({path + "/", N::Item, m.forEach.root, true});
     if (j.contains("id")) str(j["id"], path + "/id", m.id);
     if (j.contains("template")) m.tmpl = templateName(j["template"], path + "/template");
     if (j.contains("position")) {
@@ -417,6 +432,7 @@ struct Loader {
       t.expandZones = true;
       t.from = value(j["from"], path + "/from");
       expects.push_back({t.from, path + "/from", Want::Choices});
+      scope(path, t.from, true);
       if (j.contains("filter")) t.filter = value(j["filter"], path + "/filter", true);
       if (j.contains("count")) {
         if (integer(j["count"], path + "/count", t.min, 1, 16)) t.max = t.min;
@@ -429,6 +445,15 @@ struct Loader {
     if (!j.is_string()) { error(path, "expected a selector expression or {from, filter, count}, found " + typeName(j)); return; }
     t.from = value(j, path, true);
     expects.push_back({t.from, path, Want::Choices});
+    scope(path, t.from, false);
+  }
+
+  // A requires_target at `path` (…/requires_target): $target in its holder's expressions,
+  // $candidate in its filter.
+  void scope(const std::string& path, const Expr& from, bool expand) {
+    if (!from.present()) return;
+    scopes.push_back({path.substr(0, path.size() - std::string("requires_target").size()), N::Target, from.root, expand});
+    scopes.push_back({path + "/filter", N::Candidate, from.root, true});
   }
 
   bool trigger(const json& j, const std::string& path, bool& before, Ev& ev, int& named) {

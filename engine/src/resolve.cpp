@@ -250,6 +250,8 @@ bool Game::changeNow(const Event& ev, int32_t a) {
 
 // An item to execute; when done, priority goes to `priorityTo` (-1: unchanged).
 void Game::pushExec(Item&& it, int32_t priorityTo) {
+  if (!failed_.empty())
+    if (auto e = failureOf(it.id)) return failItem(std::move(it), priorityTo, *e);
   if (execAtOnce(it, priorityTo)) return;
   Frame& f = pushFrame(FK::Exec);
   f.item = std::move(it);
@@ -960,6 +962,48 @@ bool Game::itemLeft(const Item& it, Ev type, int32_t named, Slot entity, bool fr
 }
 
 // A cancelled item says so, and a cancelled card goes from the queue to the cache first.
+// ---- run-time errors (Game::apply tries the move again) ----
+
+// An item that failed when it executed in an earlier try of this move: it is cancelled
+// instead, as if its targets had gone, after a GameError that says why.
+void Game::failItem(Item&& it, int32_t priorityTo, const std::shared_ptr<const RuntimeError>& e) {
+  logError(e, &it);
+  if (priorityTo >= 0) pushPriority(priorityTo);
+  cancelItem(std::move(it));
+}
+
+// An item that failed while it waited for this move (an answer to its decision): it is
+// cancelled with everything its resolution had started (frames above it, their decisions);
+// the answer goes with it.
+void Game::abortItem(int fi, const std::shared_ptr<const RuntimeError>& e) {
+  movesCachePlayer_ = -1;
+  eventsThisMove_ = 0;
+  quietCause_ = -1;
+  Item it = std::move(st_.stack[fi].item);
+  int32_t priorityTo = st_.stack[fi].a;
+  while ((int)st_.stack.size() > fi) st_.stack.pop_back();
+  st_.decisions.clear();  // (a decision belongs to the top frame: one of those)
+  failItem(std::move(it), priorityTo, e);
+  advance();
+}
+
+void Game::logError(const std::shared_ptr<const RuntimeError>& e, const Item* it) {
+  if (!logging) return;
+  Event ev;
+  ev.type = Ev::GameError;
+  if (it) {
+    const Def& d = *def_;
+    ev.item = it->id;
+    ev.player = it->player;
+    ev.named = it->kind == ItemKind::Action     ? d.actions[it->def].nameSym
+               : it->kind == ItemKind::Reaction ? d.reactions[it->def].nameSym
+                                                : d.triggered[it->def].nameSym;
+  }
+  size_t n = log.size();
+  logEvent(ev, false);
+  if (log.size() > n) log.back().error = e;
+}
+
 void Game::cancelItem(Item&& it) {
   const Def& d = *def_;
   it.cancelled = true;

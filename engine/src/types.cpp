@@ -1,6 +1,8 @@
 // Static kinds of expressions (see types.h).
 #include "types.h"
 
+#include <algorithm>
+
 namespace rulestack {
 
 namespace {
@@ -74,7 +76,8 @@ const char* kindName(Kind k) {
   return "a value";
 }
 
-Typer::Typer(const Def& d) : d_(d), props_(d.propNames.size(), Kind::Unknown) {
+Typer::Typer(const Def& d)
+    : d_(d), props_(d.propNames.size(), Kind::Unknown), ctx_(d.nodes.nodes.size(), Kind::Unknown) {
   std::vector<char> seen(props_.size(), 0), mixed(props_.size(), 0);
   auto meet = [&](int p, Kind k) {
     if (p < 0 || p >= (int)props_.size() || k == Kind::Unknown || k == Kind::Null) {
@@ -113,6 +116,12 @@ Kind Typer::of(int n) const {
       return Kind::Ent;
     case N::PAll: case N::EOfType: case N::EAll: case N::Targets: case N::QueueItems: case N::Where:
       return Kind::List;
+    case N::Target: case N::Candidate: case N::Item:
+      return ctx_[n];
+    case N::Index: {
+      Kind a = of(nd.a);
+      return a == Kind::List || a == Kind::Zone ? elemOf(nd.a) : Kind::Unknown;
+    }
     case N::X: case N::Mode: case N::Turn: case N::QueueSize: case N::Size: case N::Count: case N::Sum:
     case N::Add: case N::Sub: case N::Mul: case N::Div: case N::Mod: case N::Neg:
     case N::Min: case N::Max: case N::Abs:
@@ -145,7 +154,67 @@ Kind Typer::of(int n) const {
       return Kind::Unknown;  // id, source, entity, player, target, action properties
     }
     default:
-      return Kind::Unknown;  // $target, $candidate, $item, $event, indexing
+      return Kind::Unknown;  // $event as a whole
+  }
+}
+
+Kind Typer::elemOf(int n) const {
+  if (n < 0 || n >= (int)d_.nodes.nodes.size()) return Kind::Unknown;
+  const Node& nd = d_.nodes.nodes[n];
+  const Builtins& b = d_.b;
+  switch (nd.op) {
+    case N::PAll: case N::EOfType: case N::EAll: return Kind::Ent;
+    case N::QueueItems: return Kind::Item;
+    case N::Targets: return ctx_[n];
+    case N::Where: return elemOf(nd.a);
+    case N::ZoneOf: return of(nd.a) == Kind::List ? Kind::Zone : Kind::Ent;
+    case N::Member:
+      if (nd.imm == b.zone) return of(nd.a) == Kind::List ? Kind::Zone : Kind::Ent;
+      if (nd.imm == b.tags) return Kind::Str;
+      if (nd.imm == b.entities) return Kind::Ent;
+      break;
+    default: break;
+  }
+  return of(n) == Kind::Zone ? Kind::Ent : Kind::Unknown;  // a zone's elements: its entities
+}
+
+namespace {
+// Which of a node's a/b are nodes (the fused forms come after the analysis: none here).
+bool aIsNode(N op) {
+  switch (op) {
+    case N::PIndex: case N::ZoneOf: case N::Member: case N::Prop: case N::Index: case N::Contains: case N::Where:
+    case N::Size: case N::Add: case N::Sub: case N::Mul: case N::Div: case N::Mod: case N::Neg: case N::Eq: case N::Ne:
+    case N::Lt: case N::Le: case N::Gt: case N::Ge: case N::And: case N::Or: case N::Not: case N::Min: case N::Max:
+    case N::Abs: case N::Count: case N::Sum:
+      return true;
+    default:
+      return false;
+  }
+}
+bool bIsNode(N op) { return aIsNode(op) && op != N::PIndex && op != N::ZoneOf && op != N::Member && op != N::Prop &&
+                            op != N::Size && op != N::Neg && op != N::Not && op != N::Abs && op != N::Count && op != N::Sum; }
+}  // namespace
+
+void Typer::bind(int first, int end, N ref, Kind k) {
+  for (int n = std::max(first, 0); n < end && n < (int)ctx_.size(); n++) {
+    N op = d_.nodes.nodes[n].op;
+    if (op == ref || (ref == N::Target && op == N::Targets)) ctx_[n] = k;
+  }
+}
+
+void Typer::bindTree(int n, N ref, Kind k) {
+  if (n < 0 || n >= (int)ctx_.size()) return;
+  const Node& nd = d_.nodes.nodes[n];
+  if (nd.op == ref) ctx_[n] = k;
+  if (aIsNode(nd.op)) bindTree(nd.a, ref, k);
+  if (bIsNode(nd.op)) bindTree(nd.b, ref, k);
+}
+
+void Typer::bindWheres() {
+  // outer first (a node comes after its operands): an inner .where rebinds its own $candidate
+  for (int n = (int)ctx_.size() - 1; n >= 0; n--) {
+    const Node& nd = d_.nodes.nodes[n];
+    if (nd.op == N::Where) bindTree(nd.b, N::Candidate, elemOf(nd.a));
   }
 }
 

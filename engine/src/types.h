@@ -22,11 +22,22 @@ class Typer {
   // sets the property agrees too; otherwise unknown (a property may hold anything).
   explicit Typer(const Def& d);
   Kind of(int node) const;
+  // The kind of the elements of a list (or of the entities of a zone); unknown when not known.
+  Kind elemOf(int node) const;
   Kind prop(int p) const { return p >= 0 && p < (int)props_.size() ? props_[p] : Kind::Unknown; }
+
+  // What the context references read in the nodes [first, end): $target and the elements of
+  // $targets (ref N::Target), $candidate, $item. The loader binds them from the key that
+  // gives them (a requires_target's `from`, a for_each); then bindWheres() gives each
+  // `.where(...)`'s $candidate the kind of its list's elements.
+  void bind(int first, int end, N ref, Kind k);
+  void bindWheres();
 
  private:
   const Def& d_;
   std::vector<Kind> props_;
+  std::vector<Kind> ctx_;  // per node: a context reference's kind
+  void bindTree(int n, N ref, Kind k);
 };
 
 // What a key of the language takes.

@@ -141,6 +141,20 @@ export interface PassEvent extends EventBase {
   type: 'Pass';
   player: PlayerId;
 }
+/**
+ * A run-time error the game got past: the queue item it names (when it names one) was
+ * cancelled instead (an `ActionCancelled` follows); with no item, the game ended in a draw
+ * (a `GameOver` follows).
+ */
+export interface GameErrorEvent extends EventBase {
+  type: 'GameError';
+  reason: 'runtime_error' | 'loop_limit';
+  message: string;
+  /** The queue item that failed, its action (or reaction) and its controller. */
+  item?: string;
+  action?: string;
+  player?: PlayerId;
+}
 
 /** One step of the game, as the engine logs it. Narrow on `type`. */
 export type GameEvent =
@@ -155,7 +169,8 @@ export type GameEvent =
   | TurnStartEvent
   | DrawFailedEvent
   | GameOverEvent
-  | PassEvent;
+  | PassEvent
+  | GameErrorEvent;
 
 /** The event types: `'ActionPlayed' | 'OnZoneEnter' | …`. */
 export type GameEventType = GameEvent['type'];

@@ -15,11 +15,16 @@ export interface Example {
 
 const ORDER = ['tictactoe.yaml', 'duel.yaml', 'crazy-eights.yaml', 'nexus.yaml'];
 
+/** The game's `name:` read from its text (YAML, or JSON), or null: for labels and file names. */
+export function definitionName(text: string): string | null {
+  const m = /^name:\s*["']?(.+?)["']?\s*$/m.exec(text) ?? /"name"\s*:\s*"([^"]+)"/.exec(text);
+  return m ? m[1]! : null;
+}
+
 export const examples: Example[] = Object.entries(files)
   .map(([p, text]) => {
     const file = p.slice(p.lastIndexOf('/') + 1);
-    const m = /^name:\s*["']?(.+?)["']?\s*$/m.exec(text);
-    return { file, name: m ? m[1]! : file, text };
+    return { file, name: definitionName(text) ?? file, text };
   })
   .sort((a, b) => {
     const ia = ORDER.indexOf(a.file);

@@ -8,6 +8,9 @@ import type { BotOptions, DefinitionIssue, Game, GameEvent, GameView, Move, Rule
 import type { BotRequest, BotResponse } from './bot-worker.js';
 import { Editor } from './editor.js';
 import { examples } from './examples.js';
+import type { PlaygroundHost } from './host.js';
+import { Keep } from './keep.js';
+import { registerOffline } from './pwa.js';
 import { h, moveEntities, moveLabel, renderBoard, renderEvent, renderSummary, resultText } from './render.js';
 
 const $ = <T extends HTMLElement = HTMLElement>(id: string) => document.getElementById(id) as T;
@@ -333,21 +336,23 @@ function showErrors(issues: DefinitionIssue[], title = 'Definition errors', kind
 
 // ------------------------------------------------------------------ game lifecycle
 
-function load(): void {
+/** Loads the editor's text with the seed given, else the Seed box's; the new game, or null (the errors are shown). */
+function load(given?: Seed): Game | null {
   stopBot();
   clearMessage();
-  const seed = parseSeed(ui.seed.value);
+  const seed = given ?? parseSeed(ui.seed.value);
+  const text = editor.value;
   let next: Game;
   try {
     // without a seed the package draws a fresh one (game.seed), so nobody knows the deal beforehand
-    next = rs.createGame(editor.value, seed === undefined ? {} : { seed });
+    next = rs.createGame(text, seed === undefined ? {} : { seed });
   } catch (e) {
     if (e instanceof DefinitionError) {
       showErrors(e.errors);
     } else {
       showErrors([{ path: '', message: e instanceof Error ? e.message : String(e) }], 'Cannot start');
     }
-    return;
+    return null;
   }
   showErrors(rs.check(editor.value).warnings, 'Warnings', 'warning');
   game?.dispose();
@@ -362,8 +367,10 @@ function load(): void {
   newBot();
   history = [];
   setupCount = game.log(null).length;
+  keep.gameLoaded(game, text);
   render();
   scheduleBot();
+  return game;
 }
 
 /** The seed this game was dealt from, to replay it: typed back into Seed it gives the same game. */
@@ -373,25 +380,24 @@ function showSeed(seed: Seed | null): void {
   ui.seedUsed.dataset.seed = text;
 }
 
-function play(player: string, move: Move): void {
-  if (!game) return;
+/** Applies the move; null, or the message shown of why it was refused. */
+function play(player: string, move: Move): string | null {
+  if (!game) return 'no game is loaded';
   clearMessage();
   const before = viewsByReader(game);
   let events: GameEvent[];
   try {
     events = game.apply(player, move);
   } catch (e) {
-    if (e instanceof IllegalMoveError) {
-      showMessage(`Illegal move (${e.reason}): ${e.message}`);
-    } else {
-      showMessage(`Engine error: ${e instanceof Error ? e.message : String(e)}`);
-    }
+    const why = e instanceof IllegalMoveError ? `Illegal move (${e.reason}): ${e.message}` : `Engine error: ${e instanceof Error ? e.message : String(e)}`;
+    showMessage(why);
     render();
-    return;
+    return why;
   }
   history.push({ player, labels: moveLabels(game, player, move, before), eventCount: events.length });
   render();
   scheduleBot();
+  return null;
 }
 
 function undo(): void {
@@ -672,7 +678,7 @@ function wire(): void {
     pickExample(ui.picker.value);
     load();
   });
-  ui.load.addEventListener('click', load);
+  ui.load.addEventListener('click', () => load());
   $('revert').addEventListener('click', revert);
   editor.textarea.addEventListener('keydown', (e) => {
     if (e.key === 'Enter' && (e.ctrlKey || e.metaKey)) {
@@ -708,8 +714,40 @@ function wire(): void {
   });
 }
 
+/** What keep.ts (keep, share, export, import) may do on the page. */
+const host: PlaygroundHost = {
+  game: () => game,
+  text: () => editor.value,
+  setText: (text) => {
+    editor.value = text;
+  },
+  file: () => currentFile,
+  setFile: (file) => {
+    if (!examples.some((e) => e.file === file)) return;
+    currentFile = file;
+    ui.picker.value = file;
+  },
+  mode: () => mode(),
+  setMode: (m) => {
+    ui.mode.value = m === 'bot' ? 'bot' : 'hotseat';
+    ui.mode.dispatchEvent(new Event('change'));
+  },
+  botStrength: () => ui.botStrength.value,
+  setBotStrength: (s) => {
+    if ([...ui.botStrength.options].some((o) => o.value === s)) ui.botStrength.value = s;
+  },
+  start: (text, seed) => {
+    editor.value = text;
+    return load(seed);
+  },
+  play,
+};
+const keep = new Keep(host);
+
 async function main(): Promise<void> {
+  registerOffline();
   wire();
+  keep.wire();
   const ex = examples.find((e) => e.file === DEFAULT_GAME) ?? examples[0];
   if (ex) {
     currentFile = ex.file;
@@ -718,7 +756,8 @@ async function main(): Promise<void> {
   }
   rs = await loadEngine();
   ui.version.textContent = rs.version();
-  load();
+  // a share link, else what the page kept (the game replayed to where it was), else the default
+  if (!(await keep.restore())) load();
   ui.status.textContent = 'ready';
 }
 

@@ -17,7 +17,9 @@ enum class Op : uint8_t {
 
 enum class Ev : uint8_t {
   ActionPlayed, ActionExecuted, ActionCancelled, OnZoneEnter, DamageTaken, PhaseExecute,
-  TurnStart, DrawFailed, GameOver, Named /* $Before/$After.@Action */, Count
+  TurnStart, DrawFailed, GameOver, Named /* $Before/$After.@Action */, Count,
+  // logged only, never reacted to: a pass is logged as Count; GameError says what failed
+  GameError
 };
 
 struct Mutation {

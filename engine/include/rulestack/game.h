@@ -24,7 +24,7 @@ struct Move {
   bool operator==(const Move& o) const;
 };
 
-// A definition error found while the game runs (a bad value, a loop): the move fails.
+// A definition error found while the game runs (a bad value, a loop): see Game::apply.
 struct RuntimeError : std::runtime_error {
   std::string reason;
   RuntimeError(std::string r, const std::string& msg) : std::runtime_error(msg), reason(std::move(r)) {}
@@ -40,6 +40,7 @@ struct LogEntry {
   static constexpr uint32_t kSpectator = 1u << 31;
   uint32_t hidEnt = 0, hidSrc = 0, revealed = 0;
   int32_t hEnt = 0, hSrc = 0, hPrev = 0;
+  std::shared_ptr<const RuntimeError> error;  // GameError: what failed
 };
 
 // What an expression sees besides the state.
@@ -95,7 +96,12 @@ class Game {
   void legalMoves(int player, std::vector<Move>& out) const;
   // "" when legal, else the reason code (and a message).
   std::string check(int player, const Move& m, std::string* message) const;
-  // Applies a move after checking it; on any failure the state is unchanged.
+  // Applies a move after checking it. A run-time error (a division by zero, a loop limit)
+  // never leaves the game stuck: when an item that was already waiting (not this move's own
+  // action) fails, the move is tried again with that item cancelled (a GameError says why);
+  // when a pass or an answer fails outside any item, the game ends in a draw (GameError,
+  // GameOver). Otherwise (a failing action of this move, out of memory) the move is refused
+  // with the reason and the state is unchanged.
   std::string apply(int player, const Move& m, std::string* message);
   // Applies a move known to be legal (bots): no backup, no legality check.
   void applyUnchecked(int player, const Move& m);
@@ -171,6 +177,13 @@ class Game {
   int targetDepth_ = 0;
   int32_t quietCause_ = -1;       // the item executing at once (execAtOnce), for the log
   int64_t steps_ = 0;  // machine steps in this move (bounded)
+  // The items that failed at run time in this move's earlier tries (apply), with the error:
+  // the next try cancels them when they would execute.
+  std::vector<std::pair<int32_t, std::shared_ptr<const RuntimeError>>> failed_;
+  const std::shared_ptr<const RuntimeError>* failureOf(int32_t item) const;
+  void abortItem(int fi, const std::shared_ptr<const RuntimeError>& e);
+  void failItem(Item&& it, int32_t priorityTo, const std::shared_ptr<const RuntimeError>& e);
+  void logError(const std::shared_ptr<const RuntimeError>& e, const Item* it);
 
   void init(uint64_t seed);
   void rehandle(int32_t e) {  // a change of place: a new handle

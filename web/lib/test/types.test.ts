@@ -78,6 +78,10 @@ export function summarize(ev: GameEvent): string {
     case 'Pass':
     case 'DrawFailed':
       return ev.type + ' ' + ev.player;
+    case 'GameError': {
+      const reason: 'runtime_error' | 'loop_limit' = ev.reason;
+      return reason + ': ' + ev.message + (ev.item ? ' (' + ev.item + ' cancelled)' : '');
+    }
     default: {
       const never: never = ev; // every event type is handled
       return never;
@@ -187,8 +191,9 @@ const REQUIRED: Record<GameEvent['type'], Record<string, string>> = {
   DrawFailed: { player: 'string' },
   GameOver: {},
   Pass: { player: 'string' },
+  GameError: { reason: 'string', message: 'string' },
 };
-const OPTIONAL: Record<string, string> = { revealed: 'string', cause: 'string', when: 'string', cancelled: 'boolean', entity: 'string', from: 'string', source: 'string', action: 'string', winner: 'string', draw: 'boolean' };
+const OPTIONAL: Record<string, string> = { revealed: 'string', cause: 'string', when: 'string', cancelled: 'boolean', entity: 'string', from: 'string', source: 'string', action: 'string', winner: 'string', draw: 'boolean', item: 'string', player: 'string' };
 
 test('the events the engine logs have the fields their types declare', async () => {
   const rs = await loadEngine();

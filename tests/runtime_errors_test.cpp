@@ -1,0 +1,151 @@
+// A run-time error never leaves a game stuck (Game::apply): an item that fails when it
+// executes is cancelled, with a GameError that says why; a pass or an answer that fails
+// outside any item ends the game in a draw; an action that fails as it is taken is refused.
+#include <catch2/catch.hpp>
+
+#include "test_util.h"
+
+using nlohmann::json;
+
+namespace {
+
+// Bad: moves every entity to a player (not a zone): a run-time error when it executes.
+json game() {
+  return json::parse(R"J({
+    "name": "Faults", "players": { "count": 2, "properties": { "n": 0 } },
+    "zones": [ { "name": "Hand", "per_player": true }, { "name": "Board" } ],
+    "entities": [ { "id": "Card", "type": "card" } ],
+    "setup": [ { "operation": "Create", "template": "Card", "destination": "$item.zone.@Hand", "for_each": "$player.all" } ],
+    "actions": [
+      { "name": "Bad", "queue": true, "mutations": [ { "target": "$entity.all", "destination": "$player.current", "operation": "MoveZone" } ] },
+      { "name": "Good", "queue": true, "mutations": [ { "target": "$player.current", "property": "n", "operation": "+", "value": 1 } ] },
+      { "name": "Now", "queue": false, "mutations": [ { "target": "$entity.all", "destination": "$player.current", "operation": "MoveZone" } ] },
+      { "name": "Ask", "queue": true, "mutations": [
+        { "operation": "RequireDiscard", "target": "$player.current", "count": 1, "from": "$player.current.zone.@Hand", "destination": "$zone.@Board" },
+        { "target": "$player.current", "property": "n", "operation": "+", "value": 5 },
+        { "target": "$entity.all", "destination": "$player.current", "operation": "MoveZone" } ] } ],
+    "flow": { "phases": [ { "name": "Main", "valid_actions": ["Bad", "Good", "Now", "Ask"] } ] },
+    "end_conditions": [] })J");
+}
+
+const json kPass = {{"action", "pass"}};
+
+// The events from `from` on, without the fields a test does not name.
+json eventTypes(const rt::G& g, size_t from) {
+  json a = json::array();
+  for (const json& e : g.events(from)) a.push_back(e["type"]);
+  return a;
+}
+
+}  // namespace
+
+TEST_CASE("a queued item that fails when it executes is cancelled, and the game goes on", "[runtime]") {
+  rt::G g(game());
+  g.play("0", {{"action", "Bad"}});
+  g.play("1", kPass);
+  size_t from = g.game->log.size();
+  g.play("0", kPass);  // both passed: Bad executes, fails
+  json ev = g.events(from);
+  INFO(ev.dump());
+  REQUIRE(eventTypes(g, from) == json::array({"Pass", "GameError", "ActionCancelled"}));
+  CHECK(ev[1]["item"] == "q1");
+  CHECK(ev[1]["action"] == "Bad");
+  CHECK(ev[1]["player"] == "0");
+  CHECK(ev[1]["reason"] == "runtime_error");
+  CHECK(ev[1]["message"] == "/actions/0/mutations/0: destination is not a zone");
+  CHECK(ev[2]["item"] == "q1");
+  // nothing it did stays; priority is back with the active player, who may act
+  CHECK(g.st().queue.empty());
+  CHECK(g.zone("Hand:0") == std::vector<std::string>{"Card#1"});
+  CHECK(g.view()["priority"] == "0");
+  g.play("0", {{"action", "Good"}});
+  g.play("1", kPass);
+  g.play("0", kPass);
+  CHECK(g.eval("$players[0].n") == 1);
+}
+
+TEST_CASE("a failing item under a good one: only it is cancelled, in its turn", "[runtime]") {
+  rt::G g(game());
+  g.play("0", {{"action", "Bad"}});   // q1, at the bottom
+  g.play("1", {{"action", "Good"}});  // q2, on top
+  g.play("0", kPass);
+  g.play("1", kPass);  // q2 resolves
+  CHECK(g.eval("$players[1].n") == 1);
+  REQUIRE(g.st().queue.size() == 1);
+  size_t from = g.game->log.size();
+  g.play("0", kPass);
+  g.play("1", kPass);  // q1 fails
+  CHECK(eventTypes(g, from) == json::array({"Pass", "Pass", "GameError", "ActionCancelled"}));
+  CHECK(g.events(from)[2]["item"] == "q1");
+  CHECK(g.st().queue.empty());
+  CHECK(g.eval("$players[1].n") == 1);
+}
+
+TEST_CASE("an item that fails after its player answered a decision: the answer goes with it", "[runtime]") {
+  rt::G g(game());
+  g.play("0", {{"action", "Ask"}});
+  g.play("1", kPass);
+  g.play("0", kPass);  // Ask executes: player 0 must discard
+  REQUIRE(g.st().decisions.size() == 1);
+  std::string d = g.decisionId();
+  size_t from = g.game->log.size();
+  g.play("0", {{"decision", d}, {"targets", {"Card#1"}}});  // then +5, then the failing move
+  json ev = g.events(from);
+  INFO(ev.dump());
+  CHECK(eventTypes(g, from) == json::array({"GameError", "ActionCancelled"}));
+  CHECK(ev[0]["item"] == "q1");
+  CHECK(ev[0]["action"] == "Ask");
+  // the discard and the +5 were part of the failed resolution: undone
+  CHECK(g.zone("Hand:0") == std::vector<std::string>{"Card#1"});
+  CHECK(g.eval("$players[0].n") == 0);
+  CHECK(g.st().decisions.empty());
+  CHECK(g.st().stack.empty());
+  CHECK(g.view()["priority"] == "0");
+}
+
+TEST_CASE("an action that fails as it is taken is refused, and the state is unchanged", "[runtime]") {
+  rt::G g(game());
+  g.illegal("0", {{"action", "Now"}}, "runtime_error");
+  std::string msg;
+  g.apply("0", {{"action", "Now"}}, &msg);
+  CHECK(msg == "/actions/2/mutations/0: destination is not a zone");
+  g.play("0", {{"action", "Good"}});  // the game goes on
+}
+
+TEST_CASE("a pass that fails outside any item ends the game in a draw", "[runtime]") {
+  json def = game();
+  def["flow"]["phases"].push_back({{"name", "Broken"},
+                                   {"on_enter", {{{"target", "$entity.all"}, {"destination", "$player.current"}, {"operation", "MoveZone"}}}},
+                                   {"valid_actions", json::array()}});
+  rt::G g(def);
+  g.play("0", kPass);
+  size_t from = g.game->log.size();
+  g.play("1", kPass);  // Main ends: Broken's on_enter fails
+  json ev = g.events(from);
+  INFO(ev.dump());
+  REQUIRE(eventTypes(g, from) == json::array({"GameError", "GameOver"}));
+  CHECK(ev[0]["reason"] == "runtime_error");
+  CHECK(ev[0]["message"] == "/flow/phases/1/on_enter/0: destination is not a zone");
+  CHECK_FALSE(ev[0].contains("item"));
+  CHECK(ev[1]["draw"] == true);
+  CHECK(g.st().over());
+  CHECK(g.st().result == -1);
+  g.illegal("0", kPass, "game_over");
+}
+
+TEST_CASE("through the Session: the move is accepted and its events say what failed", "[runtime]") {
+  rulestack::Session s;
+  REQUIRE(s.load(game().dump(), "1") == "");
+  REQUIRE(json::parse(s.apply("0", R"({"action":"Bad"})"))["ok"] == true);
+  REQUIRE(json::parse(s.apply("1", R"({"action":"pass"})"))["ok"] == true);
+  std::string before = s.stateHash();
+  json r = json::parse(s.apply("0", R"({"action":"pass"})"));
+  INFO(r.dump());
+  CHECK(r["ok"] == true);
+  bool said = false;
+  for (const json& e : r["events"])
+    if (e["type"] == "GameError") said = e["message"] == "/actions/0/mutations/0: destination is not a zone";
+  CHECK(said);
+  CHECK(s.undo());
+  CHECK(s.stateHash() == before);
+}

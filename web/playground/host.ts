@@ -1,0 +1,26 @@
+// What the page (main.ts) lets the keep-and-share modules (keep.ts, replay.ts) do: read and
+// set the editor, the picker and the mode, load a definition and play a move exactly as the
+// page's own buttons do (so the board, the moves and the log stay the page's).
+import type { Game, Move, Seed } from 'rulestack';
+
+export interface PlaygroundHost {
+  /** The game on the page, or null. */
+  game(): Game | null;
+  /** The editor's text. */
+  text(): string;
+  /** Replaces the editor's text (nothing is loaded). */
+  setText(text: string): void;
+  /** The example the editor's text belongs to (the picker's value). */
+  file(): string;
+  /** Selects this example in the picker without loading its text (an unknown file: no change). */
+  setFile(file: string): void;
+  mode(): string;
+  /** Sets the mode as the Mode menu does (the page re-renders; the bot may move). */
+  setMode(mode: string): void;
+  botStrength(): string;
+  setBotStrength(strength: string): void;
+  /** Puts the text in the editor and loads it with this seed (none: a fresh one); the new game, or null when it did not load (the page shows why). */
+  start(text: string, seed?: Seed): Game | null;
+  /** Plays a move as its button does: null, or the message of why it was refused. */
+  play(player: string, move: Move): string | null;
+}

@@ -1,0 +1,100 @@
+// What the page keeps across a reload, in localStorage: the editor's text, the example it
+// belongs to, the mode and bot strength, and the game in progress as a record (the definition
+// it was loaded from, its seed, its moves), which replays it exactly. One key per page path,
+// so two playgrounds on one host keep apart. A stored value that cannot be read is ignored,
+// with a reason the page shows; storage that refuses (private mode, full) only stops keeping.
+import { checkMoves, checkSeed, RecordError, seedFromJson, seedToJson, type RecordedMove, type SeedJson } from './record.js';
+import type { Seed } from 'rulestack';
+
+const VERSION = 1;
+
+export interface KeptGame {
+  definition: string;
+  seed: Seed;
+  moves: RecordedMove[];
+}
+
+export interface KeptState {
+  /** The example the editor's text belongs to (the picker's value). */
+  file: string;
+  /** The editor's text, edited or not, loaded or not. */
+  text: string;
+  mode: string;
+  botStrength: string;
+  game: KeptGame | null;
+}
+
+const key = () => `rulestack-playground:${location.pathname}`;
+
+interface Stored {
+  v: number;
+  file: string;
+  text: string;
+  mode: string;
+  botStrength: string;
+  game: { definition: string; seed: SeedJson; moves: RecordedMove[] } | null;
+}
+
+export function saveState(s: KeptState): void {
+  const stored: Stored = {
+    v: VERSION,
+    file: s.file,
+    text: s.text,
+    mode: s.mode,
+    botStrength: s.botStrength,
+    game: s.game && { definition: s.game.definition, seed: seedToJson(s.game.seed), moves: s.game.moves },
+  };
+  try {
+    localStorage.setItem(key(), JSON.stringify(stored));
+  } catch (e) {
+    console.warn('rulestack playground: cannot keep the page state in localStorage', e);
+  }
+}
+
+/** The kept state: null when there is none, { error } when what is stored will not do. */
+export function loadState(): { state: KeptState } | { error: string } | null {
+  let raw: string | null;
+  try {
+    raw = localStorage.getItem(key());
+  } catch {
+    return null;
+  }
+  if (raw === null) return null;
+  try {
+    return { state: parseStored(raw) };
+  } catch (e) {
+    return { error: e instanceof Error ? e.message : String(e) };
+  }
+}
+
+export function forgetState(): void {
+  try {
+    localStorage.removeItem(key());
+  } catch {
+    // nothing kept, nothing to forget
+  }
+}
+
+const str = (o: Record<string, unknown>, k: string): string => {
+  if (typeof o[k] !== 'string') throw new RecordError(k, 'must be a string');
+  return o[k] as string;
+};
+
+function parseStored(raw: string): KeptState {
+  let d: unknown;
+  try {
+    d = JSON.parse(raw);
+  } catch {
+    throw new RecordError('', 'not JSON');
+  }
+  if (typeof d !== 'object' || d === null || Array.isArray(d)) throw new RecordError('', 'not an object');
+  const o = d as Record<string, unknown>;
+  if (o.v !== VERSION) throw new RecordError('v', `must be ${VERSION}`);
+  let game: KeptGame | null = null;
+  if (o.game !== null) {
+    if (typeof o.game !== 'object' || o.game === undefined || Array.isArray(o.game)) throw new RecordError('game', 'must be an object or null');
+    const g = o.game as Record<string, unknown>;
+    game = { definition: str(g, 'definition'), seed: seedFromJson(checkSeed(g.seed, 'game.seed')), moves: checkMoves(g.moves, 'game.moves') };
+  }
+  return { file: str(o, 'file'), text: str(o, 'text'), mode: str(o, 'mode'), botStrength: str(o, 'botStrength'), game };
+}
