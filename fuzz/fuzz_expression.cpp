@@ -54,7 +54,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   std::vector<rulestack::DefError> errs;
   std::shared_ptr<rulestack::Def> d;
   try {
-    d = rulestack::loadDefinition(def, errs);
+    d = rulestack::loadDefinition(rulestack::Json::parse(def.dump()), errs);
   } catch (const std::exception& ex) {
     fuzz::fail(std::string("loadDefinition threw: ") + ex.what());
   }

@@ -12,7 +12,7 @@
 namespace fuzz {
 
 inline void checkSnapshotRoundTrip(const rulestack::Game& g) {
-  json snap = json::parse(rulestack::snapshotJson(g).dump());
+  rulestack::Json snap = rulestack::Json::parse(rulestack::snapshotText(g));
   rulestack::Game back(g.defPtr());
   std::string err;
   if (!rulestack::restoreSnapshot(back, snap, err)) fail("a snapshot of a game does not restore: " + err);
@@ -22,8 +22,8 @@ inline void checkSnapshotRoundTrip(const rulestack::Game& g) {
 // One viewer's view (-2 omniscient, -1 spectator, else a player) and log: JSON is the slow part.
 inline void views(const rulestack::Game& g, Lcg& pick) {
   int viewer = (int)pick.below((uint32_t)g.def().numPlayers() + 2) - 2;
-  (void)rulestack::viewJson(g, viewer).dump();
-  for (auto& e : g.log) (void)rulestack::eventJson(g, e, viewer).dump();
+  (void)rulestack::viewText(g, viewer);
+  for (auto& e : g.log) (void)rulestack::eventText(g, e, viewer);
 }
 
 // Plays up to maxMoves moves picked by `pick`; returns how many were applied. `known`: a state
@@ -38,17 +38,17 @@ inline int playout(rulestack::Game& g, Lcg& pick, int maxMoves, bool (*known)(co
     g.legalMoves(p, moves);
     if (moves.empty()) break;
     const rulestack::Move m = moves[pick.below((uint32_t)moves.size())];
-    json mj = rulestack::moveJson(g, m, p);
+    std::string mj = rulestack::moveText(g, m, p);
     rulestack::Move back;
     std::string err;
-    if (!rulestack::parseMove(g, json::parse(mj.dump()), back, err, p))
-      fail("a legal move's JSON does not parse back for its player: " + err + ": " + mj.dump());
+    if (!rulestack::parseMove(g, rulestack::Json::parse(mj), back, err, p))
+      fail("a legal move's JSON does not parse back for its player: " + err + ": " + mj);
     std::string msg;
     std::string reason = g.apply(p, back, &msg);
     if (reason == "runtime_error" || reason == "loop_limit") break;  // rolled back
     if (!reason.empty()) {
       if (known && known(g, true)) break;
-      fail("a legal move was refused: " + reason + ": " + msg + ": " + mj.dump());
+      fail("a legal move was refused: " + reason + ": " + msg + ": " + mj);
     }
     if (known && known(g, false)) return n + 1;
   }

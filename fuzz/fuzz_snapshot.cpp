@@ -36,7 +36,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   std::string body;
   size_t gi = fuzz::splitExample(data, size, body);
   if (rulestack::nestedDeeper(body, rulestack::kMaxInputDepth)) return 0;
-  auto sj = nlohmann::json::parse(body, nullptr, false);
+  auto sj = rulestack::Json::parse(body, nullptr, false);  // the engine's parser, as restore()
   if (sj.is_discarded()) return 0;
   rulestack::Game g(defs()[gi]);
   std::string err;

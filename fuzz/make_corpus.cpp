@@ -72,11 +72,11 @@ int main(int argc, char** argv) {
         g->legalMoves(p, moves);
         if (moves.empty()) break;
         const rulestack::Move m = moves[pick.below((uint32_t)moves.size())];
-        lines += def->playerIds[p] + " " + rulestack::moveJson(*g, m, p).dump() + "\n";
+        lines += def->playerIds[p] + " " + rulestack::moveText(*g, m, p) + "\n";
         if (!g->apply(p, m, nullptr).empty()) break;
         if (n == lengths[run] / 2 || n == lengths[run] - 1) {
           write(out / "snapshot" / (ex.name + "-" + std::to_string(run) + "-" + std::to_string(n)),
-                ex.name + "\n" + rulestack::snapshotJson(*g).dump());
+                ex.name + "\n" + rulestack::snapshotText(*g));
           counts[3]++;
         }
       }
@@ -84,7 +84,7 @@ int main(int argc, char** argv) {
       counts[2]++;
     }
     auto g = rulestack::startGame(def, 1, errs);
-    write(out / "snapshot" / (ex.name + "-start"), ex.name + "\n" + rulestack::snapshotJson(*g).dump());
+    write(out / "snapshot" / (ex.name + "-start"), ex.name + "\n" + rulestack::snapshotText(*g));
     counts[3]++;
   }
   for (auto it = fs::recursive_directory_iterator(in / "scenarios"); it != fs::recursive_directory_iterator(); ++it) {

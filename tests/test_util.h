@@ -16,8 +16,7 @@
 #include <nlohmann/json.hpp>
 
 #include "rulestack/game.h"
-#include "json_io.h"
-#include "loader.h"
+#include "json_bridge.h"
 #include "rulestack/session.h"
 #include "session_impl.h"
 

@@ -27,7 +27,7 @@ int randomPlayout(Game& g, Rng& rng, int maxMoves, std::vector<Move>& moves) {
 
 uint64_t infoHash(const Game& g, int player) {
   uint64_t h = 1469598103934665603ULL;  // FNV-1a over the view's text: p's information only
-  for (char c : viewJson(g, player).dump()) {
+  for (char c : viewText(g, player)) {
     h ^= (uint8_t)c;
     h *= 1099511628211ULL;
   }

@@ -6,61 +6,107 @@
 
 namespace rulestack {
 
-using nlohmann::json;
+using json = Json;
 
 namespace {
 
-json valueJson(const Game& g, Value v, int viewer) {
+template <class F>
+std::string textOf(F&& write) {
+  JsonWriter w;
+  write(w);
+  return w.take();
+}
+
+void writeValue(JsonWriter& w, const Game& g, Value v, int viewer) {
   const Def& d = g.def();
   switch (v.k()) {
-    case VK::Null: return nullptr;
-    case VK::Int: return v.v();
-    case VK::Bool: return v.v() != 0;
-    case VK::Str: return d.syms.names[v.v()];
-    case VK::Ent: return g.entityIdFor(v.v(), viewer);
-    case VK::Zone: return g.zoneId(v.v());
-    case VK::Item: return "q" + std::to_string(v.v());
-    default: return nullptr;
+    case VK::Int: w.value(v.v()); break;
+    case VK::Bool: w.value(v.v() != 0); break;
+    case VK::Str: w.value(d.syms.names[v.v()]); break;
+    case VK::Ent: w.value(g.entityIdFor(v.v(), viewer)); break;
+    case VK::Zone: w.value(g.zoneId(v.v())); break;
+    case VK::Item: w.value("q" + std::to_string(v.v())); break;
+    default: w.null();
   }
+}
+
+// An object of property: value, keys in order (the writer would sort them too, by copying).
+template <class Props>
+void writeProps(JsonWriter& w, const Game& g, int32_t e, const Props& a, const Props& b, int viewer) {
+  const Def& d = g.def();
+  std::vector<int> props;
+  for (auto& kv : a) props.push_back(kv.first);
+  for (auto& kv : b) props.push_back(kv.first);
+  struct Ctx {
+    const std::vector<std::string>& names;
+    const std::vector<int>& props;
+  } ctx{d.propNames, props};
+  std::vector<uint32_t> order = stableOrder(props.size(), [](const void* c, size_t x, size_t y) {
+    const Ctx& k = *(const Ctx*)c;
+    return k.names[k.props[x]] < k.names[k.props[y]];
+  }, &ctx);
+  w.beginObject();
+  for (uint32_t i : order) {
+    w.key(d.propNames[props[i]]);
+    writeValue(w, g, g.propValue(e, props[i]), viewer);
+  }
+  w.endObject();
 }
 
 // What a viewer sees of an entity in a zone they see: a face-down one they may not identify
 // shows its face-down template (public) under its handle.
-json entityJson(const Game& g, int32_t e, int viewer) {
+void writeEntity(JsonWriter& w, const Game& g, int32_t e, int viewer) {
   const Def& d = g.def();
   const State& s = g.state();
   const Entity& en = s.ents[e];
   const Template& t = d.templates[en.tmpl];
-  json j = {{"id", g.entityIdFor(e, viewer)}, {"template", t.id}, {"type", d.syms.names[t.typeSym]},
-            {"owner", d.playerIds[en.owner]}, {"controller", d.playerIds[en.controller]}};
+  w.beginObject();
+  w.field("controller", d.playerIds[en.controller]);
+  if (t.faceDown) w.field("face_down", true);
+  if (en.host >= 0) w.field("host", g.entityIdFor(en.host, viewer));
+  w.field("id", g.entityIdFor(e, viewer));
+  w.field("owner", d.playerIds[en.owner]);
+  w.key("properties");
+  writeProps(w, g, e, t.props, decltype(t.props){}, viewer);
   if (!t.tags.empty()) {
-    json tags = json::array();
-    for (int tg : t.tags) tags.push_back(d.syms.names[tg]);
-    j["tags"] = tags;
+    w.key("tags").beginArray();
+    for (int tg : t.tags) w.value(d.syms.names[tg]);
+    w.endArray();
   }
-  if (t.faceDown) j["face_down"] = true;
-  if (en.host >= 0) j["host"] = g.entityIdFor(en.host, viewer);
-  json props = json::object();
-  for (auto& kv : t.props) props[d.propNames[kv.first]] = valueJson(g, g.propValue(e, kv.first), viewer);
-  j["properties"] = props;
-  return j;
+  w.field("template", t.id);
+  w.field("type", d.syms.names[t.typeSym]);
+  w.endObject();
 }
 
-json itemJson(const Game& g, const Item& it, int viewer) {
+void writeItem(JsonWriter& w, const Game& g, const Item& it, int viewer) {
   const Def& d = g.def();
-  std::string name;
-  std::string kind = "action";
+  const char* kind = "action";
+  const std::string* name = nullptr;
   switch (it.kind) {
-    case ItemKind::Action: name = d.actions[it.def].name; break;
-    case ItemKind::Reaction: name = d.reactions[it.def].name; kind = "reaction"; break;
-    case ItemKind::Triggered: name = d.triggered[it.def].name; kind = "triggered"; break;
+    case ItemKind::Action: name = &d.actions[it.def].name; break;
+    case ItemKind::Reaction: name = &d.reactions[it.def].name; kind = "reaction"; break;
+    case ItemKind::Triggered: name = &d.triggered[it.def].name; kind = "triggered"; break;
   }
-  json targets = json::array();
-  for (auto& t : it.targets) targets.push_back(g.slotIdFor(t, viewer));
-  json j = {{"id", "q" + std::to_string(it.id)}, {"kind", kind}, {"action", name}, {"player", d.playerIds[it.player]},
-            {"source", it.source >= 0 ? json(g.entityIdFor(it.source, viewer)) : json(nullptr)}, {"targets", targets},
-            {"mode", it.mode >= 0 ? json(it.mode) : json(nullptr)}, {"x", it.hasX ? json(it.x) : json(nullptr)}};
-  return j;
+  w.beginObject();
+  w.key("action");
+  if (name) w.value(*name);
+  else w.value("");
+  w.field("id", "q" + std::to_string(it.id));
+  w.field("kind", kind);
+  w.key("mode");
+  if (it.mode >= 0) w.value(it.mode);
+  else w.null();
+  w.field("player", d.playerIds[it.player]);
+  w.key("source");
+  if (it.source >= 0) w.value(g.entityIdFor(it.source, viewer));
+  else w.null();
+  w.key("targets").beginArray();
+  for (auto& t : it.targets) w.value(g.slotIdFor(t, viewer));
+  w.endArray();
+  w.key("x");
+  if (it.hasX) w.value(it.x);
+  else w.null();
+  w.endObject();
 }
 
 const char* evName(Ev e) {
@@ -80,112 +126,138 @@ const char* evName(Ev e) {
   }
 }
 
-json slotJson(const Game& g, const Slot& s, int viewer = -2) {
-  return s.k == VK::Null ? json(nullptr) : json(g.slotIdFor(s, viewer));
+void writeSlot(JsonWriter& w, const Game& g, const Slot& s, int viewer = -2) {
+  if (s.k == VK::Null) w.null();
+  else w.value(g.slotIdFor(s, viewer));
+}
+
+void writeTargets(JsonWriter& w, const Game& g, const std::vector<Slot>& targets, int viewer) {
+  w.key("targets").beginArray();
+  for (auto& s : targets) w.value(g.slotIdFor(s, viewer));
+  w.endArray();
 }
 
 }  // namespace
 
-json viewJson(const Game& g, int viewer) {
+void writeView(JsonWriter& w, const Game& g, int viewer) {
   const Def& d = g.def();
   const State& s = g.state();
-  json v;
-  v["game"] = d.name;
-  v["turn"] = s.turn;
-  v["phase"] = (s.phase >= 0 && s.phase < (int)d.phases.size()) ? json(d.phases[s.phase].name) : json(nullptr);
-  v["active"] = d.playerIds[s.active];
-  v["priority"] = s.priority >= 0 ? json(d.playerIds[s.priority]) : json(nullptr);
-  json toAct = json::array();
-  for (int p : g.toAct()) toAct.push_back(d.playerIds[p]);
-  v["toAct"] = toAct;
-  json players = json::array();
-  for (int p = 0; p < d.numPlayers(); p++) {
-    json props = json::object();
-    for (auto& kv : d.playerProps) props[d.propNames[kv.first]] = valueJson(g, g.propValue(p, kv.first), viewer);
-    for (auto& kv : d.perTurn) props[d.propNames[kv.first]] = valueJson(g, g.propValue(p, kv.first), viewer);
-    players.push_back({{"id", d.playerIds[p]}, {"properties", props}});
-  }
-  v["players"] = players;
-  json zones = json::object();
-  for (int32_t z = 0; z < (int32_t)s.zones.size(); z++) {
-    const ZoneDef& zd = d.zones[g.zoneDefOf(z)];
-    int32_t owner = g.zoneOwner(z);
-    json zj;
-    zj["owner"] = owner >= 0 ? json(d.playerIds[owner]) : json(nullptr);
-    zj["count"] = s.zones[z].size();
-    if (g.seesZone(z, viewer)) {
-      json ents = json::array();
-      for (int32_t e : s.zones[z]) ents.push_back(entityJson(g, e, viewer));
-      zj["entities"] = ents;
-    }
-    zones[g.zoneId(z)] = zj;
-  }
-  v["zones"] = zones;
-  json queue = json::array();
-  for (auto it = s.queue.rbegin(); it != s.queue.rend(); ++it) queue.push_back(itemJson(g, *it, viewer));
-  v["queue"] = queue;
-  json decisions = json::array();
+  w.beginObject();
+  w.field("active", d.playerIds[s.active]);
+  w.key("decisions").beginArray();
   for (auto& dec : s.decisions) {
-    json dj = {{"id", "d" + std::to_string(dec.id)}, {"player", d.playerIds[dec.player]}, {"optional", dec.optional}};
-    // a reaction of a card the viewer may not identify does not name it (its name would)
-    bool named = viewer == dec.player || dec.self < 0 || g.identifies(viewer, dec.self);
-    switch (dec.kind) {
-      case DecisionKind::Trigger: dj["kind"] = "trigger"; if (named) dj["name"] = d.triggered[dec.def].name; break;
-      case DecisionKind::Reaction: dj["kind"] = "reaction"; if (named) dj["name"] = d.reactions[dec.def].name; break;
-      case DecisionKind::Discard: dj["kind"] = "discard"; dj["count"] = dec.count; break;
-    }
+    w.beginObject();
     // what the decider may choose is their business only
     if (viewer == -2 || viewer == dec.player) {
       std::vector<Move> moves;
       g.legalMoves(dec.player, moves);
-      json opts = json::array();
+      w.key("choices").beginArray();
       for (auto& m : moves)
         if (m.kind == Move::Answer && m.decision == dec.id && m.accept) {
-          json t = json::array();
-          for (auto& s2 : m.targets) t.push_back(g.slotIdFor(s2, viewer));
-          opts.push_back(t);
+          w.beginArray();
+          for (auto& s2 : m.targets) w.value(g.slotIdFor(s2, viewer));
+          w.endArray();
         }
-      dj["choices"] = opts;
+      w.endArray();
     }
-    decisions.push_back(dj);
+    if (dec.kind == DecisionKind::Discard) w.field("count", dec.count);
+    w.field("id", "d" + std::to_string(dec.id));
+    // a reaction of a card the viewer may not identify does not name it (its name would)
+    bool named = viewer == dec.player || dec.self < 0 || g.identifies(viewer, dec.self);
+    switch (dec.kind) {
+      case DecisionKind::Trigger: w.field("kind", "trigger"); if (named) w.field("name", d.triggered[dec.def].name); break;
+      case DecisionKind::Reaction: w.field("kind", "reaction"); if (named) w.field("name", d.reactions[dec.def].name); break;
+      case DecisionKind::Discard: w.field("kind", "discard"); break;
+    }
+    w.field("optional", dec.optional);
+    w.field("player", d.playerIds[dec.player]);
+    w.endObject();
   }
-  v["decisions"] = decisions;
-  if (!s.over()) v["result"] = nullptr;
-  else if (s.result < 0) v["result"] = {{"draw", true}};
-  else v["result"] = {{"winner", d.playerIds[s.result]}};
-  return v;
+  w.endArray();
+  w.field("game", d.name);
+  w.key("phase");
+  if (s.phase >= 0 && s.phase < (int)d.phases.size()) w.value(d.phases[s.phase].name);
+  else w.null();
+  w.key("players").beginArray();
+  for (int p = 0; p < d.numPlayers(); p++) {
+    w.beginObject();
+    w.field("id", d.playerIds[p]);
+    w.key("properties");
+    writeProps(w, g, p, d.playerProps, d.perTurn, viewer);
+    w.endObject();
+  }
+  w.endArray();
+  w.key("priority");
+  if (s.priority >= 0) w.value(d.playerIds[s.priority]);
+  else w.null();
+  w.key("queue").beginArray();
+  for (auto it = s.queue.rbegin(); it != s.queue.rend(); ++it) writeItem(w, g, *it, viewer);
+  w.endArray();
+  w.key("result");
+  if (!s.over()) w.null();
+  else if (s.result < 0) w.beginObject().field("draw", true).endObject();
+  else w.beginObject().field("winner", d.playerIds[s.result]).endObject();
+  w.key("toAct").beginArray();
+  for (int p : g.toAct()) w.value(d.playerIds[p]);
+  w.endArray();
+  w.field("turn", s.turn);
+  // zones by id, in the ids' order
+  std::vector<std::string> zoneIds;
+  for (int32_t z = 0; z < (int32_t)s.zones.size(); z++) zoneIds.push_back(g.zoneId(z));
+  std::vector<uint32_t> zones = stableOrder(zoneIds.size(), [](const void* c, size_t x, size_t y) {
+    auto& ids = *(const std::vector<std::string>*)c;
+    return ids[x] < ids[y];
+  }, &zoneIds);
+  w.key("zones").beginObject();
+  for (uint32_t zi : zones) {
+    int32_t z = (int32_t)zi;
+    int32_t owner = g.zoneOwner(z);
+    w.key(zoneIds[z]).beginObject();
+    w.field("count", s.zones[z].size());
+    if (g.seesZone(z, viewer)) {
+      w.key("entities").beginArray();
+      for (int32_t e : s.zones[z]) writeEntity(w, g, e, viewer);
+      w.endArray();
+    }
+    w.key("owner");
+    if (owner >= 0) w.value(d.playerIds[owner]);
+    else w.null();
+    w.endObject();
+  }
+  w.endObject();
+  w.endObject();
 }
 
-json moveJson(const Game& g, const Move& m, int viewer) {
+std::string viewText(const Game& g, int viewer) {
+  return textOf([&](JsonWriter& w) { writeView(w, g, viewer); });
+}
+
+void writeMove(JsonWriter& w, const Game& g, const Move& m, int viewer) {
   const Def& d = g.def();
-  json j;
+  w.beginObject();
   switch (m.kind) {
-    case Move::Pass: j["action"] = "pass"; break;
+    case Move::Pass: w.field("action", "pass"); break;
     case Move::Answer: {
-      j["decision"] = "d" + std::to_string(m.decision);
-      j["accept"] = m.accept;
-      if (!m.targets.empty()) {
-        json t = json::array();
-        for (auto& s : m.targets) t.push_back(g.slotIdFor(s, viewer));
-        j["targets"] = t;
-      }
+      w.field("accept", m.accept);
+      w.field("decision", "d" + std::to_string(m.decision));
+      if (!m.targets.empty()) writeTargets(w, g, m.targets, viewer);
       break;
     }
     case Move::Take: {
       const Action& a = d.actions[m.action];
-      j["action"] = a.name;
-      if (m.source >= 0) j["source"] = g.entityIdFor(m.source, viewer);
-      if (a.target.present || (m.mode >= 0 && a.modes[m.mode].target.present)) {
-        json t = json::array();
-        for (auto& s : m.targets) t.push_back(g.slotIdFor(s, viewer));
-        j["targets"] = t;
-      }
-      if (m.mode >= 0) j["mode"] = m.mode;
-      if (m.hasX) j["x"] = m.x;
+      w.field("action", a.name);
+      if (m.mode >= 0) w.field("mode", m.mode);
+      if (m.source >= 0) w.field("source", g.entityIdFor(m.source, viewer));
+      if (a.target.present || (m.mode >= 0 && a.modes[m.mode].target.present)) writeTargets(w, g, m.targets, viewer);
+      if (m.hasX) w.field("x", m.x);
       break;
     }
   }
-  return j;
+  w.endObject();
+}
+
+std::string moveText(const Game& g, const Move& m, int viewer) {
+  return textOf([&](JsonWriter& w) { writeMove(w, g, m, viewer); });
 }
 
 bool parseMove(const Game& g, const json& j, Move& out, std::string& error, int viewer) {
@@ -269,47 +341,60 @@ const char* parseMoveReason(const std::string& error) {
   return "malformed_move";
 }
 
-json eventJson(const Game& g, const LogEntry& le, int viewer) {
+void writeEvent(JsonWriter& w, const Game& g, const LogEntry& le, int viewer) {
   const Def& d = g.def();
   const Event& e = le.ev;
-  json j;
   // what the viewer could not identify when it happened shows under the handle it had then
   uint32_t bit = viewer == -2 ? 0 : viewer < 0 ? LogEntry::kSpectator : (viewer < 31 ? 1u << viewer : 0);
   auto who = [&](const Slot& s, uint32_t hidden, int32_t handle) {
-    return (hidden & bit) ? json(g.handleName(handle)) : slotJson(g, s);
+    if (hidden & bit) w.value(g.handleName(handle));
+    else writeSlot(w, g, s);
   };
-  j["type"] = evName(e.type);
-  if (e.type == Ev::Named) j["type"] = le.before ? "BeforeAction" : "AfterAction";
-  else if (le.before) j["when"] = "before";
-  if (e.named >= 0) j["action"] = d.syms.names[e.named];
-  if (e.player >= 0) j["player"] = d.playerIds[e.player];
-  if (e.entity.k != VK::Null) j["entity"] = who(e.entity, le.hidEnt, le.hEnt);
-  if (le.revealed & bit) j["revealed"] = g.handleName(le.hPrev);
-  if (e.zone.k != VK::Null) j["zone"] = slotJson(g, e.zone);
-  if (e.from.k != VK::Null) j["from"] = slotJson(g, e.from);
-  if (e.source.k != VK::Null) j["source"] = who(e.source, le.hidSrc, le.hSrc);
-  if (e.type == Ev::DamageTaken) j["damage_value"] = e.damage;
-  if (e.phase >= 0) j["phase"] = d.phases[e.phase].name;
-  if (e.item >= 0) j["item"] = "q" + std::to_string(e.item);
-  if (e.type == Ev::GameOver) {
-    if (e.winner >= 0) j["winner"] = d.playerIds[e.winner];
-    else j["draw"] = true;
+  w.beginObject();  // (keys in order)
+  if (e.named >= 0) w.field("action", d.syms.names[e.named]);
+  if (e.cancelled) w.field("cancelled", true);
+  if (le.cause >= 0) w.field("cause", "q" + std::to_string(le.cause));
+  if (e.type == Ev::DamageTaken) w.field("damage_value", e.damage);
+  if (e.type == Ev::GameOver && e.winner < 0) w.field("draw", true);
+  if (e.entity.k != VK::Null) {
+    w.key("entity");
+    who(e.entity, le.hidEnt, le.hEnt);
   }
-  if (e.type == Ev::TurnStart) j["turn"] = e.turn;
-  if (e.type == Ev::GameError && le.error) {
-    j["reason"] = le.error->reason;
-    j["message"] = le.error->what();
+  if (e.from.k != VK::Null) {
+    w.key("from");
+    writeSlot(w, g, e.from);
   }
-  if (e.cancelled) j["cancelled"] = true;
-  if (le.cause >= 0) j["cause"] = "q" + std::to_string(le.cause);
-  return j;
+  if (e.item >= 0) w.field("item", "q" + std::to_string(e.item));
+  const bool failed = e.type == Ev::GameError && le.error;
+  if (failed) w.field("message", le.error->what());
+  if (e.phase >= 0) w.field("phase", d.phases[e.phase].name);
+  if (e.player >= 0) w.field("player", d.playerIds[e.player]);
+  if (failed) w.field("reason", le.error->reason);
+  if (le.revealed & bit) w.field("revealed", g.handleName(le.hPrev));
+  if (e.source.k != VK::Null) {
+    w.key("source");
+    who(e.source, le.hidSrc, le.hSrc);
+  }
+  if (e.type == Ev::TurnStart) w.field("turn", e.turn);
+  if (e.type == Ev::Named) w.field("type", le.before ? "BeforeAction" : "AfterAction");
+  else w.field("type", evName(e.type));
+  if (e.type != Ev::Named && le.before) w.field("when", "before");
+  if (e.type == Ev::GameOver && e.winner >= 0) w.field("winner", d.playerIds[e.winner]);
+  if (e.zone.k != VK::Null) {
+    w.key("zone");
+    writeSlot(w, g, e.zone);
+  }
+  w.endObject();
 }
 
-json traceJson(const Game& g, const Game::TraceStep& t) {
+std::string eventText(const Game& g, const LogEntry& e, int viewer) {
+  return textOf([&](JsonWriter& w) { writeEvent(w, g, e, viewer); });
+}
+
+void writeTrace(JsonWriter& w, const Game& g, const Game::TraceStep& t) {
   const Def& d = g.def();
   static const char* kinds[] = {"mutation", "for_each", "event", "reactions", "take", "execute", "discard", "draw",
                                 "create", "chain", "priority"};
-  json j = {{"step", kinds[(int)t.kind]}, {"depth", t.depth}};
   auto listName = [&]() -> std::string {
     switch (t.lk) {
       case LK::Setup: return "setup";
@@ -323,36 +408,79 @@ json traceJson(const Game& g, const Game::TraceStep& t) {
       default: return "";
     }
   };
+  w.beginObject();  // (keys in order)
+  w.field("depth", t.depth);
   switch (t.kind) {
     case FK::Muts: case FK::ForEach:
-      j["list"] = listName();
-      j["index"] = t.index;
+      w.field("index", t.index);
+      w.field("list", listName());
       break;
-    case FK::Event: case FK::React: {
-      json e = eventJson(g, LogEntry{t.ev, false, -1});
-      e.erase("when");
-      j["event"] = e;
-      if (t.kind == FK::Event) j["stage"] = t.stage == 0 ? "before" : t.stage == 1 ? "apply" : t.stage == 2 ? "after" : "done";
+    case FK::Event: case FK::React:
+      w.key("event");
+      writeEvent(w, g, LogEntry{t.ev, false, -1});  // (not logged: no "when")
+      if (t.kind == FK::Event) w.field("stage", t.stage == 0 ? "before" : t.stage == 1 ? "apply" : t.stage == 2 ? "after" : "done");
       break;
-    }
     case FK::Take: case FK::Exec:
-      if (t.item >= 0) j["item"] = "q" + std::to_string(t.item);
-      j["stage"] = t.stage;
+      if (t.item >= 0) w.field("item", "q" + std::to_string(t.item));
+      w.field("stage", t.stage);
       break;
     default: break;
   }
-  return j;
+  w.field("step", kinds[(int)t.kind]);
+  w.endObject();
+}
+
+std::string traceText(const Game& g, const Game::TraceStep& t) {
+  return textOf([&](JsonWriter& w) { writeTrace(w, g, t); });
 }
 
 // ---- snapshots: the state field by field ----
 
 namespace {
-json slotRaw(const Slot& s) { return json::array({(int)s.k, s.v}); }
-Slot slotFrom(const json& j) { return Slot{j.at(1).get<int32_t>(), (VK)j.at(0).get<int>()}; }
-json eventRaw(const Event& e) {
-  return json::array({(int)e.type, e.named, e.player, slotRaw(e.entity), slotRaw(e.zone), slotRaw(e.from), slotRaw(e.source),
-                      e.damage, e.phase, e.item, e.winner, e.cancelled, e.turn});
+// Written as JSON arrays (tuples) of numbers, booleans, strings and tuples.
+void put(JsonWriter& w, bool v) { w.value(v); }
+template <class T, std::enable_if_t<std::is_integral<T>::value && !std::is_same<T, bool>::value, int> = 0>
+void put(JsonWriter& w, T v) { w.value(v); }
+template <class T, std::enable_if_t<std::is_enum<T>::value, int> = 0>
+void put(JsonWriter& w, T v) { w.value((int)v); }
+void put(JsonWriter& w, const std::string& v) { w.value(v); }
+void put(JsonWriter& w, const Slot& s);
+void put(JsonWriter& w, const Event& e);
+void put(JsonWriter& w, const Item& it);
+void put(JsonWriter& w, const FrameCtx& k);
+void put(JsonWriter& w, const Frame& f);
+template <class A, class B>
+void put(JsonWriter& w, const std::pair<A, B>& p);
+template <class T>
+void put(JsonWriter& w, const std::vector<T>& v) {
+  w.beginArray();
+  for (const T& x : v) put(w, x);
+  w.endArray();
 }
+template <class... T>
+void tuple(JsonWriter& w, const T&... v) {
+  w.beginArray();
+  (put(w, v), ...);
+  w.endArray();
+}
+template <class A, class B>
+void put(JsonWriter& w, const std::pair<A, B>& p) { tuple(w, p.first, p.second); }
+void put(JsonWriter& w, const Slot& s) { tuple(w, s.k, s.v); }
+void put(JsonWriter& w, const Event& e) {
+  tuple(w, e.type, e.named, e.player, e.entity, e.zone, e.from, e.source, e.damage, e.phase, e.item, e.winner, e.cancelled, e.turn);
+}
+void put(JsonWriter& w, const Item& it) {
+  tuple(w, it.id, it.kind, it.def, it.player, it.source, it.self, it.mode, it.x, it.hasX, it.cancelled, it.targets, it.props, it.event);
+}
+void put(JsonWriter& w, const FrameCtx& k) {
+  tuple(w, k.player, k.self, k.selected, k.mode, k.x, k.item, k.evFrame, k.evInItem, k.itemFrame, k.targets);
+}
+void put(JsonWriter& w, const Frame& f) {
+  tuple(w, f.kind, f.stage, f.halves, f.before, f.lk, f.li, f.lj, f.next, f.pos, f.a, f.b, f.c, f.k, f.idx, f.e, f.part, f.ctx, f.ev,
+        f.item, f.values);
+}
+
+Slot slotFrom(const json& j) { return Slot{j.at(1).get<int32_t>(), (VK)j.at(0).get<int>()}; }
 Event eventFrom(const json& j) {
   Event e;
   e.type = (Ev)j.at(0).get<int>();
@@ -362,14 +490,6 @@ Event eventFrom(const json& j) {
   e.turn = j.size() > 12 ? j.at(12).get<int32_t>() : 0;
   return e;
 }
-json itemRaw(const Item& it) {
-  json t = json::array();
-  for (auto& s : it.targets) t.push_back(slotRaw(s));
-  json p = json::array();
-  for (auto& kv : it.props) p.push_back(json::array({kv.first, slotRaw(kv.second)}));
-  return json::array({it.id, (int)it.kind, it.def, it.player, it.source, it.self, it.mode, it.x, it.hasX, it.cancelled, t, p,
-                      eventRaw(it.event)});
-}
 Item itemFrom(const json& j) {
   Item it;
   it.id = j.at(0); it.kind = (ItemKind)j.at(1).get<int>(); it.def = j.at(2); it.player = j.at(3); it.source = j.at(4);
@@ -378,18 +498,6 @@ Item itemFrom(const json& j) {
   for (auto& kv : j.at(11)) it.props.push_back({kv.at(0).get<int32_t>(), slotFrom(kv.at(1))});
   it.event = eventFrom(j.at(12));
   return it;
-}
-json frameRaw(const Frame& f) {
-  const FrameCtx& k = f.ctx;
-  json t = json::array();
-  for (auto& s : k.targets) t.push_back(slotRaw(s));
-  json v = json::array();
-  for (auto& s : f.values) v.push_back(slotRaw(s));
-  return json::array({(int)f.kind, f.stage, f.halves, f.before, (int)f.lk, f.li, f.lj, f.next, f.pos, f.a, f.b, f.c, f.k, f.idx,
-                      f.e, f.part,
-                      json::array({k.player, k.self, k.selected, k.mode, k.x, slotRaw(k.item), k.evFrame, k.evInItem,
-                                   k.itemFrame, t}),
-                      eventRaw(f.ev), itemRaw(f.item), v});
 }
 Frame frameFrom(const json& j) {
   Frame f;
@@ -462,29 +570,41 @@ bool frameValid(const Def& d, const State& s, size_t i, const Frame& f, size_t e
 }
 }  // namespace
 
-json snapshotJson(const Game& g) {
+void writeSnapshot(JsonWriter& w, const Game& g) {
   const State& s = g.state();
-  json ents = json::array();
-  for (auto& e : s.ents)
-    ents.push_back(json::array({e.tmpl, e.idTmpl, e.serial, e.owner, e.controller, e.zone, e.host, e.alive, e.handle, e.prevHandle}));
-  json props = json::array();
-  for (auto& p : s.props) props.push_back(slotRaw(p));
-  json queue = json::array();
-  for (auto& it : s.queue) queue.push_back(itemRaw(it));
-  json decs = json::array();
-  for (auto& d : s.decisions)
-    decs.push_back(json::array({d.id, (int)d.kind, d.player, d.def, d.self, d.optional, eventRaw(d.event), d.options, d.count, d.dest,
-                                d.evFrame}));
-  json stack = json::array();
-  for (auto& f : s.stack) stack.push_back(frameRaw(f));
-  json custom = json::array();
-  for (auto& c : s.customIds) custom.push_back(json::array({c.first, c.second}));
-  std::string rng = hex16(s.rng.s);
-  return {{"format", "rulestack-snapshot-1"}, {"game", g.def().name}, {"entities", ents}, {"props", props},
-          {"zones", s.zones}, {"serials", s.serials}, {"queue", queue}, {"decisions", decs}, {"stack", stack}, {"customIds", custom},
-          {"flow", json::array({s.turn, s.phase, s.active, s.priority, s.passes, s.nextItemId, s.nextDecisionId, s.result,
-                                s.phaseStarted, s.endTurn, s.started})},
-          {"rng", rng}, {"handles", json::array({s.nextHandle, hex16(s.salt)})}};
+  w.beginObject();  // (keys in order)
+  w.key("customIds");
+  put(w, s.customIds);
+  w.key("decisions").beginArray();
+  for (auto& d : s.decisions) tuple(w, d.id, d.kind, d.player, d.def, d.self, d.optional, d.event, d.options, d.count, d.dest, d.evFrame);
+  w.endArray();
+  w.key("entities").beginArray();
+  for (auto& e : s.ents) tuple(w, e.tmpl, e.idTmpl, e.serial, e.owner, e.controller, e.zone, e.host, e.alive, e.handle, e.prevHandle);
+  w.endArray();
+  w.key("flow");
+  tuple(w, s.turn, s.phase, s.active, s.priority, s.passes, s.nextItemId, s.nextDecisionId, s.result, s.phaseStarted, s.endTurn,
+        s.started);
+  w.field("format", "rulestack-snapshot-1");
+  w.field("game", g.def().name);
+  w.key("handles");
+  tuple(w, s.nextHandle, hex16(s.salt));
+  w.key("props");
+  put(w, s.props);
+  w.key("queue");
+  put(w, s.queue);
+  w.field("rng", hex16(s.rng.s));
+  w.key("serials");
+  put(w, s.serials);
+  w.key("stack").beginArray();
+  for (auto& f : s.stack) put(w, f);
+  w.endArray();
+  w.key("zones");
+  put(w, s.zones);
+  w.endObject();
+}
+
+std::string snapshotText(const Game& g) {
+  return textOf([&](JsonWriter& w) { writeSnapshot(w, g); });
 }
 
 namespace {

@@ -3,28 +3,33 @@
 #pragma once
 #include <string>
 
-#include <nlohmann/json.hpp>
-
+#include "json.h"
 #include "rulestack/game.h"
 
 namespace rulestack {
 
+// Each write* appends one JSON value to w; each *Text gives it as text.
 // viewer: a player index, -1 for the spectator, -2 for the omniscient view (tests).
-nlohmann::json viewJson(const Game& g, int viewer);
+void writeView(JsonWriter& w, const Game& g, int viewer);
+std::string viewText(const Game& g, int viewer);
 // A move as `viewer` sees it (what they may not identify under its handle).
-nlohmann::json moveJson(const Game& g, const Move& m, int viewer = -2);
+void writeMove(JsonWriter& w, const Game& g, const Move& m, int viewer = -2);
+std::string moveText(const Game& g, const Move& m, int viewer = -2);
 // Parses a move written by `viewer` (-2: anyone's real ids); false with a message on failure.
-bool parseMove(const Game& g, const nlohmann::json& j, Move& out, std::string& error, int viewer = -2);
+bool parseMove(const Game& g, const Json& j, Move& out, std::string& error, int viewer = -2);
 // The reason code for a parseMove error (unknown_action, bad_source, bad_target, malformed_move).
 const char* parseMoveReason(const std::string& error);
 // An event as `viewer` may see it (-2: everything): an entity the viewer could not identify
 // when it was logged shows under the handle it had then; "revealed" names the handle of an
 // entity the move showed them.
-nlohmann::json eventJson(const Game& g, const LogEntry& e, int viewer = -2);
+void writeEvent(JsonWriter& w, const Game& g, const LogEntry& e, int viewer = -2);
+std::string eventText(const Game& g, const LogEntry& e, int viewer = -2);
 // A step of the resolution machine, for tools (everything shown: not for players' eyes).
-nlohmann::json traceJson(const Game& g, const Game::TraceStep& t);
-nlohmann::json snapshotJson(const Game& g);
+void writeTrace(JsonWriter& w, const Game& g, const Game::TraceStep& t);
+std::string traceText(const Game& g, const Game::TraceStep& t);
+void writeSnapshot(JsonWriter& w, const Game& g);
+std::string snapshotText(const Game& g);
 // Restores a snapshot into g (whose definition is loaded). false + message on a bad snapshot.
-bool restoreSnapshot(Game& g, const nlohmann::json& j, std::string& error);
+bool restoreSnapshot(Game& g, const Json& j, std::string& error);
 
 }  // namespace rulestack

@@ -12,7 +12,7 @@
 
 namespace rulestack {
 
-using nlohmann::json;
+using json = Json;
 
 namespace {
 

@@ -4,7 +4,7 @@
 #include <string>
 #include <vector>
 
-#include <nlohmann/json.hpp>
+#include "json.h"
 
 #include "rulestack/def.h"
 
@@ -16,20 +16,20 @@ struct DefError {
 };
 
 // Parses JSON text with size and nesting limits; on failure returns false and one error.
-bool parseJsonText(const std::string& text, nlohmann::json& out, DefError& err);
+bool parseJsonText(const std::string& text, Json& out, DefError& err);
 // Whether a JSON text nests objects/arrays deeper than maxDepth (checked before parsing any
 // text from outside: a hostile text must not exhaust the stack).
 bool nestedDeeper(const std::string& text, int maxDepth);
 constexpr int kMaxInputDepth = 200;
 
 // Compiles a definition. Returns null and fills errors when it is not valid.
-std::shared_ptr<Def> loadDefinition(const nlohmann::json& j, std::vector<DefError>& errors);
+std::shared_ptr<Def> loadDefinition(const Json& j, std::vector<DefError>& errors);
 
 // Compiles mutations / expressions against a loaded definition (scenarios' `do` and
 // `expect` steps). Errors get paths under `path`.
-bool compileMutations(Def& def, const nlohmann::json& j, const std::string& path,
+bool compileMutations(Def& def, const Json& j, const std::string& path,
                       std::vector<Mutation>& out, std::vector<DefError>& errors);
-bool compileCondition(Def& def, const nlohmann::json& j, const std::string& path, Expr& out,
+bool compileCondition(Def& def, const Json& j, const std::string& path, Expr& out,
                       std::vector<DefError>& errors);
 
 std::string jsonPointerEscape(const std::string& key);

@@ -12,7 +12,7 @@
 
 namespace rulestack {
 
-using nlohmann::json;
+using json = Json;
 
 namespace {
 
@@ -49,33 +49,42 @@ std::string runScenario(const std::string& scenarioText) {
 
 namespace {
 std::string runScenarioUnguarded(const std::string& scenarioText) {
-  json out = {{"ok", true}, {"steps", 0}, {"failures", json::array()}};
-  auto failure = [&](int step, const std::string& msg) {
-    out["ok"] = false;
-    out["failures"].push_back({{"step", step}, {"message", msg}});
+  // {"failures": [...], "ok": ..., "steps": N}, written once the run ends
+  struct Failure {
+    int step;
+    std::string message;
+  };
+  std::vector<Failure> failures;
+  int ran = 0;
+  auto failure = [&](int step, const std::string& msg) { failures.push_back({step, msg}); };
+  auto result = [&]() {
+    JsonWriter w;
+    w.beginObject().key("failures").beginArray();
+    for (auto& f : failures) w.beginObject().field("message", f.message).field("step", f.step).endObject();
+    return w.endArray().field("ok", failures.empty()).field("steps", ran).endObject().take();
   };
   if (nestedDeeper(scenarioText, kMaxInputDepth)) {
     failure(-1, "the scenario is nested more than " + std::to_string(kMaxInputDepth) + " levels deep");
-    return out.dump();
+    return result();
   }
   json sc = json::parse(scenarioText, nullptr, false);
   if (sc.is_discarded() || !sc.is_object()) {
     failure(-1, "the scenario is not a JSON object");
-    return out.dump();
+    return result();
   }
   if (!sc.contains("game") || !sc["game"].is_object()) {
     failure(-1, "the scenario needs 'game' (an inline definition)");
-    return out.dump();
+    return result();
   }
   std::vector<DefError> errs;
   auto def = compileDefinition(sc["game"].dump(), errs);
   if (!def) {
     for (auto& e : errs) failure(-1, "game definition: " + e.path + ": " + e.message);
-    return out.dump();
+    return result();
   }
   if (!sc.contains("steps") || !sc["steps"].is_array()) {
     failure(-1, "the scenario needs 'steps' (a list)");
-    return out.dump();
+    return result();
   }
   // compile every expectation and `do` up front: the definition is immutable once a game runs
   const json& steps = sc["steps"];
@@ -90,21 +99,20 @@ std::string runScenarioUnguarded(const std::string& scenarioText) {
     if (s.contains("do")) compileMutations(*def, s["do"], path + "/do", dos[i], e2);
     for (auto& e : e2) failure((int)i, e.path + ": " + e.message);
   }
-  if (!out["ok"].get<bool>()) return out.dump();
+  if (!failures.empty()) return result();
   uint64_t seed = 0;
   std::string seedError;
   if (sc.contains("seed") && !parseSeed(sc["seed"], seed, seedError)) {
     failure(-1, "seed: " + seedError);
-    return out.dump();
+    return result();
   }
   auto game = startGame(def, seed, errs);
   if (!game) {
     for (auto& e : errs) failure(-1, e.path + ": " + e.message);
-    return out.dump();
+    return result();
   }
   Game& g = *game;
   size_t lastEvents = 0;
-  int ran = 0;
   for (size_t i = 0; i < steps.size(); i++) {
     const json& s = steps[i];
     int si = (int)i;
@@ -143,13 +151,11 @@ std::string runScenarioUnguarded(const std::string& scenarioText) {
         c.player = g.state().active;
         if (!g.eval(exprs[i], c).truthy()) failure(si, "expected " + e.get<std::string>());
       } else if (e.is_object() && e.contains("path")) {
-        json view = viewJson(g, -2);
-        try {
-          json got = view.at(json::json_pointer(e["path"].get<std::string>()));
-          if (got != e.value("value", json())) failure(si, e["path"].get<std::string>() + " is " + got.dump() + ", expected " + e.value("value", json()).dump());
-        } catch (const std::exception&) {
-          failure(si, e["path"].dump() + " is not in the view");
-        }
+        json view = json::parse(viewText(g, -2));
+        const json* got = e["path"].is_string() ? view.pointer(e["path"].get<std::string>()) : nullptr;
+        if (!got) failure(si, e["path"].dump() + " is not in the view");
+        else if (*got != e.value("value", json()))
+          failure(si, e["path"].get<std::string>() + " is " + got->dump() + ", expected " + e.value("value", json()).dump());
       } else {
         failure(si, "expect is an expression or {path, value}");
       }
@@ -158,7 +164,7 @@ std::string runScenarioUnguarded(const std::string& scenarioText) {
     if (s.contains("event")) {
       const json& want = s["event"];
       bool found = false;
-      for (size_t k = lastEvents; k < g.log.size() && !found; k++) found = subset(want, eventJson(g, g.log[k]));
+      for (size_t k = lastEvents; k < g.log.size() && !found; k++) found = subset(want, json::parse(eventText(g, g.log[k])));
       if (!found) failure(si, "no event " + want.dump() + " since the last move");
       continue;
     }
@@ -177,8 +183,10 @@ std::string runScenarioUnguarded(const std::string& scenarioText) {
       if (p < 0) { failure(si, "unknown player '" + pid + "'"); continue; }
       std::vector<Move> moves;
       g.legalMoves(p, moves);
-      json mj = json::array();
-      for (auto& m : moves) mj.push_back(moveJson(g, m));
+      JsonWriter mw;
+      mw.beginArray();
+      for (auto& m : moves) writeMove(mw, g, m);
+      json mj = json::parse(mw.endArray().str());
       if (l.contains("count") && l["count"] != json(moves.size()))
         failure(si, "player " + pid + " has " + std::to_string(moves.size()) + " legal moves, expected " + l["count"].dump() + ": " + mj.dump());
       if (l.contains("includes")) {
@@ -194,8 +202,7 @@ std::string runScenarioUnguarded(const std::string& scenarioText) {
     }
     failure(si, "unknown step (expected move, expect, event, do or legal): " + s.dump());
   }
-  out["steps"] = ran;
-  return out.dump();
+  return result();
 }
 }  // namespace
 

@@ -4,7 +4,7 @@
 
 namespace rulestack {
 
-bool parseSeed(const nlohmann::json& j, uint64_t& out, std::string& error) {
+bool parseSeed(const Json& j, uint64_t& out, std::string& error) {
   if (j.is_number_integer()) {
     if (j.is_number_unsigned() && j.get<uint64_t>() > (uint64_t)std::numeric_limits<int64_t>::max()) {
       error = "a seed is an integer from -2^63 to 2^63-1 or a string; " + j.dump() + " is too large";
@@ -26,7 +26,7 @@ bool parseSeed(const nlohmann::json& j, uint64_t& out, std::string& error) {
     out = h ^ (h >> 31);
     return true;
   }
-  error = "a seed is an integer (from -2^63 to 2^63-1) or a string, not " + j.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
+  error = "a seed is an integer (from -2^63 to 2^63-1) or a string, not " + j.dump();
   return false;
 }
 

@@ -6,10 +6,10 @@
 #include <cstdint>
 #include <string>
 
-#include <nlohmann/json.hpp>
+#include "json.h"
 
 namespace rulestack {
 
-bool parseSeed(const nlohmann::json& j, uint64_t& out, std::string& error);
+bool parseSeed(const Json& j, uint64_t& out, std::string& error);
 
 }  // namespace rulestack

@@ -20,23 +20,33 @@
 
 namespace rulestack {
 
-using nlohmann::json;
+using json = Json;
 
 namespace {
 
+// [{"message": ..., "path": ...}, ...] (messages quote the author's text: the writer replaces a
+// broken UTF-8 byte)
+void writeIssues(JsonWriter& w, const std::vector<DefError>& issues) {
+  w.beginArray();
+  for (auto& e : issues) w.beginObject().field("message", e.message).field("path", e.path).endObject();
+  w.endArray();
+}
+
 std::string errorsJson(const std::vector<DefError>& errs) {
-  json a = json::array();
-  for (auto& e : errs) a.push_back({{"path", e.path}, {"message", e.message}});
-  // messages quote the author's text: never let a broken UTF-8 byte make dump() throw
-  return json{{"errors", a}}.dump(-1, ' ', false, json::error_handler_t::replace);
+  JsonWriter w;
+  w.beginObject().key("errors");
+  writeIssues(w, errs);
+  return w.endObject().take();
 }
 
 
 // Out of memory is the engine's state, not a fault of the definition or the snapshot: said
 // apart, so that the package does not report it as one (a RangeError there).
 std::string outOfMemoryJson(const char* what) {
-  return json{{"errors", json::array({{{"path", ""}, {"message", std::string(what) + ": the engine is out of memory"}}})},
-              {"outOfMemory", true}}.dump();
+  JsonWriter w;
+  w.beginObject().key("errors");
+  writeIssues(w, {{"", std::string(what) + ": the engine is out of memory"}});
+  return w.field("outOfMemory", true).endObject().take();
 }
 
 template <class F>
@@ -56,7 +66,8 @@ uint64_t seedOf(double seed) {
 }
 
 std::string fail(const char* reason, const std::string& msg) {
-  return json{{"ok", false}, {"reason", reason}, {"message", msg}}.dump(-1, ' ', false, json::error_handler_t::replace);
+  JsonWriter w;
+  return w.beginObject().field("message", msg).field("ok", false).field("reason", reason).endObject().take();
 }
 
 }  // namespace
@@ -125,9 +136,14 @@ size_t logFirst(const Game& g, const SessionHistory& h) {
 
 // What log()/logFor() answer: the array of events kept, or, when earlier events of the game
 // are no longer kept, {"dropped": how many, "events": [...]}.
-std::string logJson(json events, size_t dropped) {
-  if (dropped == 0) return events.dump();
-  return json{{"dropped", dropped}, {"events", std::move(events)}}.dump();
+std::string logJson(const Game& g, size_t first, size_t dropped, int viewer) {
+  JsonWriter w;
+  if (dropped) w.beginObject().field("dropped", dropped).key("events");
+  w.beginArray();
+  for (size_t i = first; i < g.log.size(); i++) writeEvent(w, g, g.log[i], viewer);
+  w.endArray();
+  if (dropped) w.endObject();
+  return w.take();
 }
 
 }  // namespace
@@ -153,7 +169,7 @@ std::string Session::load(const std::string& definitionJson, const std::string& 
         if (!l.is_number_integer() || l.get<long long>() < 1 || l.get<long long>() > (long long)kMaxLogLimit ||
             (l.is_number_unsigned() && l.get<unsigned long long>() > kMaxLogLimit))
           return errorsJson({{"", "invalid logLimit: an integer from 1 to " + std::to_string(kMaxLogLimit) + ", not " +
-                                      l.dump(-1, ' ', false, json::error_handler_t::replace)}});
+                                      l.dump()}});
         logLimit = l.get<size_t>();
       }
       json s = sj.contains("seed") ? sj["seed"] : json();
@@ -182,9 +198,9 @@ std::string Session::view(const std::string& player) const {
   int p = -1;
   if (!player.empty()) {
     p = playerIndex(*game_, player);
-    if (p < 0) return json{{"error", "unknown player '" + player + "'"}}.dump();
+    if (p < 0) return JsonWriter().beginObject().field("error", "unknown player '" + player + "'").endObject().take();
   }
-  return viewJson(*game_, p).dump();
+  return viewText(*game_, p);
 }
 
 std::string Session::legalMoves(const std::string& player) const {
@@ -193,9 +209,10 @@ std::string Session::legalMoves(const std::string& player) const {
   if (p < 0) return "[]";
   std::vector<Move> moves;
   game_->legalMoves(p, moves);
-  json a = json::array();
-  for (auto& m : moves) a.push_back(moveJson(*game_, m, p));
-  return a.dump();
+  JsonWriter w;
+  w.beginArray();
+  for (auto& m : moves) writeMove(w, *game_, m, p);
+  return w.endArray().take();
 }
 
 std::string Session::apply(const std::string& player, const std::string& moveText) {
@@ -223,16 +240,18 @@ std::string Session::apply(const std::string& player, const std::string& moveTex
     history_->states.pop_front();
     history_->logSizes.pop_front();
   }
-  json events = json::array();
-  for (size_t i = logStart; i < game_->log.size(); i++) events.push_back(eventJson(*game_, game_->log[i], p));
-  json r = {{"ok", true}, {"events", events}};
+  JsonWriter w;
+  w.beginObject().key("events").beginArray();
+  for (size_t i = logStart; i < game_->log.size(); i++) writeEvent(w, *game_, game_->log[i], p);
+  w.endArray().field("ok", true);
   if (trace_) {
-    json a = json::array();
-    for (auto& t : steps) a.push_back(traceJson(*game_, t));
-    r["steps"] = a;
+    w.key("steps").beginArray();
+    for (auto& t : steps) writeTrace(w, *game_, t);
+    w.endArray();
   }
+  w.endObject();
   trimLog(*game_, *history_);
-  return r.dump();
+  return w.take();
 }
 
 void Session::setTrace(bool on) { trace_ = on; }
@@ -254,25 +273,21 @@ bool Session::undo() {
 
 std::string Session::log() const {
   if (!game_) return "[]";
-  json a = json::array();
   size_t first = logFirst(*game_, *history_);
-  for (size_t i = first; i < game_->log.size(); i++) a.push_back(eventJson(*game_, game_->log[i]));
-  return logJson(std::move(a), history_->logErased + first);
+  return logJson(*game_, first, history_->logErased + first, -2);
 }
 
 std::string Session::logFor(const std::string& player) const {
   if (!game_) return "[]";
   int p = -1;
   if (!player.empty() && (p = playerIndex(*game_, player)) < 0) return "[]";
-  json a = json::array();
   size_t first = logFirst(*game_, *history_);
-  for (size_t i = first; i < game_->log.size(); i++) a.push_back(eventJson(*game_, game_->log[i], p));
-  return logJson(std::move(a), history_->logErased + first);
+  return logJson(*game_, first, history_->logErased + first, p);
 }
 
 std::string Session::stateHash() const { return game_ ? hex16(game_->hash()) : "0000000000000000"; }
 
-std::string Session::snapshot() const { return game_ ? snapshotJson(*game_).dump() : "null"; }
+std::string Session::snapshot() const { return game_ ? snapshotText(*game_) : "null"; }
 
 std::string Session::restore(const std::string& definitionJson, const std::string& snapshotText) {
   return guardMemory("restore", [&]() -> std::string {
@@ -299,7 +314,7 @@ std::string Session::botChoose(const std::string& player, const std::string& opt
   BotOptions bo;
   if (o.is_object()) {
     if (o.contains("level") && (!o["level"].is_string() || !botLevel(o["level"].get<std::string>(), bo)))
-      return json{{"error", "unknown bot level " + o["level"].dump() + " (easy, normal or hard)"}}.dump();
+      return JsonWriter().beginObject().field("error", "unknown bot level " + o["level"].dump() + " (easy, normal or hard)").endObject().take();
     if (o.contains("kind")) bo.mcts = o["kind"] == "mcts";
     bo.omniscient = o.contains("omniscient") && o["omniscient"].is_boolean() && o["omniscient"].get<bool>();
     if (o.contains("seed") && o["seed"].is_number()) bo.seed = seedOf(o["seed"].get<double>());
@@ -311,7 +326,7 @@ std::string Session::botChoose(const std::string& player, const std::string& opt
   std::vector<Move> moves;
   game_->legalMoves(p, moves);
   if (moves.empty()) return "null";
-  return moveJson(*game_, rulestack::botChoose(*game_, p, bo), p).dump();
+  return moveText(*game_, rulestack::botChoose(*game_, p, bo), p);
 }
 
 std::string validateDefinition(const std::string& definitionJson) {
@@ -321,9 +336,12 @@ std::string validateDefinition(const std::string& definitionJson) {
     if (def) startGame(def, 0, errs);
     if (!def || !errs.empty() || def->warnings.empty()) return errorsJson(errs);
     // a sound definition: its warnings too (legal, almost certainly not what was meant)
-    json w = json::array();
-    for (auto& x : def->warnings) w.push_back({{"path", x.first}, {"message", x.second}});
-    return json{{"errors", json::array()}, {"warnings", w}}.dump(-1, ' ', false, json::error_handler_t::replace);
+    std::vector<DefError> warnings;
+    for (auto& x : def->warnings) warnings.push_back({x.first, x.second});
+    JsonWriter w;
+    w.beginObject().key("errors").beginArray().endArray().key("warnings");
+    writeIssues(w, warnings);
+    return w.endObject().take();
   });
 }
 
@@ -338,11 +356,15 @@ std::string simulate(const std::string& definitionJson, const std::string& optio
     uint64_t seed = 1;
     bool mcts = false, wantHashes = false;
     BotOptions level;  // the MCTS budget: --iterations, or a level's
-    json hashes = json::array();
-    json errorList = json::array();  // the first few errored games, with their messages
+    std::vector<std::string> hashes;
+    struct Failed {
+      int game;
+      std::string message;
+    };
+    std::vector<Failed> errorList;  // the first few errored games, with their messages
     auto failed = [&](int i, const std::string& message) {
       errors++;
-      if (errorList.size() < 20) errorList.push_back({{"game", i}, {"seed", (double)(seed + (uint64_t)i)}, {"message", message}});
+      if (errorList.size() < 20) errorList.push_back({i, message});
     };
     if (o.is_object()) {
       wantHashes = o.value("hashes", false);
@@ -392,20 +414,29 @@ std::string simulate(const std::string& definitionJson, const std::string& optio
       else if (s.result < 0) draws++;
       else wins[s.result]++;
     }
-    json w = json::object();
-    for (int p = 0; p < def->numPlayers(); p++) w[def->playerIds[p]] = wins[p];
-    json out = {{"games", games}, {"moves", moves}, {"wins", w}, {"draws", draws}, {"unfinished", unfinished},
-                {"errors", errors}, {"meanLength", games ? (double)moves / games : 0.0}};
-    if (wantHashes) out["hashes"] = hashes;
-    if (!errorList.empty()) out["errorList"] = errorList;
-    return out.dump();
+    JsonWriter w;
+    w.beginObject().field("draws", draws);
+    if (!errorList.empty()) {
+      w.key("errorList").beginArray();
+      for (auto& f : errorList)
+        w.beginObject().field("game", f.game).field("message", f.message).field("seed", (double)(seed + (uint64_t)f.game)).endObject();
+      w.endArray();
+    }
+    w.field("errors", errors).field("games", games);
+    if (wantHashes) w.field("hashes", hashes);
+    w.field("meanLength", games ? (double)moves / games : 0.0).field("moves", moves).field("unfinished", unfinished);
+    w.key("wins").beginObject();  // (the writer sorts the players' ids)
+    for (int p = 0; p < def->numPlayers(); p++) w.field(def->playerIds[p], wins[p]);
+    w.endObject();
+    return w.endObject().take();
   });
 }
 
 std::string languageKeys() {
-  json out = json::object();
-  for (const KeySet& k : allKeySets()) out[k.context] = {{"allowed", k.allowed}, {"required", k.required}};
-  return out.dump();
+  JsonWriter w;
+  w.beginObject();  // (the writer sorts the contexts)
+  for (const KeySet& k : allKeySets()) w.key(k.context).beginObject().field("allowed", k.allowed).field("required", k.required).endObject();
+  return w.endObject().take();
 }
 
 const char* version() { return "0.1.0"; }
