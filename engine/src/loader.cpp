@@ -88,8 +88,13 @@ struct Loader {
     Typer t(d);
     std::set<std::string> reported, compiled;  // (compiled: the keys whose value was expression text)
     for (const Site& site : sites) compiled.insert(site.path);
-    std::stable_sort(scopes.begin(), scopes.end(), [](const Scope& a, const Scope& b) { return a.prefix.size() < b.prefix.size(); });
-    for (const Scope& sc : scopes) {
+    // shortest prefix first, so that the innermost scope binds last (json.h's one stable sort)
+    std::vector<uint32_t> order = stableOrder(scopes.size(), [](const void* c, size_t a, size_t b) {
+      const auto& v = *static_cast<const std::vector<Scope>*>(c);
+      return v[a].prefix.size() < v[b].prefix.size();
+    }, &scopes);
+    for (uint32_t i : order) {
+      const Scope& sc = scopes[i];
       // one value of the `from`: a zone is itself the choice, or (expand) its entities
       Kind f = t.of(sc.from);
       Kind k = f == Kind::Zone ? (sc.expand ? Kind::Ent : Kind::Zone) : f == Kind::List ? t.elemOf(sc.from)
