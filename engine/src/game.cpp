@@ -329,15 +329,7 @@ std::string Game::apply(int player, const Move& m, std::string* message) {
   const State backup = st_;
   const size_t logSize = log.size(), traceSize = trace ? trace->size() : 0;
   const int32_t ownItem = m.kind == Move::Take ? st_.nextItemId : -1;  // takeAction's item
-  auto rollback = [&] {
-    resetEval();
-    movesCachePlayer_ = -1;
-    st_ = backup;
-    log.resize(logSize);
-    if (trace) trace->resize(traceSize);
-    endDirty_ = true;
-    quietCause_ = -1;
-  };
+  auto rollback = [&] { rollbackTo(backup, logSize, traceSize); };
   // Each try replays the move from the same state, so an item has the same id in every try.
   constexpr size_t kMaxFailedItems = 32;
   failed_.clear();
@@ -345,7 +337,7 @@ std::string Game::apply(int player, const Move& m, std::string* message) {
     try {
       // an item this very move resumes (an answer to its decision) is cancelled from the start
       int fi = -1;
-      for (int i = 0; i < (int)st_.stack.size() && fi < 0; i++)
+      for (int i = 0; !failed_.empty() && i < (int)st_.stack.size() && fi < 0; i++)
         if (st_.stack[i].kind == FK::Exec && failureOf(st_.stack[i].item.id)) fi = i;
       if (fi >= 0) abortItem(fi, *failureOf(st_.stack[fi].item.id));
       else applyUnchecked(player, m);
@@ -385,8 +377,8 @@ const std::shared_ptr<const RuntimeError>* Game::failureOf(int32_t item) const {
 
 std::string Game::runMutations(const std::vector<Mutation>& ms, std::string* message) {
   movesCachePlayer_ = -1;
-  State backup = st_;
-  size_t logSize = log.size();
+  const State backup = st_;
+  const size_t logSize = log.size(), traceSize = trace ? trace->size() : 0;
   try {
     eventsThisMove_ = 0;
     extra_.push_back(ms);
@@ -395,21 +387,26 @@ std::string Game::runMutations(const std::vector<Mutation>& ms, std::string* mes
     pushMuts(LK::Extra, (int32_t)extra_.size() - 1, -1, std::move(k));
     advance();
   } catch (const RuntimeError& e) {
-    resetEval();
-    st_ = std::move(backup);
-    log.resize(logSize);
-    endDirty_ = true;
+    rollbackTo(backup, logSize, traceSize);
     if (message) *message = e.what();
     return e.reason;
   } catch (const std::exception& e) {
-    resetEval();
-    st_ = std::move(backup);
-    log.resize(logSize);
-    endDirty_ = true;
+    rollbackTo(backup, logSize, traceSize);
     if (message) *message = std::string("internal error: ") + e.what();
     return "runtime_error";
   }
   return "";
+}
+
+// Back to the state before a move (or a `do`) that threw, its log and trace cut to match.
+void Game::rollbackTo(const State& backup, size_t logSize, size_t traceSize) {
+  resetEval();
+  movesCachePlayer_ = -1;
+  st_ = backup;
+  log.resize(logSize);
+  if (trace) trace->resize(traceSize);
+  endDirty_ = true;
+  quietCause_ = -1;
 }
 
 std::vector<int> Game::toAct() const {

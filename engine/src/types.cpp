@@ -193,8 +193,16 @@ bool aIsNode(N op) {
       return false;
   }
 }
-bool bIsNode(N op) { return aIsNode(op) && op != N::PIndex && op != N::ZoneOf && op != N::Member && op != N::Prop &&
-                            op != N::Size && op != N::Neg && op != N::Not && op != N::Abs && op != N::Count && op != N::Sum; }
+bool bIsNode(N op) {
+  switch (op) {
+    case N::Index: case N::Contains: case N::Where: case N::Add: case N::Sub: case N::Mul: case N::Div: case N::Mod:
+    case N::Eq: case N::Ne: case N::Lt: case N::Le: case N::Gt: case N::Ge: case N::And: case N::Or: case N::Min:
+    case N::Max:
+      return true;
+    default:
+      return false;
+  }
+}
 }  // namespace
 
 void Typer::bind(int first, int end, N ref, Kind k) {

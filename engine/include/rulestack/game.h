@@ -184,6 +184,7 @@ class Game {
   void abortItem(int fi, const std::shared_ptr<const RuntimeError>& e);
   void failItem(Item&& it, int32_t priorityTo, const std::shared_ptr<const RuntimeError>& e);
   void logError(const std::shared_ptr<const RuntimeError>& e, const Item* it);
+  void rollbackTo(const State& backup, size_t logSize, size_t traceSize);
 
   void init(uint64_t seed);
   void rehandle(int32_t e) {  // a change of place: a new handle
