@@ -2,6 +2,7 @@
 #include "rulestack/expr.h"
 
 #include <algorithm>
+#include "json.h"  // stableSort
 #include "names.h"
 
 #include <cctype>
@@ -379,7 +380,7 @@ struct Parser {
 std::string Parser::nearestZone(const std::string& name) const {
   std::vector<std::string> names;
   for (auto& kv : *env.zoneByName) names.push_back(kv.first);
-  std::sort(names.begin(), names.end());
+  stableSort(names, std::less<>());
   return didYouMean(name, names);
 }
 

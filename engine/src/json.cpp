@@ -1,10 +1,10 @@
 #include "json.h"
 
+#include "decimal.h"
+#include "names.h"
+
 #include <algorithm>
-#include <cerrno>
 #include <cmath>
-#include <cstdio>
-#include <cstdlib>
 #include <cstring>
 #include <utility>
 
@@ -73,19 +73,9 @@ void appendDouble(std::string& out, double v) {
     out += "0.0";
     return;
   }
-  char buf[40];
-  for (int prec = 1; prec <= 17; prec++) {
-    std::snprintf(buf, sizeof buf, "%.*e", prec - 1, v);
-    if (prec == 17 || std::strtod(buf, nullptr) == v) break;
-  }
-  // buf: d[.ddd]e±XX
   std::string digits;
-  const char* p = buf;
-  for (; *p && *p != 'e'; p++)
-    if (*p != '.') digits += *p;
-  int exp10 = std::atoi(p + 1);
-  while (digits.size() > 1 && digits.back() == '0') digits.pop_back();
-  int k = (int)digits.size(), n = exp10 + 1;  // v = 0.digits * 10^n
+  const int n = shortestDecimal(v, digits);  // v = 0.digits * 10^n
+  const int k = (int)digits.size();
   if (k <= n && n <= 15) {
     out += digits;
     out.append((size_t)(n - k), '0');
@@ -276,7 +266,8 @@ const Json* Json::pointer(std::string_view ptr) const {
       if (token.empty() || token.size() > 9 || (token.size() > 1 && token[0] == '0') ||
           token.find_first_not_of("0123456789") != std::string::npos)
         return nullptr;
-      size_t i = (size_t)std::stoul(token);
+      size_t i = 0;
+      for (char c : token) i = i * 10 + (size_t)(c - '0');
       j = i < j->items_.size() ? &j->items_[i] : nullptr;
     } else {
       return nullptr;
@@ -560,28 +551,28 @@ class JsonParser {
       if (p_ != end_ && (*p_ == '+' || *p_ == '-')) p_++;
       if (digits() == 0) fail("syntax error: invalid number; expected a digit in the exponent");
     }
-    std::string text(start, (size_t)(p_ - start));
     Json j;
     if (integral) {  // an integer when it fits 64 bits (unsigned when not negative), else a double
-      errno = 0;
-      if (negative) {
-        long long v = std::strtoll(text.c_str(), nullptr, 10);
-        if (errno != ERANGE) {
-          j.t_ = Json::value_t::number_integer;
-          j.n_.i = v;
-          return j;
-        }
-      } else {
-        unsigned long long v = std::strtoull(text.c_str(), nullptr, 10);
-        if (errno != ERANGE) {
-          j.t_ = Json::value_t::number_unsigned;
-          j.n_.u = v;
-          return j;
-        }
+      uint64_t magnitude = 0;
+      bool fits = true;
+      for (const char* d = start + negative; d != p_ && fits; d++) {
+        const unsigned digit = (unsigned)(*d - '0');
+        fits = magnitude <= (UINT64_MAX - digit) / 10;
+        magnitude = magnitude * 10 + digit;
+      }
+      if (fits && !negative) {
+        j.t_ = Json::value_t::number_unsigned;
+        j.n_.u = magnitude;
+        return j;
+      }
+      if (fits && magnitude <= (uint64_t)1 << 63) {
+        j.t_ = Json::value_t::number_integer;
+        j.n_.i = (int64_t)(0 - magnitude);
+        return j;
       }
     }
-    double d = std::strtod(text.c_str(), nullptr);
-    if (!std::isfinite(d)) throw Json::exception("number overflow parsing '" + text + "'");
+    double d = parseDecimal(start, (size_t)(p_ - start));
+    if (!std::isfinite(d)) throw Json::exception("number overflow parsing '" + std::string(start, (size_t)(p_ - start)) + "'");
     j.t_ = Json::value_t::number_float;
     j.n_.d = d;
     return j;
@@ -718,7 +709,13 @@ std::string unescapeKey(std::string_view k) {
       case 'n': s += '\n'; break;
       case 'r': s += '\r'; break;
       case 't': s += '\t'; break;
-      case 'u': s += (char)std::strtoul(std::string(k.substr(i + 1, 4)).c_str(), nullptr, 16); i += 4; break;
+      case 'u': {  // \u00XX: a control character
+        uint64_t cp = 0;
+        parseHex16(std::string(k.substr(i + 1, 4)), cp);
+        s += (char)cp;
+        i += 4;
+        break;
+      }
       default: s += e;  // \" and \\ (appendJsonString writes no other escape)
     }
   }

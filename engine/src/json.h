@@ -9,6 +9,7 @@
 #pragma once
 #include <cstddef>
 #include <cstdint>
+#include <functional>  // std::less<> for stableSort
 #include <stdexcept>
 #include <string>
 #include <string_view>
@@ -214,6 +215,24 @@ class JsonWriter {
 // The indexes 0..n-1 sorted stably by less(ctx, a, b): one small merge sort that every sort
 // of keys shares (each std::stable_sort instantiation costs the module kilobytes).
 std::vector<uint32_t> stableOrder(size_t n, bool (*less)(const void* ctx, size_t a, size_t b), const void* ctx);
+
+// v sorted stably by less(a, b) through stableOrder (cold code's sorts: no std::sort or
+// std::stable_sort instantiation per element type).
+template <class T, class Less>
+void stableSort(std::vector<T>& v, Less less) {
+  struct Ctx {
+    const std::vector<T>* v;
+    Less* less;
+  } ctx{&v, &less};
+  std::vector<uint32_t> order = stableOrder(v.size(), [](const void* c, size_t a, size_t b) {
+    const Ctx& x = *static_cast<const Ctx*>(c);
+    return (bool)(*x.less)((*x.v)[a], (*x.v)[b]);
+  }, &ctx);
+  std::vector<T> sorted;
+  sorted.reserve(v.size());
+  for (uint32_t i : order) sorted.push_back(std::move(v[i]));
+  v.swap(sorted);
+}
 
 // Appends s as a JSON string (quoted and escaped; invalid UTF-8 becomes U+FFFD).
 void appendJsonString(std::string& out, std::string_view s);

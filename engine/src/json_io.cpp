@@ -10,6 +10,22 @@ using json = Json;
 
 namespace {
 
+// std::stoi's reading (blanks, a sign, digits; what follows them ignored; false when there are
+// none or they are beyond int) without the C library's number scanner (kilobytes in wasm).
+bool readInt(const std::string& s, int& out) {
+  size_t i = 0;
+  while (i < s.size() && (s[i] == ' ' || (s[i] >= '\t' && s[i] <= '\r'))) i++;
+  const bool negative = i < s.size() && s[i] == '-';
+  if (i < s.size() && (s[i] == '-' || s[i] == '+')) i++;
+  const size_t first = i;
+  long long v = 0;
+  for (; i < s.size() && s[i] >= '0' && s[i] <= '9'; i++)
+    if ((v = v * 10 + (s[i] - '0')) > 2147483648LL) return false;
+  if (i == first || (!negative && v > 2147483647LL)) return false;
+  out = (int)(negative ? -v : v);
+  return true;
+}
+
 template <class F>
 std::string textOf(F&& write) {
   JsonWriter w;
@@ -288,7 +304,7 @@ bool parseMove(const Game& g, const json& j, Move& out, std::string& error, int 
     const json& dj = j["decision"];
     std::string id = dj.is_string() ? dj.get<std::string>() : (dj.is_number_integer() ? "d" + std::to_string(dj.get<long long>()) : "");
     if (id.size() < 2 || id[0] != 'd') { error = "decision must be an id like \"d1\""; return false; }
-    try { out.decision = std::stoi(id.substr(1)); } catch (...) { error = "decision must be an id like \"d1\""; return false; }
+    if (!readInt(id.substr(1), out.decision)) { error = "decision must be an id like \"d1\""; return false; }
     if (j.contains("accept")) {
       if (!j["accept"].is_boolean()) { error = "accept must be true or false"; return false; }
       out.accept = j["accept"].get<bool>();
@@ -707,7 +723,7 @@ bool restoreSnapshot(Game& g, const json& j, std::string& error) {
       std::vector<std::pair<int32_t, int32_t>> ids;
       for (size_t i = (size_t)d.numPlayers(); i < s.ents.size(); i++)
         if (s.ents[i].serial > 0) ids.push_back({s.ents[i].idTmpl, s.ents[i].serial});
-      std::sort(ids.begin(), ids.end());
+      stableSort(ids, std::less<>());
       if (std::adjacent_find(ids.begin(), ids.end()) != ids.end()) return bad("two entities with one id");
     }
     // every value a slot holds points at something that exists
@@ -751,7 +767,7 @@ bool restoreSnapshot(Game& g, const json& j, std::string& error) {
       if (c.first < d.numPlayers() || c.first >= (int32_t)s.ents.size()) return bad("custom id");
       customNames.push_back(c.second);
     }
-    std::sort(customNames.begin(), customNames.end());  // each id names one entity
+    stableSort(customNames, std::less<>());  // each id names one entity
     if (std::adjacent_find(customNames.begin(), customNames.end()) != customNames.end()) return bad("a custom id given twice");
     // each entity in at most one zone, and in the zone it says
     std::vector<int32_t> where(s.ents.size(), -1);

@@ -1049,7 +1049,7 @@ struct Loader {
         if (p >= 0) d.turnOrder.push_back(p);
       }
       std::vector<int> sorted = d.turnOrder;
-      std::sort(sorted.begin(), sorted.end());
+      stableSort(sorted, std::less<>());
       if (std::unique(sorted.begin(), sorted.end()) != sorted.end() || sorted.size() != d.playerIds.size())
         error("/flow/turn_order", "turn_order must list every player exactly once");
     } else {

@@ -5,6 +5,7 @@
 #include <algorithm>
 
 #include "rulestack/game.h"
+#include "json.h"  // stableSort
 
 namespace rulestack {
 
@@ -137,7 +138,7 @@ void Game::applyOp(const Mutation& m, Ctx& c) {
         long s0 = std::find(to.begin(), to.end(), st_.active) - to.begin();
         return (i - s0 + (long)to.size()) % (long)to.size();
       };
-      std::stable_sort(targets.begin(), targets.end(), [&](Value a, Value b) { return turnPos(a.v()) < turnPos(b.v()); });
+      stableSort(targets, [&](Value a, Value b) { return turnPos(a.v()) < turnPos(b.v()); });
       std::vector<Slot> asked;  // player, from, destination
       for (Value p : targets) {
         int32_t from;
