@@ -1,0 +1,25 @@
+// A Colyseus server with the rulestack room ('rulestack'). In memory by default; with a
+// Redis URL, presence and matchmaking are shared through Redis (several processes, one
+// lobby) and game records are kept there, so a room can be resumed by another process.
+import { Server } from '@colyseus/core';
+import { WebSocketTransport } from '@colyseus/ws-transport';
+import { RedisPresence } from '@colyseus/redis-presence';
+import { RedisDriver } from '@colyseus/redis-driver';
+import { roomWithStore } from './game-room.mjs';
+import { createStore } from './record-store.mjs';
+
+export const ROOM_NAME = 'rulestack';
+
+/** { server, store }: a Server (not yet listening) with the rulestack room defined. */
+export function createServer({ redisUrl = process.env.REDIS_URL, store } = {}) {
+  const server = new Server({
+    transport: new WebSocketTransport(),
+    presence: redisUrl ? new RedisPresence(redisUrl) : undefined,
+    driver: redisUrl ? new RedisDriver(redisUrl) : undefined,
+    gracefullyShutdown: false,
+    greet: false,
+  });
+  store ??= createStore(redisUrl);
+  server.define(ROOM_NAME, roomWithStore(store));
+  return { server, store };
+}
