@@ -2,7 +2,7 @@
 // with the package gives the same game (the engine is deterministic for a definition and a
 // seed), which is how a room is resumed and how tests check one.
 import { createHash } from 'node:crypto';
-import { exampleText } from './options.mjs';
+import { exampleText, requestError } from './options.mjs';
 
 /** sha256 (hex) of the definition as the engine loaded it (game.definitionJson). */
 export function definitionHash(definitionJson) {
@@ -35,14 +35,14 @@ export function replayRecord(rs, { header, moves }) {
   const hash = definitionHash(game.definitionJson);
   if (hash !== header.definitionHash) {
     game.dispose();
-    throw new Error(`rulestack room: the record's definition hash ${header.definitionHash} is not the definition's (${hash}): the game changed since the record was made`);
+    throw requestError(`the record's definition hash ${header.definitionHash} is not the definition's (${hash}): the game changed since the record was made`);
   }
   moves.forEach((m, i) => {
     try {
       game.apply(m.player, m.move);
     } catch (e) {
       game.dispose();
-      throw new Error(`rulestack room: move ${i + 1} of the record is refused on replay (${e.reason ?? ''}: ${e.message})`);
+      throw requestError(`move ${i + 1} of the record is refused on replay (${e.reason ?? ''}: ${e.message})`);
     }
   });
   return game;

@@ -5,12 +5,12 @@
 //
 // client → room   'move' { id, move }     a move for the client's seat
 //                 'sync' { since }        resend the events from log index `since`
-// room → client   'update' { seat, view, legalMoves, from, events, ack? }
+// room → client   'update' { seat, view, legalMoves, from, dropped, events, ack? }
 //                 'rejected' { id, reason, message }   (the state is unchanged)
 //                 'timeout' { player, passed, move? }  (move: only to that player)
 import { Room } from '@colyseus/core';
 import { loadEngine, IllegalMoveError } from 'rulestack';
-import { checkSeats, exampleText, parseRoomOptions, parseSeat } from './options.mjs';
+import { checkSeats, exampleText, parseRoomOptions, parseSeat, requestError } from './options.mjs';
 import { recordHeader, replayRecord } from './game-record.mjs';
 
 const isObject = (v) => v !== null && typeof v === 'object' && !Array.isArray(v);
@@ -38,14 +38,18 @@ export class RulestackRoom extends Room {
     this.rs = await loadEngine();
     if (parsed.resume) {
       const record = await this.store.load(parsed.resume);
-      if (!record) throw new Error(`rulestack room: no game record '${parsed.resume}' to resume`);
+      if (!record) throw requestError(`no game record '${parsed.resume}' to resume`);
       this.game = replayRecord(this.rs, record);
       this.header = record.header;
       this.roomId = parsed.resume;
       this.moveCount = record.moves.length;
     } else {
       const text = parsed.source.game ? exampleText(parsed.source.game) : parsed.source.definition;
-      this.game = this.rs.createGame(text, parsed.seed === undefined ? {} : { seed: parsed.seed });
+      try {
+        this.game = this.rs.createGame(text, parsed.seed === undefined ? {} : { seed: parsed.seed });
+      } catch (e) {
+        throw requestError(`${e.message}${e.errors?.length > 1 ? `: ${e.errors.map((x) => `${x.path}: ${x.message}`).join('; ')}` : ''}`);
+      }
       checkSeats(this.game.players, parsed.bots);
       this.header = recordHeader(this.game, parsed, [...this.game.players]);
       this.moveCount = 0;
@@ -129,6 +133,7 @@ export class RulestackRoom extends Room {
       view: this.game.view(seat),
       legalMoves: seat === null ? [] : this.game.legalMoves(seat),
       from,
+      dropped: log.dropped,
       events: log.slice(from - log.dropped),
     };
     if (ack !== undefined) msg.ack = ack;

@@ -1,6 +1,7 @@
 // The options a rulestack room is created with, checked before any game starts: a bad
 // option is refused with an Error that names it and says what is allowed.
 import fs from 'node:fs';
+import { ErrorCode, ServerError } from '@colyseus/core';
 import { fileURLToPath } from 'node:url';
 
 const examplesDir = fileURLToPath(new URL('../../examples/', import.meta.url));
@@ -13,7 +14,7 @@ export function exampleNames() {
 /** The text of an example game, or an Error naming the examples. */
 export function exampleText(name) {
   const names = exampleNames();
-  if (!names.includes(name)) throw new Error(`rulestack room: unknown game '${name}' (examples: ${names.join(', ')})`);
+  if (!names.includes(name)) fail(`unknown game '${name}' (examples: ${names.join(', ')})`);
   return fs.readFileSync(`${examplesDir}${name}.yaml`, 'utf8');
 }
 
@@ -22,9 +23,13 @@ const CREATE_KEYS = ['game', 'definition', 'seed', 'bots', 'botsForEmptySeats', 
 // keys a client may also pass when it creates or joins (Colyseus hands both the same object)
 const JOIN_KEYS = ['seat'];
 
-const fail = (msg) => {
-  throw new Error(`rulestack room: ${msg}`);
-};
+/** The client's request is at fault: a ServerError (sent to it, not logged as a crash). */
+export function requestError(msg) {
+  return new ServerError(ErrorCode.APPLICATION_ERROR, `rulestack room: ${msg}`);
+}
+function fail(msg) {
+  throw requestError(msg);
+}
 const isObject = (v) => v !== null && typeof v === 'object' && !Array.isArray(v);
 
 function seconds(name, v, max) {
