@@ -2,7 +2,7 @@
 // with the package gives the same game (the engine is deterministic for a definition and a
 // seed), which is how a room is resumed and how tests check one.
 import { createHash } from 'node:crypto';
-import { exampleText, requestError } from './options.mjs';
+import { exampleDefinition, requestError } from './options.mjs';
 
 /** sha256 (hex) of the definition as the engine loaded it (game.definitionJson). */
 export function definitionHash(definitionJson) {
@@ -30,8 +30,8 @@ export function recordHeader(game, parsed, players) {
 }
 
 /** A new game in the state the record reaches: its definition, seed, then every move. */
-export function replayRecord(rs, { header, moves }) {
-  const game = rs.createGame(header.game ? exampleText(header.game) : header.definition, { seed: header.seed });
+export function replayRecord(rs, { header, moves }, logLimit = undefined) {
+  const game = rs.createGame(header.game ? exampleDefinition(header.game) : header.definition, { seed: header.seed, logLimit });
   const hash = definitionHash(game.definitionJson);
   if (hash !== header.definitionHash) {
     game.dispose();

@@ -10,9 +10,12 @@
 //                 'timeout' { player, passed, move? }  (move: only to that player)
 import { Room } from '@colyseus/core';
 import { loadEngine, IllegalMoveError } from 'rulestack';
-import { checkSeats, exampleText, parseRoomOptions, parseSeat, requestError } from './options.mjs';
+import { checkSeats, exampleDefinition, parseRoomOptions, parseSeat, rememberExample, requestError } from './options.mjs';
 import { recordHeader, replayRecord } from './game-record.mjs';
 
+// The live game keeps only its last events (log(p) costs time in proportion to what it
+// returns, and is called for each seat after every move); older ones are replayed.
+const LIVE_LOG_LIMIT = 128;
 const isObject = (v) => v !== null && typeof v === 'object' && !Array.isArray(v);
 const botOptions = (level, seed) => (level === 'random' ? { kind: 'random', seed } : { level, seed });
 
@@ -39,20 +42,21 @@ export class RulestackRoom extends Room {
     if (parsed.resume) {
       const record = await this.store.load(parsed.resume);
       if (!record) throw requestError(`no game record '${parsed.resume}' to resume`);
-      this.game = replayRecord(this.rs, record);
+      this.game = replayRecord(this.rs, record, LIVE_LOG_LIMIT);
       this.header = record.header;
       this.roomId = parsed.resume;
-      this.moveCount = record.moves.length;
+      this.moves = record.moves;
     } else {
-      const text = parsed.source.game ? exampleText(parsed.source.game) : parsed.source.definition;
+      const text = parsed.source.game ? exampleDefinition(parsed.source.game) : parsed.source.definition;
       try {
-        this.game = this.rs.createGame(text, parsed.seed === undefined ? {} : { seed: parsed.seed });
+        this.game = this.rs.createGame(text, parsed.seed === undefined ? { logLimit: LIVE_LOG_LIMIT } : { seed: parsed.seed, logLimit: LIVE_LOG_LIMIT });
       } catch (e) {
         throw requestError(`${e.message}${e.errors?.length > 1 ? `: ${e.errors.map((x) => `${x.path}: ${x.message}`).join('; ')}` : ''}`);
       }
+      if (parsed.source.game) rememberExample(parsed.source.game, this.game.definitionJson);
       checkSeats(this.game.players, parsed.bots);
       this.header = recordHeader(this.game, parsed, [...this.game.players]);
-      this.moveCount = 0;
+      this.moves = [];
       await this.store.create(this.roomId, this.header);
     }
     // options given with resume that may change (bots for empty seats) win over the record's
@@ -74,7 +78,7 @@ export class RulestackRoom extends Room {
     client.userData = { seat, sent: 0 };
     if (seat !== null) this.#seatClient.set(seat, client);
     this.#publishSeats();
-    this.#sendUpdate(client);
+    this.#sendUpdates([client]);
     if (!this.#started && this.humanSeats.every((p) => this.#seatClient.has(p))) this.#start();
     else this.#run(() => this.#schedule());
   }
@@ -87,7 +91,7 @@ export class RulestackRoom extends Room {
   onReconnect(client) {
     const seat = client.userData.seat;
     if (seat !== null) this.#seatClient.set(seat, client);
-    this.#sendUpdate(client); // the current view and every event since the last one it was sent
+    this.#sendUpdates([client]); // the current view and every event since the last one it was sent
   }
 
   onLeave(client) {
@@ -124,21 +128,37 @@ export class RulestackRoom extends Room {
     this.setMetadata({ ...this.metadata, seats }).catch(() => {});
   }
 
-  #sendUpdate(client, ack) {
-    const { seat } = client.userData;
-    const log = this.game.log(seat);
-    const from = Math.max(client.userData.sent, log.dropped);
-    const msg = {
-      seat,
-      view: this.game.view(seat),
-      legalMoves: seat === null ? [] : this.game.legalMoves(seat),
-      from,
-      dropped: log.dropped,
-      events: log.slice(from - log.dropped),
-    };
-    if (ack !== undefined) msg.ack = ack;
-    client.userData.sent = log.dropped + log.length;
-    client.send('update', msg);
+  /**
+   * Sends each client (all, or those given) its update. What a seat is sent is computed once
+   * per seat (view, legal moves, the live log) and each client gets the events from its own
+   * cursor: those the live game no longer keeps come from a replay of the record.
+   */
+  #sendUpdates(clients = this.clients, ackClient, ack) {
+    const perSeat = new Map();
+    for (const client of clients) {
+      const { seat } = client.userData;
+      if (!perSeat.has(seat)) {
+        perSeat.set(seat, { view: this.game.view(seat), legalMoves: seat === null ? [] : this.game.legalMoves(seat), log: this.game.log(seat) });
+      }
+      const { view, legalMoves, log } = perSeat.get(seat);
+      const total = log.dropped + log.length;
+      const from = Math.min(client.userData.sent, total);
+      const events = from >= log.dropped ? log.slice(from - log.dropped) : this.#fullLog(seat).slice(from);
+      const msg = { seat, view, legalMoves, from, dropped: 0, events };
+      if (client === ackClient) msg.ack = ack;
+      client.userData.sent = total;
+      client.send('update', msg);
+    }
+  }
+
+  /** log(seat) from the first event: the record replayed in a scratch game (a rare path). */
+  #fullLog(seat) {
+    const game = replayRecord(this.rs, { header: this.header, moves: this.moves });
+    try {
+      return game.log(seat);
+    } finally {
+      game.dispose();
+    }
   }
 
   #reject(client, id, reason, message) {
@@ -161,7 +181,7 @@ export class RulestackRoom extends Room {
       return this.#reject(client, null, 'bad_move', `rulestack room: a 'sync' message is { since: <integer ≥ 0> }, not ${JSON.stringify(msg)}`);
     }
     client.userData.sent = Math.min(since, client.userData.sent);
-    this.#sendUpdate(client);
+    this.#sendUpdates([client]);
   }
 
   /** Applies a move, records it, then sends every client its update. */
@@ -172,10 +192,11 @@ export class RulestackRoom extends Room {
       if (e instanceof IllegalMoveError) return onIllegal(e);
       throw e;
     }
-    this.moveCount += 1;
+    const entry = by === 'player' ? { player, move } : { player, move, by };
+    this.moves.push(entry);
     // recorded before anyone is told, so that no client sees a move a resumed room lacks
-    await this.store.append(this.roomId, by === 'player' ? { player, move } : { player, move, by });
-    for (const c of this.clients) this.#sendUpdate(c, c === moverClient ? id : undefined);
+    await this.store.append(this.roomId, entry);
+    this.#sendUpdates(this.clients, moverClient, id);
     this.#schedule();
     return true;
   }
@@ -203,7 +224,7 @@ export class RulestackRoom extends Room {
 
   #bot(p, level) {
     const key = `${p}:${level}`;
-    if (!this.#bots.has(key)) this.#bots.set(key, this.rs.bot(this.game, botOptions(level, this.moveCount)));
+    if (!this.#bots.has(key)) this.#bots.set(key, this.rs.bot(this.game, botOptions(level, this.moves.length)));
     return this.#bots.get(key);
   }
 

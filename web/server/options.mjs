@@ -11,11 +11,20 @@ export function exampleNames() {
   return fs.readdirSync(examplesDir).filter((f) => f.endsWith('.yaml')).map((f) => f.slice(0, -5)).sort();
 }
 
-/** The text of an example game, or an Error naming the examples. */
-export function exampleText(name) {
+const exampleCache = new Map();
+/**
+ * An example game's definition (its YAML text, or once a game has been made from it the
+ * engine's JSON of it, which loads without the YAML reader); an Error naming the examples.
+ */
+export function exampleDefinition(name) {
+  if (exampleCache.has(name)) return exampleCache.get(name);
   const names = exampleNames();
   if (!names.includes(name)) fail(`unknown game '${name}' (examples: ${names.join(', ')})`);
   return fs.readFileSync(`${examplesDir}${name}.yaml`, 'utf8');
+}
+/** Remembers the JSON the engine made of an example (game.definitionJson). */
+export function rememberExample(name, definitionJson) {
+  exampleCache.set(name, definitionJson);
 }
 
 export const BOT_LEVELS = ['random', 'easy', 'normal', 'hard'];
@@ -74,7 +83,7 @@ export function parseRoomOptions(options = {}) {
     if (hasGame === hasDef) fail(`give exactly one of 'game' (an example name: ${exampleNames().join(', ')}) or 'definition' (an object, JSON or YAML text)`);
     if (hasGame) {
       if (typeof options.game !== 'string') fail(`game must be an example name (a string), not ${JSON.stringify(options.game)}`);
-      exampleText(options.game);
+      exampleDefinition(options.game);
       out.source = { game: options.game };
     } else {
       if (typeof options.definition !== 'string' && !isObject(options.definition)) fail('definition must be an object or JSON/YAML text');
