@@ -5,10 +5,15 @@ import { Server } from '@colyseus/core';
 import { WebSocketTransport } from '@colyseus/ws-transport';
 import { RedisPresence } from '@colyseus/redis-presence';
 import { RedisDriver } from '@colyseus/redis-driver';
+import { WebSocket } from 'ws';
 import { roomWithStore } from './game-room.mjs';
 import { createStore } from './record-store.mjs';
 
 export const ROOM_NAME = 'rulestack';
+
+// @colyseus/core 0.18 checks a reconnected client against the global WebSocket.OPEN, which
+// node 20 lacks (node 22 has it): without this every reconnection fails there.
+globalThis.WebSocket ??= WebSocket;
 
 /** { server, store }: a Server (not yet listening) with the rulestack room defined. */
 export function createServer({ redisUrl = process.env.REDIS_URL, store } = {}) {
