@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 // `npm run server`: one rulestack game server on PORT (default 2567), in memory, or sharing
-// presence, matchmaking and game records through Redis when REDIS_URL is set.
+// presence, matchmaking and game records through Redis when REDIS_URL is set (then set
+// PUBLIC_ADDRESS, host:port, to where clients reach this process).
 import { createServer } from './server.mjs';
 
 const port = Number(process.env.PORT ?? 2567);

@@ -15,9 +15,14 @@ export const ROOM_NAME = 'rulestack';
 // node 20 lacks (node 22 has it): without this every reconnection fails there.
 globalThis.WebSocket ??= WebSocket;
 
-/** { server, store }: a Server (not yet listening) with the rulestack room defined. */
-export function createServer({ redisUrl = process.env.REDIS_URL, store } = {}) {
+/**
+ * { server, store }: a Server (not yet listening) with the rulestack room defined.
+ * publicAddress ('host:port'): where clients reach this process, for the seat reservations
+ * of its rooms (several processes behind Redis, each reached directly).
+ */
+export function createServer({ redisUrl = process.env.REDIS_URL, publicAddress = process.env.PUBLIC_ADDRESS, store } = {}) {
   const server = new Server({
+    publicAddress,
     transport: new WebSocketTransport(),
     presence: redisUrl ? new RedisPresence(redisUrl) : undefined,
     driver: redisUrl ? new RedisDriver(redisUrl) : undefined,
