@@ -79,7 +79,10 @@ export class RulestackRoom extends Room {
     if (seat !== null) this.#seatClient.set(seat, client);
     this.#publishSeats();
     this.#sendUpdates([client]);
-    if (!this.#started && this.humanSeats.every((p) => this.#seatClient.has(p))) this.#start();
+    // the game runs once every seat without a bot is taken (with bots for empty seats: once
+    // one player is in, so that no bot moves for the creator before it has joined)
+    const full = this.humanSeats.every((p) => this.#seatClient.has(p));
+    if (!this.#started && (full || (this.header.botsForEmptySeats && seat !== null))) this.#start();
     else this.#run(() => this.#schedule());
   }
 

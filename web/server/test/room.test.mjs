@@ -151,3 +151,16 @@ test('a custom definition, and bots that play their seats', async () => {
   assert.match(record.header.definitionHash, /^[0-9a-f]{64}$/);
   assert.deepEqual(record.moves.map((m) => [m.player, m.by ?? 'player']), record.moves.map((_, i) => (i % 2 === 0 ? ['0', 'player'] : ['1', 'bot'])));
 });
+
+test('bots for empty seats: with one player in, a bot plays the seat nobody took', async () => {
+  const room = await env.colyseus.createRoom('rulestack', { game: 'tictactoe', seed: 5, botsForEmptySeats: 'random' });
+  const p0 = await join(env.url, room.roomId, { seat: '0' });
+  const answered = new Promise((r) => { const off = p0.on('update', (u) => { if (u.view.toAct[0] === '0' && u.view.turn === 3) { off(); r(); } }); });
+  await p0.apply('0', { action: 'Mark', targets: ['C'] });
+  await answered;
+  const record = await env.store.load(room.roomId);
+  assert.deepEqual(record.moves.map((m) => [m.player, m.by ?? 'player']), [['0', 'player'], ['1', 'bot']]);
+  // someone who joins now takes the seat from the bot
+  const p1 = await join(env.url, room.roomId);
+  assert.equal(p1.seat, '1');
+});
