@@ -15,6 +15,7 @@ import { registerOffline } from './pwa.js';
 import { gameErrorText, h, moveEntities, moveErrorText, moveLabel, moveSteps, renderBoard, renderEvents, renderPrompt, renderSummary, resultText, stepsText, useDefinition } from './render.js';
 import { announce, settleFocus } from './a11y.js';
 import { initSimulate } from './simulate.js';
+import { initOnline } from './online.js';
 import { ResolutionPanel } from './steps.js';
 
 const $ = <T extends HTMLElement = HTMLElement>(id: string) => document.getElementById(id) as T;
@@ -795,6 +796,7 @@ async function main(): Promise<void> {
   // a share link, else what the page kept (the game replayed to where it was), else the default
   if (!(await keep.restore())) load();
   initSimulate({ definition: () => game?.definitionJson ?? null, players: () => game?.players ?? [], open: openGame });
+  initOnline({ definition: () => game?.definitionJson ?? null });
   ui.status.textContent = 'ready';
 }
 
