@@ -143,6 +143,18 @@ test('two pages play a Duel through the server to the end; a third watches as a 
   // the spectator has nothing to click
   await expect(carol.locator('#online-moves button')).toHaveCount(0);
 
+  // a move the room refuses: a button of a move that was legal before the last one (a page
+  // drawn late), clicked after it; the refusal is said and the game is unchanged
+  const stale = await alice.locator('#online-moves button.move.action').first().elementHandle();
+  await alice.locator('#online-moves button.move.pass').click();
+  await expect(bob.locator('#online-moves button.move:enabled').first()).toBeVisible();
+  const turn = await alice.locator('#online #turn').textContent();
+  await stale!.dispatchEvent('click');
+  await expect(alice.locator('#online-message')).toContainText('The room refused the move: Illegal move (');
+  await expect(alice.locator('#online-message')).toHaveClass(/error/);
+  await expect(alice.locator('#online #turn')).toHaveText(turn!);
+  await expect(bob.locator('#online-message')).toBeHidden();
+
   // play by clicks: whoever has moves plays the first that is not a pass, else passes
   const lifeSeen = new Set<string>();
   let clicks = 0;
