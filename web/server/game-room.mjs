@@ -196,9 +196,15 @@ export class RulestackRoom extends Room {
       throw e;
     }
     const entry = by === 'player' ? { player, move } : { player, move, by };
+    // recorded before anyone is told, so that no client sees a move a resumed room lacks;
+    // a move that cannot be recorded is taken back
+    try {
+      await this.store.append(this.roomId, entry);
+    } catch (e) {
+      this.game.undo();
+      return onIllegal({ reason: 'runtime_error', message: `rulestack room: the move could not be recorded (${e.message}); it was taken back` });
+    }
     this.moves.push(entry);
-    // recorded before anyone is told, so that no client sees a move a resumed room lacks
-    await this.store.append(this.roomId, entry);
     this.#sendUpdates(this.clients, moverClient, id);
     this.#schedule();
     return true;

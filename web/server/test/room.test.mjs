@@ -164,3 +164,22 @@ test('bots for empty seats: with one player in, a bot plays the seat nobody took
   const p1 = await join(env.url, room.roomId);
   assert.equal(p1.seat, '1');
 });
+
+test('a move the store cannot record is taken back and refused', async () => {
+  const room = await env.colyseus.createRoom('rulestack', { game: 'tictactoe', seed: 6 });
+  const p0 = await join(env.url, room.roomId, { seat: '0' });
+  const hash = room.stateHash;
+  const append = env.store.append;
+  env.store.append = async () => {
+    throw new Error('disk full');
+  };
+  try {
+    await assert.rejects(p0.apply('0', { action: 'Mark', targets: ['C'] }), { name: 'IllegalMoveError', reason: 'runtime_error', message: 'rulestack room: the move could not be recorded (disk full); it was taken back' });
+  } finally {
+    env.store.append = append;
+  }
+  assert.equal(room.stateHash, hash);
+  assert.deepEqual((await env.store.load(room.roomId)).moves, []);
+  await p0.apply('0', { action: 'Mark', targets: ['C'] });
+  assert.deepEqual((await env.store.load(room.roomId)).moves, [{ player: '0', move: { action: 'Mark', targets: ['C'] } }]);
+});
