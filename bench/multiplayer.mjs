@@ -49,18 +49,33 @@ async function playRoom(urlA, urlB, seed) {
   return latencies;
 }
 
-async function run(label, urls) {
+/** CPU seconds a process has used (Linux /proc; null elsewhere). */
+function cpuSeconds(pid) {
+  try {
+    const f = fs.readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+    return (Number(f[11]) + Number(f[12])) / 100; // utime + stime, in clock ticks (100/s)
+  } catch {
+    return null;
+  }
+}
+const sum = (xs) => (xs.some((x) => x === null) ? null : xs.reduce((a, b) => a + b, 0));
+
+async function run(label, urls, pids) {
   // one room first, not counted: the server processes load the engine and warm up
   await playRoom(urls[0], urls[urls.length - 1], 0);
   const t0 = performance.now();
   const cpu0 = process.cpuUsage();
+  const server0 = sum(pids.map(cpuSeconds));
   const all = await Promise.all([...Array(rooms)].map((_, i) => playRoom(urls[i % urls.length], urls[(i + (i % 4 === 3 ? 1 : 0)) % urls.length], i + 1)));
   const secs = (performance.now() - t0) / 1000;
   const cpu = process.cpuUsage(cpu0);
+  const server1 = sum(pids.map(cpuSeconds));
+  const serverCpu = server0 === null || server1 === null ? null : server1 - server0;
   const lat = all.flat().sort((a, b) => a - b);
   const q = (p) => lat[Math.min(lat.length - 1, Math.floor(p * lat.length))];
-  const r = { label, rooms, moves: lat.length, seconds: secs, movesPerSecond: lat.length / secs, p50: q(0.5), p99: q(0.99), clientCpu: (cpu.user + cpu.system) / 1e6 };
-  console.log(`${label}: ${r.moves} moves in ${secs.toFixed(2)} s = ${r.movesPerSecond.toFixed(0)} moves/s; move→view p50 ${r.p50.toFixed(2)} ms, p99 ${r.p99.toFixed(2)} ms (clients' CPU ${r.clientCpu.toFixed(1)} s)`);
+  const r = { label, rooms, moves: lat.length, seconds: secs, movesPerSecond: lat.length / secs, p50: q(0.5), p99: q(0.99), clientCpu: (cpu.user + cpu.system) / 1e6, serverCpu };
+  r.serverMsPerMove = serverCpu === null ? null : (serverCpu * 1000) / r.moves;
+  console.log(`${label}: ${r.moves} moves in ${secs.toFixed(2)} s = ${r.movesPerSecond.toFixed(0)} moves/s; move→view p50 ${r.p50.toFixed(2)} ms, p99 ${r.p99.toFixed(2)} ms; CPU: servers ${serverCpu?.toFixed(1) ?? '?'} s (${r.serverMsPerMove?.toFixed(2) ?? '?'} ms a move), clients ${r.clientCpu.toFixed(1)} s`);
   return r;
 }
 
@@ -69,7 +84,7 @@ const results = [];
 {
   const one = await spawnServer({ REDIS_URL: '' });
   try {
-    results.push(await run('one process, in memory', [one.url]));
+    results.push(await run('one process, in memory', [one.url], [one.child.pid]));
   } finally {
     one.child.kill('SIGTERM');
   }
@@ -79,7 +94,7 @@ const results = [];
   const a = await spawnServer({ REDIS_URL: redis.url });
   const b = await spawnServer({ REDIS_URL: redis.url });
   try {
-    results.push(await run('two processes, one Redis', [a.url, b.url]));
+    results.push(await run('two processes, one Redis', [a.url, b.url], [a.child.pid, b.child.pid]));
   } finally {
     a.child.kill('SIGTERM');
     b.child.kill('SIGTERM');
@@ -96,9 +111,11 @@ const section = [
   '',
   `${rooms} rooms of the ${game} at once, each played to the end by two random clients (\`rulestack/client\`, in the bench process). Latency: from \`apply()\` called to its update (the view) received — the room applied the move, appended it to the record (memory, or Redis), and sent each client its view, log and legal moves. Moves/s: all rooms together, wall time.`,
   '',
-  '| setup | moves | seconds | moves/s | move→view p50, ms | p99, ms |',
-  '|---|---:|---:|---:|---:|---:|',
-  ...results.map((r) => `| ${r.label} | ${fmt(r.moves)} | ${fmt(r.seconds, 2)} | ${fmt(r.movesPerSecond)} | ${fmt(r.p50, 2)} | ${fmt(r.p99, 2)} |`),
+  '| setup | moves | seconds | moves/s | move→view p50, ms | p99, ms | server CPU a move, ms |',
+  '|---|---:|---:|---:|---:|---:|---:|',
+  ...results.map((r) => `| ${r.label} | ${fmt(r.moves)} | ${fmt(r.seconds, 2)} | ${fmt(r.movesPerSecond)} | ${fmt(r.p50, 2)} | ${fmt(r.p99, 2)} | ${r.serverMsPerMove === null ? '?' : fmt(r.serverMsPerMove, 2)} |`),
+  '',
+  'Server CPU a move: the CPU time of the server processes (Linux /proc, Redis not counted) over the moves: what a move costs the server whatever else runs on the machine; its inverse is the most moves/s one core can serve. A move here is one a client made (the automatic passes of the engine are not counted).',
   '',
   "Per move the room calls the engine for each seat's view, legal moves and log (`log(p)` costs time in proportion to the events it returns, so the room's live game keeps only its last 128 events; older ones are replayed from the record when a client needs them).",
   '',
