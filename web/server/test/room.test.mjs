@@ -126,6 +126,8 @@ test('bad room options are refused with what is wrong', async () => {
   await assert.rejects(create({ game: 'duel', decisionSeconds: 0 }), { message: 'rulestack room: decisionSeconds must be a number of seconds above 0 and at most 86400, not 0' });
   await assert.rejects(create({ definition: { name: 'x', flwo: 1 } }), { message: /unknown key 'flwo'/ });
   await assert.rejects(create({ resume: 'no-such-room' }), { message: "rulestack room: no game record 'no-such-room' to resume" });
+  const live = await env.colyseus.createRoom('rulestack', { game: 'tictactoe', seed: 1 });
+  await assert.rejects(create({ resume: live.roomId }), { message: `rulestack room: room '${live.roomId}' is still running: join it instead of resuming it` });
   // through rulestack/client: what was asked, where, then the room's answer
   await assert.rejects(join(env.url, { game: 'chess' }), { message: /^rulestack client: cannot create a room at ws:\/\/127\.0\.0\.1:\d+: rulestack room: unknown game 'chess' \(examples: .*\) \(526\)$/ });
   await assert.rejects(join(env.url, 'no-such-room'), { message: /^rulestack client: cannot join room 'no-such-room' at ws:\/\/127\.0\.0\.1:\d+: room "no-such-room" not found \(522\)$/ });
