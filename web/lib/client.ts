@@ -211,6 +211,17 @@ export class OnlineGame {
   }
 }
 
+/** The SDK's answer, or its error with what was asked and where ('fetch failed' says neither). */
+async function connecting(what: string, url: string | URL, p: Promise<Room>): Promise<Room> {
+  try {
+    return await p;
+  } catch (e) {
+    const err = e as { message?: string; code?: unknown };
+    const code = err.code === undefined ? '' : ` (${String(err.code)})`;
+    throw Object.assign(new Error(`rulestack client: cannot ${what} at ${String(url)}: ${err.message ?? String(e)}${code}`, { cause: e }), { code: err.code });
+  }
+}
+
 function sdk(url: string | URL): Client {
   return new Client(String(url));
 }
@@ -221,7 +232,8 @@ function sdk(url: string | URL): Client {
  */
 export async function join(url: string | URL, room: string | RoomOptions, options: JoinOptions = {}): Promise<OnlineGame> {
   const client = sdk(url);
-  const r = typeof room === 'string' ? await client.joinById(room, options) : await client.create('rulestack', { ...room, ...options });
+  const what = typeof room === 'string' ? `join room '${room}'` : 'create a room';
+  const r = await connecting(what, url, typeof room === 'string' ? client.joinById(room, options) : client.create('rulestack', { ...room, ...options }));
   const game = new OnlineGame(r);
   await game.ready;
   return game;
@@ -229,7 +241,7 @@ export async function join(url: string | URL, room: string | RoomOptions, option
 
 /** Takes a seat back with its reconnection token (after a page reload, within the grace period). */
 export async function rejoin(url: string | URL, reconnectionToken: string): Promise<OnlineGame> {
-  const r = await sdk(url).reconnect(reconnectionToken);
+  const r = await connecting('rejoin', url, sdk(url).reconnect(reconnectionToken));
   const game = new OnlineGame(r);
   await game.ready;
   return game;

@@ -8,7 +8,7 @@
 // room → client   'update' { seat, view, legalMoves, from, dropped, events, ack? }
 //                 'rejected' { id, reason, message }   (the state is unchanged)
 //                 'timeout' { player, passed, move? }  (move: only to that player)
-import { Room } from '@colyseus/core';
+import { Room, matchMaker } from '@colyseus/core';
 import { loadEngine, IllegalMoveError } from 'rulestack';
 import { checkSeats, exampleDefinition, parseRoomOptions, parseSeat, rememberExample, requestError } from './options.mjs';
 import { recordHeader, replayRecord } from './game-record.mjs';
@@ -42,6 +42,11 @@ export class RulestackRoom extends Room {
     if (parsed.resume) {
       const record = await this.store.load(parsed.resume);
       if (!record) throw requestError(`no game record '${parsed.resume}' to resume`);
+      // a room still running under that id (here or on another process) is joined, not resumed
+      // (a listing left by a process that died is swept once that process fails a health check)
+      const [running] = await matchMaker.query({ roomId: parsed.resume });
+      const alive = running && (running.processId === matchMaker.processId || (await matchMaker.healthCheckProcessId(running.processId)));
+      if (alive) throw requestError(`room '${parsed.resume}' is still running: join it instead of resuming it`);
       this.game = replayRecord(this.rs, record, LIVE_LOG_LIMIT);
       this.header = record.header;
       this.roomId = parsed.resume;
@@ -196,9 +201,15 @@ export class RulestackRoom extends Room {
       throw e;
     }
     const entry = by === 'player' ? { player, move } : { player, move, by };
+    // recorded before anyone is told, so that no client sees a move a resumed room lacks;
+    // a move that cannot be recorded is taken back
+    try {
+      await this.store.append(this.roomId, entry);
+    } catch (e) {
+      this.game.undo();
+      return onIllegal({ reason: 'runtime_error', message: `rulestack room: the move could not be recorded (${e.message}); it was taken back` });
+    }
     this.moves.push(entry);
-    // recorded before anyone is told, so that no client sees a move a resumed room lacks
-    await this.store.append(this.roomId, entry);
     this.#sendUpdates(this.clients, moverClient, id);
     this.#schedule();
     return true;

@@ -62,11 +62,11 @@ test('a room killed with its process is resumed in another from the record, with
   assert.equal(record.moves.length, 12, 'every move is in Redis');
   assert.equal(record.header.seed, 31);
   assert.equal(record.header.game, 'duel');
+  // another process (this one), already running when the first dies, resumes the room
+  const env = await startServer({ redisUrl: redis.url, store });
+  await assert.rejects(env.colyseus.sdk.create('rulestack', { resume: roomId }), { message: `rulestack room: room '${roomId}' is still running: join it instead of resuming it` });
   first.child.kill('SIGKILL');
   await new Promise((r) => first.child.once('exit', r));
-
-  // another process (this one) resumes it
-  const env = await startServer({ redisUrl: redis.url, store });
   try {
     const room = await env.colyseus.createRoom('rulestack', { resume: roomId });
     assert.equal(room.roomId, roomId, 'under the same id');

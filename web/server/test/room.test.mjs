@@ -126,6 +126,11 @@ test('bad room options are refused with what is wrong', async () => {
   await assert.rejects(create({ game: 'duel', decisionSeconds: 0 }), { message: 'rulestack room: decisionSeconds must be a number of seconds above 0 and at most 86400, not 0' });
   await assert.rejects(create({ definition: { name: 'x', flwo: 1 } }), { message: /unknown key 'flwo'/ });
   await assert.rejects(create({ resume: 'no-such-room' }), { message: "rulestack room: no game record 'no-such-room' to resume" });
+  const live = await env.colyseus.createRoom('rulestack', { game: 'tictactoe', seed: 1 });
+  await assert.rejects(create({ resume: live.roomId }), { message: `rulestack room: room '${live.roomId}' is still running: join it instead of resuming it` });
+  // through rulestack/client: what was asked, where, then the room's answer
+  await assert.rejects(join(env.url, { game: 'chess' }), { message: /^rulestack client: cannot create a room at ws:\/\/127\.0\.0\.1:\d+: rulestack room: unknown game 'chess' \(examples: .*\) \(526\)$/ });
+  await assert.rejects(join(env.url, 'no-such-room'), { message: /^rulestack client: cannot join room 'no-such-room' at ws:\/\/127\.0\.0\.1:\d+: room "no-such-room" not found \(522\)$/ });
 });
 
 test('a custom definition, and bots that play their seats', async () => {
@@ -163,4 +168,23 @@ test('bots for empty seats: with one player in, a bot plays the seat nobody took
   // someone who joins now takes the seat from the bot
   const p1 = await join(env.url, room.roomId);
   assert.equal(p1.seat, '1');
+});
+
+test('a move the store cannot record is taken back and refused', async () => {
+  const room = await env.colyseus.createRoom('rulestack', { game: 'tictactoe', seed: 6 });
+  const p0 = await join(env.url, room.roomId, { seat: '0' });
+  const hash = room.stateHash;
+  const append = env.store.append;
+  env.store.append = async () => {
+    throw new Error('disk full');
+  };
+  try {
+    await assert.rejects(p0.apply('0', { action: 'Mark', targets: ['C'] }), { name: 'IllegalMoveError', reason: 'runtime_error', message: 'rulestack room: the move could not be recorded (disk full); it was taken back' });
+  } finally {
+    env.store.append = append;
+  }
+  assert.equal(room.stateHash, hash);
+  assert.deepEqual((await env.store.load(room.roomId)).moves, []);
+  await p0.apply('0', { action: 'Mark', targets: ['C'] });
+  assert.deepEqual((await env.store.load(room.roomId)).moves, [{ player: '0', move: { action: 'Mark', targets: ['C'] } }]);
 });
