@@ -3,18 +3,14 @@
 // included) with the network off; the static build works under a subpath of a plain static
 // server; a new version deployed there shows the "reload" bar, which brings it in.
 import { test, expect } from '@playwright/test';
-import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { failOnPageErrors } from './page-errors.js';
 import { failOnConsoleErrors, mark, marks, moveButton, openAt, serviceWorkerActive } from './shell-helpers.js';
-import { serveStatic, type StaticServer } from './static-server.js';
+import { buildCopies } from './static-server.js';
 
 failOnPageErrors();
 failOnConsoleErrors();
-
-const BUILD = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', 'build', 'playground');
 
 /** X takes the top row: NW, N, NE (O: W, C). */
 async function playToWin(page: import('@playwright/test').Page): Promise<void> {
@@ -59,21 +55,10 @@ test('offline after a first visit: a reload plays tic-tac-toe, another example l
 });
 
 test.describe('the static build on a plain server', () => {
-  let work: string;
-  let server: StaticServer | undefined;
-
-  test.beforeEach(() => {
-    work = mkdtempSync(path.join(tmpdir(), 'rulestack-pg-'));
-    cpSync(BUILD, work, { recursive: true });
-  });
-  test.afterEach(async () => {
-    await server?.close();
-    server = undefined;
-    rmSync(work, { recursive: true, force: true });
-  });
+  const build = buildCopies();
 
   test('under a subpath (/sub/project/) it loads, plays and installs its service worker there', async ({ page }) => {
-    server = await serveStatic(work, '/sub/project/');
+    const server = await build.serve('/sub/project/');
     const failed: string[] = [];
     page.on('response', (r) => {
       if (r.status() >= 400) failed.push(`${r.status()} ${r.url()}`);
@@ -90,7 +75,8 @@ test.describe('the static build on a plain server', () => {
   });
 
   test('a new version deployed: the page offers "reload", which brings it in', async ({ page }) => {
-    server = await serveStatic(work, '/app/');
+    const server = await build.serve('/app/');
+    const work = build.dir();
     await openAt(page, server.url);
     await serviceWorkerActive(page);
     await expect(page.locator('#update-bar')).toBeHidden();
