@@ -1,5 +1,6 @@
 // What a run of simulated games adds up to: wins per player, draws, the spread of game
 // lengths, and the games worth a look (the longest, the shortest, the draws, the failures).
+import type { SimulateResult } from 'rulestack';
 import type { GameOutcome } from './simulate-game.js';
 
 export interface Tally {
@@ -25,6 +26,11 @@ export function tally(outcomes: GameOutcome[], players: readonly string[]): Tall
     else unfinished++;
   }
   return { games: outcomes.length, wins, draws, unfinished, errors, meanLength: outcomes.length ? moves / outcomes.length : 0 };
+}
+
+/** The engine's result for a whole run as a tally (the players in the game's order). */
+export function tallyOf(r: SimulateResult, players: readonly string[]): Tally {
+  return { games: r.games, wins: new Map(players.map((p) => [p, r.wins[p] ?? 0])), draws: r.draws, unfinished: r.unfinished ?? 0, errors: r.errors, meanLength: r.meanLength };
 }
 
 export interface Bin {
