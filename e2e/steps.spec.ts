@@ -4,8 +4,8 @@
 // resolves before the item it answered (LIFO), each on its own pass, step by step.
 import { test, expect } from '@playwright/test';
 import { readFile } from 'node:fs/promises';
-import { createRequire } from 'node:module';
 import { loadEngine } from '../dist/index.js';
+import { seriousViolations } from './axe.js';
 import { failOnPageErrors } from './page-errors.js';
 import { open, loadGame } from './playground-page.js';
 
@@ -71,13 +71,7 @@ test('debug on: Step reveals one step at a time, All every step, Reset none', as
   expect(await third.evaluate((el) => parseFloat(getComputedStyle(el).paddingLeft))).toBeGreaterThan(0);
   await expect(step).toBeDisabled();
   // the panel, every step shown and one highlighted, has no serious axe violation (contrast, the scrolled list)
-  await page.addScriptTag({ path: createRequire(import.meta.url).resolve('axe-core/axe.min.js') });
-  const violations = await page.evaluate(async () => {
-    const axe = (window as unknown as { axe: { run: (ctx: unknown, opts: unknown) => Promise<{ violations: Array<{ id: string; impact: string }> }> } }).axe;
-    const r = await axe.run('#resolution', { resultTypes: ['violations'] });
-    return r.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => v.id);
-  });
-  expect(violations).toEqual([]);
+  expect(await seriousViolations(page, '#resolution')).toEqual([]);
   await expect(panel.getByRole('button', { name: 'Reset' })).toBeFocused(); // the focus stays on the panel
 
   await panel.getByRole('button', { name: 'Reset' }).click();
