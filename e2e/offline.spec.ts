@@ -1,7 +1,8 @@
 // The playground as an installable, offline app hosted at any path: after a first visit the
 // service worker serves the whole page (engine.wasm, the bot worker and the examples
 // included) with the network off; the static build works under a subpath of a plain static
-// server; a new version deployed there shows the "reload" bar, which brings it in.
+// server; a new version deployed there shows the "reload" bar, which brings it in. The first
+// script leaves CodeMirror and Chart.js to chunks of their own, precached too.
 import { test, expect } from '@playwright/test';
 import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
@@ -101,4 +102,34 @@ test.describe('the static build on a plain server', () => {
     await expect(page.locator('meta[name="deployed"]')).toHaveAttribute('content', 'v2');
     await expect(page.locator('#update-bar')).toBeHidden();
   });
+});
+
+test('the first script is small: CodeMirror and Chart.js are chunks of their own, fetched when wanted and precached', async ({ page, context }) => {
+  const build = path.resolve(import.meta.dirname, '..', 'build', 'playground');
+  const html = readFileSync(path.join(build, 'index.html'), 'utf8');
+  const entry = /<script type="module"[^>]* src="\.\/(assets\/index-[\w-]+\.js)"/.exec(html)![1]!;
+  const entryBytes = readFileSync(path.join(build, entry)).length;
+  expect(entryBytes).toBeLessThan(250_000); // (it was about 594 KB with the editor in it)
+  const fetched: string[] = [];
+  page.on('request', (r) => fetched.push(new URL(r.url()).pathname));
+  await openAt(page, '/?botDelay=0');
+  const chunk = (name: string) => fetched.filter((p) => new RegExp(`/assets/${name}-[\\w-]+\\.js$`).test(p));
+  expect(chunk('index')).toEqual([`/${entry}`]);
+  expect(chunk('editor')).toHaveLength(1); // the editor, fetched alongside the engine
+  await expect(page.locator('#editor-box .cm-content')).toBeVisible();
+  expect(chunk('charts')).toEqual([]); // no chart before a simulation has results
+  // the service worker precaches both, so that they load offline too
+  const sw = readFileSync(path.join(build, 'sw.js'), 'utf8');
+  for (const name of ['editor', 'charts']) expect(sw).toMatch(new RegExp(`url:"assets/${name}-[\\w-]+\\.js"`));
+  await serviceWorkerActive(page);
+  await context.setOffline(true);
+  await page.reload();
+  await expect(page.locator('#status')).toHaveText('ready', { timeout: 15_000 });
+  await page.locator('#sim-count').fill('5');
+  await page.locator('#sim-run').click();
+  await expect(page.locator('#sim-status')).toHaveText(/^5 games played/, { timeout: 20_000 });
+  await expect(page.locator('canvas#sim-length-chart')).toBeVisible();
+  await expect.poll(() => page.evaluate(() => typeof (document.getElementById('sim-wins-chart') as HTMLCanvasElement & { $chartjs?: unknown }).$chartjs)).toBe('object');
+  expect(chunk('charts').length).toBeGreaterThan(0);
+  await context.setOffline(false);
 });
