@@ -4,14 +4,19 @@
 // odd games by seed and opens a random-bot game on the board, move for move.
 import { test, expect, type Page } from '@playwright/test';
 import { execFileSync } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { SOMETIMES_ERROR_YAML } from '../dist/test/fixtures.js';
 import { fileURLToPath } from 'node:url';
 import { loadEngine } from '../dist/index.js';
 import type { Rulestack } from '../dist/index.js';
 import { outcomeOf, type GameOutcome } from '../web/playground/simulate-game.js';
 import { oddGames } from '../web/playground/simulate-stats.js';
 import { failOnPageErrors } from './page-errors.js';
-import { open } from './playground-page.js';
+import { setEditorText } from './editor-helpers.js';
+import { open, move } from './playground-page.js';
 
 failOnPageErrors();
 
@@ -30,12 +35,20 @@ interface CliResult {
   drawRate: number;
   unfinished: number;
   errors: number;
+  errorDetails: Array<{ game: number; seed: number; message: string }>;
 }
 
-/** `rulestack simulate EXAMPLE --games N --seed S --bot B --json`, run as a user runs it. */
-function cli(example: string, games: number, seed: number, bot: string): CliResult {
-  const out = execFileSync(process.execPath, ['bin/rulestack.mjs', 'simulate', `examples/${example}`, '--games', String(games), '--seed', String(seed), '--bot', bot, '--json'], { cwd: ROOT, encoding: 'utf8' });
-  return JSON.parse(out) as CliResult;
+/** `rulestack simulate FILE --games N --seed S --bot B --json`, run as a user runs it (FILE: an example's name, or a path). */
+function cli(file: string, games: number, seed: number, bot: string): CliResult {
+  const args = ['bin/rulestack.mjs', 'simulate', path.isAbsolute(file) ? file : `examples/${file}`, '--games', String(games), '--seed', String(seed), '--bot', bot, '--json'];
+  try {
+    return JSON.parse(execFileSync(process.execPath, args, { cwd: ROOT, encoding: 'utf8' })) as CliResult;
+  } catch (e) {
+    // it exits 1 when a game ended in an engine error, and still prints its figures
+    const out = (e as { stdout?: string }).stdout;
+    if (!out) throw e;
+    return JSON.parse(out) as CliResult;
+  }
 }
 
 const row = (page: Page, key: string) => page.locator(`#sim-table tr[data-row="${key}"]`);
@@ -160,4 +173,34 @@ test('Simulate with an MCTS level: the engine’s MCTS bots at that level, the c
   await expect(page.locator('#sim-odd li[data-why="longest"]')).toBeVisible();
   await expect(page.locator('#sim-odd button.sim-open')).toHaveCount(0);
   await expect(page.locator('#sim-odd li.hint')).toHaveText('Only random-bot games open on the board: an MCTS game cannot be replayed outside the engine.');
+});
+
+test('Simulate a game whose rules sometimes fail: the engine errors counted as the command line counts them; one opens up to its failing move', async ({ page }) => {
+  const dir = mkdtempSync(path.join(tmpdir(), 'rulestack-sim-'));
+  let expected: CliResult;
+  try {
+    writeFileSync(path.join(dir, 'sometimes.yaml'), SOMETIMES_ERROR_YAML);
+    expected = cli(path.join(dir, 'sometimes.yaml'), 10, 1, 'random');
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+  expect(expected.errors).toBeGreaterThan(0);
+  await open(page);
+  await setEditorText(page, SOMETIMES_ERROR_YAML);
+  await page.locator('#load').click();
+  await expect(page.locator('#sum-game')).toHaveText('Sometimes');
+  await simulate(page, 10, 'random', 1, 'Random', 30_000);
+  await expectFigures(page, expected);
+  // the failed games, by seed, with the engine's message (and no count of moves: simulate counts none)
+  const failed = page.locator('#sim-odd li[data-why="engine error"]');
+  const listed = expected.errorDetails.slice(0, 3);
+  await expect(failed).toHaveText(listed.map((e) => `engine error — seed ${e.seed}, engine error: ${e.message} Open`));
+  // Open: the game up to the move that failed, which the page offers and refuses as a game error
+  await failed.first().getByRole('button', { name: 'Open' }).click();
+  await expect(page.locator('#sim-status')).toHaveText(new RegExp(`^Opened the game of seed ${listed[0]!.seed}, up to its move that failed in the engine \\(Player [01]: Hit\\): /actions/0/mutations/0: destination is not a zone$`));
+  await expect(page.locator('#seed-used')).toHaveText(`seed ${listed[0]!.seed}`);
+  await expect(page.locator('#result')).toHaveText('in progress');
+  await move(page, 'Hit').click();
+  await expect(page.locator('#message')).toHaveClass(/game-error/);
+  await expect(page.locator('#message')).toContainText('destination is not a zone');
 });

@@ -6,6 +6,7 @@
 // reports, says whether the replay is that game.
 // MCTS games cannot be replayed so: the engine seeds each of their moves with 64 random bits,
 // and a bot's seed through the package is a number, exact only to 53 bits.
+import { IllegalMoveError } from 'rulestack';
 import type { Move, Rulestack } from 'rulestack';
 
 const MASK = (1n << 64n) - 1n;
@@ -31,6 +32,8 @@ export interface Replayed {
   moves: Array<{ player: string; move: Move }>;
   /** The final state hash of the replay. */
   hash: string;
+  /** A game that ended in an engine error: the move that failed (not made) and the engine's message. */
+  failed?: { player: string; move: Move; message: string };
 }
 
 /** The random-bot game of this seed, as simulate played it. */
@@ -46,7 +49,13 @@ export function replayRandomGame(rs: Rulestack, definition: string, seed: number
       const legal = game.legalMoves(player);
       if (legal.length === 0) break;
       const move = legal[rng.below(legal.length)]!;
-      game.apply(player, move);
+      try {
+        game.apply(player, move);
+      } catch (e) {
+        // a run-time error of the rules: simulate counts the game as an engine error there
+        if (!(e instanceof IllegalMoveError) || e.reason !== 'runtime_error') throw e;
+        return { moves, hash: game.stateHash(), failed: { player, move, message: e.message } };
+      }
       moves.push({ player, move });
     }
     return { moves, hash: game.stateHash() };

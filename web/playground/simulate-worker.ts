@@ -7,7 +7,7 @@
 import { loadEngine } from 'rulestack';
 import type { Move, SimulateResult } from 'rulestack';
 import { outcomeOf, type GameOutcome, type SimBot } from './simulate-game.js';
-import { replayRandomGame } from './simulate-replay.js';
+import { replayRandomGame, type Replayed } from './simulate-replay.js';
 
 export type SimRequest =
   | { type: 'run'; id: number; definition: string; games: number; bot: SimBot; seed: number }
@@ -16,7 +16,7 @@ export type SimRequest =
 export type SimResponse =
   | { type: 'progress'; id: number; outcomes: GameOutcome[] }
   | { type: 'done'; id: number; result: SimulateResult }
-  | { type: 'replayed'; id: number; moves: Array<{ player: string; move: Move }> }
+  | { type: 'replayed'; id: number; moves: Array<{ player: string; move: Move }>; failed?: Replayed['failed'] }
   | { type: 'error'; id: number; message: string };
 
 const post = (r: SimResponse) => (self as unknown as Worker).postMessage(r);
@@ -27,9 +27,9 @@ self.addEventListener('message', async (e: MessageEvent<SimRequest>) => {
     // the definition comes as the game's JSON text: no YAML reader needed here
     const rs = await loadEngine({ yaml: false });
     if (req.type === 'replay') {
-      const { moves, hash } = replayRandomGame(rs, req.definition, req.seed);
+      const { moves, hash, failed } = replayRandomGame(rs, req.definition, req.seed);
       if (req.hash !== undefined && hash !== req.hash) throw new Error(`the replay of seed ${req.seed} ends in state ${hash}, simulate's in ${req.hash}`);
-      post({ type: 'replayed', id: req.id, moves });
+      post({ type: 'replayed', id: req.id, moves, failed });
       return;
     }
     let batch: GameOutcome[] = [];

@@ -112,8 +112,9 @@ export function initSimulate(host: SimulateHost): void {
       if (e.data.id !== id) return;
       w.terminate();
       if (e.data.type === 'replayed') {
-        status.textContent = `Opened the game of seed ${s}.`;
+        const f = e.data.failed;
         host.open(def, s, e.data.moves);
+        status.textContent = f ? `Opened the game of seed ${s}, up to its move that failed in the engine (${playerLabel(f.player)}: ${f.move.action ?? f.move.decision ?? 'a move'}): ${f.message}` : `Opened the game of seed ${s}.`;
       } else if (e.data.type === 'error') status.textContent = `Could not open it: ${e.data.message}`;
     });
     w.postMessage({ type: 'replay', id, definition: def, seed: s, hash: o.hash } satisfies SimRequest);
@@ -187,7 +188,8 @@ function outcomeText(o: GameOutcome): string {
 /** The odd games, each with Open when its games can be replayed (`open` null: MCTS bots, see simulate-replay.ts). */
 function renderOdd(list: HTMLElement, outcomes: GameOutcome[], open: ((o: GameOutcome) => void) | null): void {
   const items = oddGames(outcomes).map(({ why, outcome: o }) => {
-    const li = h('li', { 'data-why': why }, h('strong', null, why), ` — seed ${o.seed}, ${o.length} moves, ${outcomeText(o)}`);
+    // (simulate counts no moves of a game that failed)
+    const li = h('li', { 'data-why': why }, h('strong', null, why), ` — seed ${o.seed}, ${o.error === undefined ? `${o.length} moves, ` : ''}${outcomeText(o)}`);
     if (open) {
       const btn = h('button', { type: 'button', class: 'sim-open', 'data-seed': String(o.seed) }, 'Open');
       btn.addEventListener('click', () => open(o));
