@@ -5,7 +5,9 @@
 // A room's creator gets a player link and a spectator link; opening one joins the room.
 import { IllegalMoveError } from 'rulestack';
 import type { GameEvent, GameView, Move } from 'rulestack';
-import { join, rejoin, type OnlineGame, type RoomUpdate } from 'rulestack/client';
+// the client (with @colyseus/sdk) is loaded when a room is first joined: not in the first script
+import type { OnlineGame, RoomUpdate } from 'rulestack/client';
+const client = () => import('rulestack/client');
 import { h, moveEntities, moveErrorText, moveLabel, Names, renderBoard, renderEvents, renderPrompt, renderSummary, resultText, useDefinition } from './render.js';
 import { checkServer, defaultServer, onlineParams, roomLink } from './online-links.js';
 import './online.css';
@@ -102,10 +104,12 @@ export function initOnline(host: OnlineHost): void {
     $('play-online').focus();
   }
 
-  /** Why a connection failed, in words that say what to check. */
+  /** Why a connection failed, in words that say what to check (the client's error keeps the server's or network's answer as its cause). */
   function connectError(e: unknown, what: string): string {
-    const text = e instanceof Error ? e.message : e && typeof e === 'object' && 'message' in e ? String((e as { message: unknown }).message) : String(e);
-    const unreachable = e instanceof TypeError || /fetch|network|ECONNREFUSED|onerror|\[object (Progress)?Event\]/i.test(text) || text === '';
+    const said = (x: unknown) => (x && typeof x === 'object' && 'message' in x ? String((x as { message: unknown }).message) : String(x));
+    const cause = e instanceof Error && e.cause !== undefined ? e.cause : e;
+    const text = said(cause);
+    const unreachable = cause instanceof TypeError || /fetch|network|ECONNREFUSED|\[object (Progress)?Event\]/i.test(text) || text === '';
     if (unreachable) return `${what}: cannot reach the server at ${server.value} (is \`npm run server\` running there?)${text ? ` — ${text}` : ''}`;
     return `${what}: ${text}`;
   }
@@ -297,6 +301,7 @@ export function initOnline(host: OnlineHost): void {
       if (definitionJson === null) throw new Error('no definition is loaded: load one (it must load without errors) first');
       const s = seed.value.trim();
       const seedOption = s === '' ? {} : { seed: /^\d+$/.test(s) && Number.isSafeInteger(Number(s)) ? Number(s) : s };
+      const { join } = await client();
       return { g: await join(server.value, { definition: definitionJson, ...seedOption }), definitionJson };
     });
   }
@@ -304,6 +309,7 @@ export function initOnline(host: OnlineHost): void {
   /** Opens a room's link: takes the seat back if this tab held one (a reload), else joins. */
   function joinRoom(room: string, spectator: boolean): Promise<void> {
     return connect(`Cannot join room ${room}`, async () => {
+      const { join, rejoin } = await client();
       const token = spectator ? null : sessionStorage.getItem(tokenKey(room));
       if (token) {
         try {
