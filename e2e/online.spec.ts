@@ -7,6 +7,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import net from 'node:net';
 import { fileURLToPath } from 'node:url';
 import { open, loadGame } from './playground-page.js';
+import { seriousViolations } from './axe.js';
 
 const [FROM, TO] = (process.env.RULESTACK_E2E_SERVER_PORTS ?? '25700-25749').split('-').map(Number) as [number, number];
 
@@ -143,6 +144,10 @@ test('two pages play a Duel through the server to the end; a third watches as a 
   // the spectator has nothing to click
   await expect(carol.locator('#online-moves button')).toHaveCount(0);
 
+  // the online panel as a player and as the spectator: no serious or critical axe violation
+  expect(await seriousViolations(alice, '#online')).toEqual([]);
+  expect(await seriousViolations(carol, '#online')).toEqual([]);
+
   // a move the room refuses: a button of a move that was legal before the last one (a page
   // drawn late), clicked after it; the refusal is said and the game is unchanged
   const stale = await alice.locator('#online-moves button.move.action').first().elementHandle();
@@ -215,6 +220,10 @@ test('two pages play a Duel through the server to the end; a third watches as a 
 test('errors are shown: no server there, an address that is not one, a room that does not exist, a room gone with its server', async ({ browser }) => {
   const errors: string[] = [];
   const page = await person(browser, errors, 'player');
+  // without ?server= the field is this page's host on the server's default port
+  await open(page);
+  await page.locator('#play-online').click();
+  await expect(page.locator('#online-server')).toHaveValue('ws://127.0.0.1:2567');
   // nothing listens on this port (the browser logs the refused connection: not a page error)
   let dead = FROM;
   while (!(await portFree(dead)) && dead < TO) dead++;
