@@ -119,6 +119,12 @@ test('two pages play a Duel through the server to the end; a third watches as a 
   // the second player opens the link; the spectator link shows the spectator view
   await bob.goto(playerLink);
   await expect(bob.locator('#online-status')).toContainText('you are Player 1');
+  // a joiner's editor holds the page's own example, not the room's definition: it is put away
+  await expect(bob.locator('#editor-box')).toBeHidden();
+  await expect(alice.locator('#editor-box')).toBeVisible();
+  // in a room there is no room to create
+  await expect(alice.locator('#online-create')).toBeHidden();
+  await expect(alice.locator('#online-seed')).toBeHidden();
   await carol.goto(spectatorLink);
   await expect(carol.locator('#online-status')).toContainText('you are a spectator');
   await expect(carol.locator('#online #viewing')).toHaveText('spectator');

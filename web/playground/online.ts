@@ -101,6 +101,7 @@ export function initOnline(host: OnlineHost): void {
     clear();
     panel.hidden = true;
     localPanel.hidden = false;
+    if (hidEditor) showEditor(true);
     $('play-online').focus();
   }
 
@@ -306,8 +307,18 @@ export function initOnline(host: OnlineHost): void {
     });
   }
 
+  /** Whether this panel hid the editor (a joiner's editor holds another definition than the room's). */
+  let hidEditor = false;
+  function showEditor(show: boolean): void {
+    const hidden = $('layout').classList.contains('no-editor');
+    if (hidden === !show) return;
+    $('toggle-editor').click(); // as the button does it (its label and state follow)
+    hidEditor = !show;
+  }
+
   /** Opens a room's link: takes the seat back if this tab held one (a reload), else joins. */
   function joinRoom(room: string, spectator: boolean): Promise<void> {
+    showEditor(false);
     return connect(`Cannot join room ${room}`, async () => {
       const { join, rejoin } = await client();
       const token = spectator ? null : sessionStorage.getItem(tokenKey(room));
