@@ -105,6 +105,7 @@ test('two pages play a Duel through the server to the end; a third watches as a 
   // the ?server= parameter fills the Server field; the room is for the loaded definition
   await open(alice, `?server=${encodeURIComponent(serverUrl)}`);
   await loadGame(alice, 'duel.yaml', '');
+  await expect(alice.locator('#online > *')).toHaveCount(0); // not in the page until opened (its board has the local one's ids)
   await alice.locator('#play-online').click();
   await expect(alice.locator('section.game-panel:not(#online)')).toBeHidden();
   await expect(alice.locator('#online-server')).toHaveValue(serverUrl);
@@ -219,6 +220,7 @@ test('two pages play a Duel through the server to the end; a third watches as a 
   // back to the local game: the online panel goes, the local game is there again
   await alice.locator('#online-leave').click();
   await expect(alice.locator('#online')).toBeHidden();
+  await expect(alice.locator('#online > *')).toHaveCount(0);
   await expect(alice.locator('#sum-game')).toHaveText('Duel');
   expect(new URL(alice.url()).search).toBe('');
 });

@@ -49,8 +49,10 @@ export function initOnline(host: OnlineHost): void {
   const board = h('div', { id: 'online-board', class: 'board' });
   const moves = h('div', { id: 'online-moves', tabindex: '-1', 'aria-label': 'Legal moves' });
   const log = h('div', { id: 'online-log', class: 'log' });
+  const logReader = h('span', { class: 'hint', id: 'online-log-reader' }, 'newest first');
   const seedLabel = h('label', null, 'Seed ', seed);
-  panel.append(
+  // in the page only while it is open: its board and moves have the local panel's classes and ids
+  const content = [
     h('div', { class: 'toolbar' }, h('label', null, 'Server ', server), seedLabel, create, leaveBtn),
     status,
     message,
@@ -60,9 +62,9 @@ export function initOnline(host: OnlineHost): void {
       'div',
       { class: 'game-columns' },
       board,
-      h('aside', { class: 'side' }, h('section', { class: 'moves-panel' }, h('h2', null, 'Moves'), moves), h('section', { class: 'log-panel' }, h('h2', null, 'Event log ', h('span', { class: 'hint', id: 'online-log-reader' }, 'newest first')), log)),
+      h('aside', { class: 'side' }, h('section', { class: 'moves-panel' }, h('h2', null, 'Moves'), moves), h('section', { class: 'log-panel' }, h('h2', null, 'Event log ', logReader), log)),
     ),
-  );
+  ];
 
   let game: OnlineGame | null = null;
   let groups: LogGroup[] = [];
@@ -83,6 +85,7 @@ export function initOnline(host: OnlineHost): void {
   }
 
   function open(): void {
+    if (panel.childElementCount === 0) panel.append(...content);
     localPanel.hidden = true;
     panel.hidden = false;
   }
@@ -100,6 +103,7 @@ export function initOnline(host: OnlineHost): void {
     status.textContent = '';
     clear();
     panel.hidden = true;
+    panel.replaceChildren();
     localPanel.hidden = false;
     if (hidEditor) showEditor(true);
     $('play-online').focus();
@@ -210,7 +214,7 @@ export function initOnline(host: OnlineHost): void {
     summary.replaceChildren(renderSummary(view, name, who));
     board.replaceChildren(renderBoard(view, name, `online:${g.seat ?? ''}`));
     renderMoves(g, view);
-    $('online-log-reader').textContent = `as ${who === 'spectator' ? 'the spectator' : who} sees it, newest first`;
+    logReader.textContent = `as ${who === 'spectator' ? 'the spectator' : who} sees it, newest first`;
     log.replaceChildren(
       ...groups
         .map((grp, i) => h('details', { class: 'log-group', open: i >= groups.length - 3 ? '' : undefined }, h('summary', null, h('span', { class: 'n' }, `#${i}`), ` ${grp.title}`, h('span', { class: 'hint' }, ` ${grp.events.length} events`)), renderEvents(grp.events, grp.mover, grp.passed, name)))
