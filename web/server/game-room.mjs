@@ -64,8 +64,10 @@ export class RulestackRoom extends Room {
       this.moves = [];
       await this.store.create(this.roomId, this.header);
     }
-    // options given with resume that may change (bots for empty seats) win over the record's
-    if (parsed.resume && options.botsForEmptySeats !== undefined) this.header.botsForEmptySeats = parsed.botsForEmptySeats;
+    // a resumed room's own options (timers, bots for empty seats) win over the record's
+    if (parsed.resume) {
+      for (const k of ['botsForEmptySeats', 'decisionSeconds', 'graceSeconds', 'botDelayMs']) if (options[k] !== undefined) this.header[k] = parsed[k];
+    }
     this.players = [...this.game.players];
     this.humanSeats = this.players.filter((p) => !this.header.bots[p]);
     await this.setMetadata({ game: this.header.game, players: this.players, bots: this.header.bots, seats: {} });
@@ -83,7 +85,8 @@ export class RulestackRoom extends Room {
     client.userData = { seat, sent: 0 };
     if (seat !== null) this.#seatClient.set(seat, client);
     this.#publishSeats();
-    this.#sendUpdates([client]);
+    // in turn with the moves: never a state whose move is not yet recorded
+    this.#run(() => this.#sendUpdates([client]));
     // the game runs once every seat without a bot is taken (with bots for empty seats: once
     // one player is in, so that no bot moves for the creator before it has joined)
     const full = this.humanSeats.every((p) => this.#seatClient.has(p));
@@ -99,7 +102,7 @@ export class RulestackRoom extends Room {
   onReconnect(client) {
     const seat = client.userData.seat;
     if (seat !== null) this.#seatClient.set(seat, client);
-    this.#sendUpdates([client]); // the current view and every event since the last one it was sent
+    this.#run(() => this.#sendUpdates([client])); // the current view and every event since the last one it was sent
   }
 
   onLeave(client) {
