@@ -451,6 +451,10 @@ if (!profile) {
 }
 md.push('What the hot spots mean and what would reach the targets: bench/README.md.');
 md.push('');
+// bench/multiplayer.mjs writes a section of its own: keep it
+const previous = fs.existsSync('bench/RESULTS.md') ? fs.readFileSync('bench/RESULTS.md', 'utf8') : '';
+const multiplayer = previous.indexOf('## Multiplayer server');
+if (multiplayer >= 0) md.push(previous.slice(multiplayer).trimEnd(), '');
 fs.writeFileSync('bench/RESULTS.md', md.join('\n'));
 fs.writeFileSync('build/bench/results.json', JSON.stringify({ native, wasm, bgio, limit, bots, sizes, profile, vs }, null, 2));
 log('wrote bench/RESULTS.md (raw numbers: build/bench/results.json)');

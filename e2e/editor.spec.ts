@@ -1,7 +1,7 @@
 // The definition editor (CodeMirror): the package's check() runs in a worker as one types,
 // each error and warning is underlined at its exact place with the engine's message on hover,
-// the list under the editor jumps to a place, completion knows the definition's own names,
-// and the keyboard works as in any editor (Tab indents; Escape then Tab leaves).
+// the list under the editor jumps to a place, completion knows the definition's own names
+// and, after a `.`, the built-in members of what is before it; the keyboard works as in any editor (Tab indents; Escape then Tab leaves).
 import { test, expect, type Page } from '@playwright/test';
 import { WARNING_YAML } from '../dist/test/fixtures.js';
 import { editorContent, setEditorText } from './editor-helpers.js';
@@ -152,6 +152,46 @@ test('completion offers the keys of the schema and the template names the text d
   await page.keyboard.press('Control+Space');
   await list.locator('li').filter({ hasText: /^players/ }).click();
   await expect(page.locator('.cm-line').filter({ hasText: /^\s+"players": $/ })).toHaveCount(1);
+});
+
+test('after a `.` in an expression completion offers the built-in members docs/language.md lists and the properties', async ({ page }) => {
+  await open(page);
+  const list = page.locator('.cm-tooltip-autocomplete');
+  const labels = async () => (await list.locator('.cm-completionLabel').allTextContents()).sort();
+  /** Types `chain.` at the end of the condition and reads what the list offers (it opens by itself). */
+  const offered = async (chain: string) => {
+    await setEditorText(page, GAME(chain));
+    await page.locator('.cm-line').filter({ hasText: `condition: ${chain}` }).click();
+    await page.keyboard.press('End');
+    await page.keyboard.type('.');
+    await expect(list).toBeVisible();
+    return labels();
+  };
+  const all = (base: string, names: string[]) => names.map((n) => `${base}.${n}`).sort();
+
+  // an entity: its built-ins (docs/language.md, "Built-in members of an entity") and the text's property hp
+  const entity = ['id', 'type', 'template', 'tags', 'zone', 'owner', 'controller', 'host', 'index'];
+  expect(await offered('$entity.self')).toEqual(all('$entity.self', [...entity, 'hp']));
+  await expect(list.locator('li').filter({ hasText: /^\$entity\.self\.host/ }).locator('.cm-completionDetail')).toHaveText('built-in (entity)');
+  await expect(list.locator('li').filter({ hasText: /^\$entity\.self\.hp/ }).locator('.cm-completionDetail')).toHaveText('property');
+  // typing on narrows the list; a pick writes the member
+  await page.keyboard.type('ho');
+  await expect.poll(labels).toEqual(['$entity.self.host']);
+  await list.locator('li').click();
+  await expect(page.locator('.cm-line').filter({ hasText: /condition: \$entity\.self\.host$/ })).toHaveCount(1);
+  await page.keyboard.press('Escape');
+
+  // a zone: name, owner, size, entities, top and the list methods; no property
+  expect(await offered('$zone.@Board')).toEqual(all('$zone.@Board', ['name', 'owner', 'size', 'entities', 'top', 'contains', 'where']));
+  await page.keyboard.press('Escape');
+  // a queue item: its members, and the properties it reads from its action and its source
+  expect(await offered('$queue.top')).toEqual(all('$queue.top', ['name', 'source', 'player', 'targets', 'target', 'mode', 'x', 'cancelled', 'hp']));
+  await page.keyboard.press('Escape');
+  // a list (every entity of the type piece): contains, size, where
+  expect(await offered('$entity.piece')).toEqual(all('$entity.piece', ['contains', 'size', 'where']));
+  await page.keyboard.press('Escape');
+  // a member of a member: the entity's owner is a player (or entity) again
+  expect(await offered('$entity.self.owner')).toEqual(all('$entity.self.owner', [...entity, 'hp']));
 });
 
 test('Tab indents in the editor; Escape then Tab moves the focus out; Ctrl+Enter loads', async ({ page }) => {

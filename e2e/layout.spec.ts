@@ -4,7 +4,7 @@
 // never falls to <body> after a move; a live region says what the bot did; no serious axe
 // violations.
 import { test, expect, type Page } from '@playwright/test';
-import { createRequire } from 'node:module';
+import { seriousViolations } from './axe.js';
 import { failOnPageErrors } from './page-errors.js';
 import { open, move } from './playground-page.js';
 
@@ -138,23 +138,11 @@ test('vs bot: the live region says what the bot did, and the focus waits on the 
 });
 
 test('axe-core finds no serious or critical violation (light and dark, after a move)', async ({ page }) => {
-  const axePath = createRequire(import.meta.url).resolve('axe-core/axe.min.js');
   for (const scheme of ['light', 'dark'] as const) {
     await page.emulateMedia({ colorScheme: scheme });
     await open(page);
     await page.locator('#game-picker').selectOption('ambush.yaml');
     await page.locator('#moves button.move').filter({ hasText: /^Smash/ }).click();
-    await page.addScriptTag({ path: axePath });
-    const violations = await page.evaluate(async () => {
-      const axe = (window as unknown as { axe: { run: (ctx: unknown, opts: unknown) => Promise<{ violations: Array<{ id: string; impact: string; nodes: Array<{ target: string[] }> }> }> } }).axe;
-      const r = await axe.run(document, { resultTypes: ['violations'] });
-      // CodeMirror's scroller holds the editable text (contenteditable, focusable), which this rule does not count
-      const editorScroller = (v: { id: string; nodes: Array<{ target: string[] }> }) =>
-        v.id === 'scrollable-region-focusable' && v.nodes.every((n) => n.target.join(' ').endsWith('.cm-scroller'));
-      return r.violations
-        .filter((v) => (v.impact === 'serious' || v.impact === 'critical') && !editorScroller(v))
-        .map((v) => `${v.id}: ${v.nodes.slice(0, 3).map((n) => n.target.join(' ')).join(', ')}`);
-    });
-    expect(violations, scheme).toEqual([]);
+    expect(await seriousViolations(page), scheme).toEqual([]);
   }
 });

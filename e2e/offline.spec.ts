@@ -1,20 +1,17 @@
 // The playground as an installable, offline app hosted at any path: after a first visit the
 // service worker serves the whole page (engine.wasm, the bot worker and the examples
 // included) with the network off; the static build works under a subpath of a plain static
-// server; a new version deployed there shows the "reload" bar, which brings it in.
+// server; a new version deployed there shows the "reload" bar, which brings it in. The first
+// script leaves CodeMirror and Chart.js to chunks of their own, precached too.
 import { test, expect } from '@playwright/test';
-import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { failOnPageErrors } from './page-errors.js';
 import { failOnConsoleErrors, mark, marks, moveButton, openAt, serviceWorkerActive } from './shell-helpers.js';
-import { serveStatic, type StaticServer } from './static-server.js';
+import { buildCopies } from './static-server.js';
 
 failOnPageErrors();
 failOnConsoleErrors();
-
-const BUILD = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', 'build', 'playground');
 
 /** X takes the top row: NW, N, NE (O: W, C). */
 async function playToWin(page: import('@playwright/test').Page): Promise<void> {
@@ -59,21 +56,10 @@ test('offline after a first visit: a reload plays tic-tac-toe, another example l
 });
 
 test.describe('the static build on a plain server', () => {
-  let work: string;
-  let server: StaticServer | undefined;
-
-  test.beforeEach(() => {
-    work = mkdtempSync(path.join(tmpdir(), 'rulestack-pg-'));
-    cpSync(BUILD, work, { recursive: true });
-  });
-  test.afterEach(async () => {
-    await server?.close();
-    server = undefined;
-    rmSync(work, { recursive: true, force: true });
-  });
+  const build = buildCopies();
 
   test('under a subpath (/sub/project/) it loads, plays and installs its service worker there', async ({ page }) => {
-    server = await serveStatic(work, '/sub/project/');
+    const server = await build.serve('/sub/project/');
     const failed: string[] = [];
     page.on('response', (r) => {
       if (r.status() >= 400) failed.push(`${r.status()} ${r.url()}`);
@@ -90,7 +76,8 @@ test.describe('the static build on a plain server', () => {
   });
 
   test('a new version deployed: the page offers "reload", which brings it in', async ({ page }) => {
-    server = await serveStatic(work, '/app/');
+    const server = await build.serve('/app/');
+    const work = build.dir();
     await openAt(page, server.url);
     await serviceWorkerActive(page);
     await expect(page.locator('#update-bar')).toBeHidden();
@@ -115,4 +102,34 @@ test.describe('the static build on a plain server', () => {
     await expect(page.locator('meta[name="deployed"]')).toHaveAttribute('content', 'v2');
     await expect(page.locator('#update-bar')).toBeHidden();
   });
+});
+
+test('the first script is small: CodeMirror and Chart.js are chunks of their own, fetched when wanted and precached', async ({ page, context }) => {
+  const build = path.resolve(import.meta.dirname, '..', 'build', 'playground');
+  const html = readFileSync(path.join(build, 'index.html'), 'utf8');
+  const entry = /<script type="module"[^>]* src="\.\/(assets\/index-[\w-]+\.js)"/.exec(html)![1]!;
+  const entryBytes = readFileSync(path.join(build, entry)).length;
+  expect(entryBytes).toBeLessThan(250_000); // (it was about 594 KB with the editor in it)
+  const fetched: string[] = [];
+  page.on('request', (r) => fetched.push(new URL(r.url()).pathname));
+  await openAt(page, '/?botDelay=0');
+  const chunk = (name: string) => fetched.filter((p) => new RegExp(`/assets/${name}-[\\w-]+\\.js$`).test(p));
+  expect(chunk('index')).toEqual([`/${entry}`]);
+  expect(chunk('editor')).toHaveLength(1); // the editor, fetched alongside the engine
+  await expect(page.locator('#editor-box .cm-content')).toBeVisible();
+  expect(chunk('charts')).toEqual([]); // no chart before a simulation has results
+  // the service worker precaches both, so that they load offline too
+  const sw = readFileSync(path.join(build, 'sw.js'), 'utf8');
+  for (const name of ['editor', 'charts']) expect(sw).toMatch(new RegExp(`url:"assets/${name}-[\\w-]+\\.js"`));
+  await serviceWorkerActive(page);
+  await context.setOffline(true);
+  await page.reload();
+  await expect(page.locator('#status')).toHaveText('ready', { timeout: 15_000 });
+  await page.locator('#sim-count').fill('5');
+  await page.locator('#sim-run').click();
+  await expect(page.locator('#sim-status')).toHaveText(/^5 games played/, { timeout: 20_000 });
+  await expect(page.locator('canvas#sim-length-chart')).toBeVisible();
+  await expect.poll(() => page.evaluate(() => typeof (document.getElementById('sim-wins-chart') as HTMLCanvasElement & { $chartjs?: unknown }).$chartjs)).toBe('object');
+  expect(chunk('charts').length).toBeGreaterThan(0);
+  await context.setOffline(false);
 });

@@ -1,59 +1,127 @@
-// Balance at a glance (issue 14): the Simulate panel plays N bot-vs-bot games in a worker,
-// counts them (the same counts node gets from the same games), draws the charts, and opens an
-// odd game on the board, move for move.
-import { test, expect } from '@playwright/test';
+// Balance at a glance (issue 14): the Simulate panel plays N bot-vs-bot games in a worker
+// through the package's own simulate, so its figures are `rulestack simulate`'s for the same
+// seed and count (the command line is run here to compare); it draws the charts, lists the
+// odd games by seed and opens a random-bot game on the board, move for move.
+import { test, expect, type Page } from '@playwright/test';
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { SOMETIMES_ERROR_YAML } from '../dist/test/fixtures.js';
+import { fileURLToPath } from 'node:url';
 import { loadEngine } from '../dist/index.js';
 import type { Rulestack } from '../dist/index.js';
-import { playOut, type GameOutcome } from '../web/playground/simulate-game.js';
-import { oddGames, tally } from '../web/playground/simulate-stats.js';
+import { outcomeOf, type GameOutcome } from '../web/playground/simulate-game.js';
+import { oddGames } from '../web/playground/simulate-stats.js';
 import { failOnPageErrors } from './page-errors.js';
-import { open } from './playground-page.js';
+import { setEditorText } from './editor-helpers.js';
+import { open, move } from './playground-page.js';
 
 failOnPageErrors();
+
+const ROOT = fileURLToPath(new URL('..', import.meta.url));
 
 /** How many pixels of a canvas something was drawn on. */
 const inked = (id: string) =>
   `(() => { const c = document.getElementById('${id}'); const d = c.getContext('2d').getImageData(0, 0, c.width, c.height).data; let n = 0; for (let i = 3; i < d.length; i += 4) if (d[i] > 0) n++; return n; })()`;
 
-test('Simulate 20 random games of tic-tac-toe: 20 counted as node counts them, charts drawn, the longest game opens', async ({ page }) => {
-  await open(page);
-  await expect(page.locator('#sim-results')).toBeHidden();
-  await page.locator('#sim-count').fill('20');
-  await page.locator('#sim-bot').selectOption('random');
-  await page.locator('#sim-seed').fill('5');
+interface CliResult {
+  games: number;
+  meanLength: number;
+  wins: Record<string, number>;
+  winRates: Record<string, number>;
+  draws: number;
+  drawRate: number;
+  unfinished: number;
+  errors: number;
+  errorDetails: Array<{ game: number; seed: number; message: string }>;
+}
+
+/** `rulestack simulate FILE --games N --seed S --bot B --json`, run as a user runs it (FILE: an example's name, or a path). */
+function cli(file: string, games: number, seed: number, bot: string): CliResult {
+  const args = ['bin/rulestack.mjs', 'simulate', path.isAbsolute(file) ? file : `examples/${file}`, '--games', String(games), '--seed', String(seed), '--bot', bot, '--json'];
+  try {
+    return JSON.parse(execFileSync(process.execPath, args, { cwd: ROOT, encoding: 'utf8' })) as CliResult;
+  } catch (e) {
+    // it exits 1 when a game ended in an engine error, and still prints its figures
+    const out = (e as { stdout?: string }).stdout;
+    if (!out) throw e;
+    return JSON.parse(out) as CliResult;
+  }
+}
+
+const row = (page: Page, key: string) => page.locator(`#sim-table tr[data-row="${key}"]`);
+
+/** The table shows the command line's counts and rates (one decimal, as it prints them), and its mean length. */
+async function expectFigures(page: Page, c: CliResult): Promise<void> {
+  const pct = (x: number) => `${(100 * x).toFixed(1)}%`;
+  for (const p of Object.keys(c.wins)) {
+    await expect(row(page, `win:${p}`).locator('td.n')).toHaveText(String(c.wins[p]));
+    await expect(row(page, `win:${p}`).locator('td.pct')).toHaveText(pct(c.winRates[p]!));
+  }
+  await expect(row(page, 'draws').locator('td.n')).toHaveText(String(c.draws));
+  await expect(row(page, 'draws').locator('td.pct')).toHaveText(pct(c.drawRate));
+  await expect(row(page, 'unfinished').locator('td.n')).toHaveText(String(c.unfinished));
+  await expect(row(page, 'errors').locator('td.n')).toHaveText(String(c.errors));
+  await expect(page.locator('#sim-table caption')).toHaveText(`Games ${c.games}, ${c.meanLength.toFixed(2)} moves on average`);
+}
+
+/** Runs the panel: N games of the loaded game with this bot from this first seed, to the end. */
+async function simulate(page: Page, games: number, bot: string, seed: number, botName: string, timeout: number): Promise<void> {
+  await page.locator('#sim-count').fill(String(games));
+  await page.locator('#sim-bot').selectOption(bot);
+  await page.locator('#sim-seed').fill(String(seed));
   await page.locator('#sim-run').click();
-  await expect(page.locator('#sim-status')).toHaveText('20 games played (Random bots, seeds 5–24).', { timeout: 30_000 });
-  await expect(page.locator('#sim-progress')).toHaveJSProperty('value', 20);
-  await expect(page.locator('#sim-progress')).toHaveJSProperty('max', 20);
-  await expect(page.locator('#sim-games')).toHaveText('20');
+  await expect(page.locator('#sim-status')).toHaveText(`${games} games played (${botName} bots, seeds ${seed}–${seed + games - 1}).`, { timeout });
+  await expect(page.locator('#sim-progress')).toHaveJSProperty('value', games);
+  await expect(page.locator('#sim-progress')).toHaveJSProperty('max', games);
   await expect(page.locator('#sim-run')).toBeEnabled();
   await expect(page.locator('#sim-stop')).toBeDisabled();
+}
 
-  // the same games in node, through the same code (simulate-game.ts) and the package
-  const rs = (await loadEngine()) as unknown as Rulestack;
-  const g = rs.createGame(await readFile(new URL('../examples/tictactoe.yaml', import.meta.url), 'utf8'), { seed: 0 });
-  const definition = g.definitionJson;
-  g.dispose();
-  const outcomes: GameOutcome[] = [];
-  for (let s = 5; s < 25; s++) outcomes.push(playOut(rs, definition, s, 'random'));
-  const t = tally(outcomes, ['0', '1']);
-  const cell = (row: string) => page.locator(`#sim-table tr[data-row="${row}"] td.n`);
-  await expect(cell('win:0')).toHaveText(String(t.wins.get('0')));
-  await expect(cell('win:1')).toHaveText(String(t.wins.get('1')));
-  await expect(cell('draws')).toHaveText(String(t.draws));
-  await expect(cell('unfinished')).toHaveText('0');
-  await expect(cell('errors')).toHaveText('0');
-  const counts = await page.locator('#sim-table td.n').evaluateAll((tds) => tds.map((td) => Number(td.getAttribute('data-count'))));
-  expect(counts.reduce((a, b) => a + b, 0)).toBe(20);
-  expect(t.wins.get('0')! + t.wins.get('1')! + t.draws).toBe(20);
-
-  // two charts, drawn (Chart.js on a canvas)
+/** The charts are there and drawn (Chart.js on a canvas). */
+async function expectCharts(page: Page): Promise<void> {
   for (const id of ['sim-wins-chart', 'sim-length-chart']) {
     await expect(page.locator(`canvas#${id}`)).toBeVisible();
-    expect(await page.evaluate(inked(id))).toBeGreaterThan(100);
+    await expect.poll(() => page.evaluate(inked(id))).toBeGreaterThan(100);
   }
+}
 
+test('Simulate 200 Duel games: the charts appear and the win rates are those of `rulestack simulate`', async ({ page }) => {
+  test.setTimeout(120_000);
+  const expected = cli('duel.yaml', 200, 7, 'random');
+  expect(expected.games).toBe(200);
+  await open(page);
+  await page.locator('#game-picker').selectOption('duel.yaml');
+  await expect(page.locator('#sum-game')).toHaveText('Duel');
+  const reports: number[] = [];
+  await page.exposeFunction('progressSeen', (v: number) => reports.push(v));
+  await page.evaluate(() => {
+    const bar = document.getElementById('sim-progress') as HTMLProgressElement;
+    new MutationObserver(() => (window as unknown as { progressSeen(v: number): void }).progressSeen(bar.value)).observe(bar, { attributes: true });
+  });
+  await simulate(page, 200, 'random', 7, 'Random', 90_000);
+  await expectFigures(page, expected);
+  await expectCharts(page);
+  // the bar moved on as the games came in, not only at the end
+  expect(new Set(reports.filter((v) => v > 0 && v < 200)).size).toBeGreaterThan(0);
+});
+
+test('Simulate 20 random games of tic-tac-toe: the engine’s games, the odd ones by seed; the longest opens move for move', async ({ page }) => {
+  await open(page);
+  await expect(page.locator('#sim-results')).toBeHidden();
+  await simulate(page, 20, 'random', 5, 'Random', 30_000);
+  await expectFigures(page, cli('tictactoe.yaml', 20, 5, 'random'));
+  const counts = await page.locator('#sim-table td.n').evaluateAll((tds) => tds.map((td) => Number(td.getAttribute('data-count'))));
+  expect(counts.reduce((a, b) => a + b, 0)).toBe(20);
+  await expectCharts(page);
+
+  // each game as the package's simulate plays it alone (game i is seed 5 + i whatever the batch)
+  const rs = (await loadEngine()) as unknown as Rulestack;
+  const text = await readFile(new URL('../examples/tictactoe.yaml', import.meta.url), 'utf8');
+  const outcomes: GameOutcome[] = [];
+  for (let s = 5; s < 25; s++) outcomes.push(outcomeOf(rs.simulate(text, { games: 1, seed: s, hashes: true }), s));
   // the odd games: the longest, the shortest, then the first draws, each once, with its seed
   const odd = oddGames(outcomes);
   expect(odd.map((o) => o.why).slice(0, 2)).toEqual(['longest', 'shortest']);
@@ -62,12 +130,12 @@ test('Simulate 20 random games of tic-tac-toe: 20 counted as node counts them, c
   );
   const longest = odd[0]!.outcome;
   expect(longest.length).toBe(Math.max(...outcomes.map((o) => o.length)));
-  const row = page.locator('#sim-odd li[data-why="longest"]');
 
-  // Open: the board shows that game, replayed from its seed, one log group per move
-  await row.getByRole('button', { name: 'Open' }).click();
+  // Open: the board shows that game, replayed from its seed, one log group per move, ending in simulate's final state
+  await page.locator('#sim-odd li[data-why="longest"]').getByRole('button', { name: 'Open' }).click();
   await expect(page.locator('#seed-used')).toHaveText(`seed ${longest.seed}`);
   await expect(page.locator('#log .log-group')).toHaveCount(longest.length + 1); // + the setup
+  await expect(page.locator('#hash')).toHaveText(longest.hash!);
   await expect(page.locator('#result')).toHaveText(longest.winner !== null ? `Player ${longest.winner} wins` : 'Draw');
   await expect(page.locator('#mode')).toHaveValue('hotseat');
   await expect(page.locator('#moves')).toBeFocused(); // the game is over: the focus is on the moves panel that says so
@@ -97,20 +165,42 @@ test('Simulate: Stop ends a run with the games so far; a bad count is refused wi
   await expect(page.locator('#sim-run')).toBeEnabled();
 });
 
-test('Simulate with an MCTS level: the bots are rs.bot at that level, the same games as in node', async ({ page }) => {
+test('Simulate with an MCTS level: the engine’s MCTS bots at that level, the command line’s figures; no Open', async ({ page }) => {
+  test.setTimeout(90_000);
   await open(page);
-  await page.locator('#sim-count').fill('3');
-  await page.locator('#sim-bot').selectOption('easy');
-  await page.locator('#sim-run').click();
-  await expect(page.locator('#sim-status')).toHaveText('3 games played (Easy (MCTS) bots, seeds 1–3).', { timeout: 60_000 });
-  const rs = (await loadEngine()) as unknown as Rulestack;
-  const g = rs.createGame(await readFile(new URL('../examples/tictactoe.yaml', import.meta.url), 'utf8'), { seed: 0 });
-  const definition = g.definitionJson;
-  g.dispose();
-  const outcomes = [1, 2, 3].map((s) => playOut(rs, definition, s, 'easy'));
-  const t = tally(outcomes, ['0', '1']);
-  await expect(page.locator('#sim-table tr[data-row="win:0"] td.n')).toHaveText(String(t.wins.get('0')));
-  await expect(page.locator('#sim-table tr[data-row="win:1"] td.n')).toHaveText(String(t.wins.get('1')));
-  await expect(page.locator('#sim-table tr[data-row="draws"] td.n')).toHaveText(String(t.draws));
-  await expect(page.locator('#sim-table caption')).toHaveText(`Games 3, ${t.meanLength.toFixed(1)} moves on average`);
+  await simulate(page, 3, 'easy', 1, 'Easy (MCTS)', 60_000);
+  await expectFigures(page, cli('tictactoe.yaml', 3, 1, 'easy'));
+  await expect(page.locator('#sim-odd li[data-why="longest"]')).toBeVisible();
+  await expect(page.locator('#sim-odd button.sim-open')).toHaveCount(0);
+  await expect(page.locator('#sim-odd li.hint')).toHaveText('Only random-bot games open on the board: an MCTS game cannot be replayed outside the engine.');
+});
+
+test('Simulate a game whose rules sometimes fail: the engine errors counted as the command line counts them; one opens up to its failing move', async ({ page }) => {
+  const dir = mkdtempSync(path.join(tmpdir(), 'rulestack-sim-'));
+  let expected: CliResult;
+  try {
+    writeFileSync(path.join(dir, 'sometimes.yaml'), SOMETIMES_ERROR_YAML);
+    expected = cli(path.join(dir, 'sometimes.yaml'), 10, 1, 'random');
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+  expect(expected.errors).toBeGreaterThan(0);
+  await open(page);
+  await setEditorText(page, SOMETIMES_ERROR_YAML);
+  await page.locator('#load').click();
+  await expect(page.locator('#sum-game')).toHaveText('Sometimes');
+  await simulate(page, 10, 'random', 1, 'Random', 30_000);
+  await expectFigures(page, expected);
+  // the failed games, by seed, with the engine's message (and no count of moves: simulate counts none)
+  const failed = page.locator('#sim-odd li[data-why="engine error"]');
+  const listed = expected.errorDetails.slice(0, 3);
+  await expect(failed).toHaveText(listed.map((e) => `engine error — seed ${e.seed}, engine error: ${e.message} Open`));
+  // Open: the game up to the move that failed, which the page offers and refuses as a game error
+  await failed.first().getByRole('button', { name: 'Open' }).click();
+  await expect(page.locator('#sim-status')).toHaveText(new RegExp(`^Opened the game of seed ${listed[0]!.seed}, up to its move that failed in the engine \\(Player [01]: Hit\\): /actions/0/mutations/0: destination is not a zone$`));
+  await expect(page.locator('#seed-used')).toHaveText(`seed ${listed[0]!.seed}`);
+  await expect(page.locator('#result')).toHaveText('in progress');
+  await move(page, 'Hit').click();
+  await expect(page.locator('#message')).toHaveClass(/game-error/);
+  await expect(page.locator('#message')).toContainText('destination is not a zone');
 });

@@ -1,9 +1,12 @@
 // A tiny static file server for the e2e specs: serves a folder under a path (e.g. the
 // playground's build under /sub/project/), as any static host would: index.html for a folder,
 // a redirect from the folder without its slash, the usual content types, 404 otherwise.
+import { test } from '@playwright/test';
 import http from 'node:http';
-import { existsSync, readFileSync, statSync } from 'node:fs';
+import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import type { AddressInfo } from 'node:net';
 
 const TYPES: Record<string, string> = {
@@ -60,5 +63,30 @@ export async function serveStatic(dir: string, mount: string): Promise<StaticSer
         server.close(() => resolve());
         server.closeAllConnections(); // the browser's keep-alive connections
       }),
+  };
+}
+
+const BUILD = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', 'build', 'playground');
+
+/**
+ * Registers hooks (in the calling spec or describe block) that give each test a fresh copy of
+ * the playground's build (build/playground) in a temporary folder, and close its server and
+ * remove the copy after it. `dir()` is the copy; `serve(mount)` serves it there.
+ */
+export function buildCopies(): { dir(): string; serve(mount: string): Promise<StaticServer> } {
+  let work = '';
+  let server: StaticServer | undefined;
+  test.beforeEach(() => {
+    work = mkdtempSync(path.join(tmpdir(), 'rulestack-pg-'));
+    cpSync(BUILD, work, { recursive: true });
+  });
+  test.afterEach(async () => {
+    await server?.close();
+    server = undefined;
+    rmSync(work, { recursive: true, force: true });
+  });
+  return {
+    dir: () => work,
+    serve: async (mount) => (server = await serveStatic(work, mount)),
   };
 }

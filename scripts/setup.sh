@@ -3,7 +3,8 @@
 #   Debian/Ubuntu (apt-get): emscripten catch2 nlohmann-json3-dev chromium ninja-build cmake g++
 #                            clang libclang-rt-14-dev (clang, libFuzzer and the sanitizer
 #                            runtimes: the asan and fuzz suites, skipped without them)
-#   macOS (Homebrew):        emscripten catch2 nlohmann-json ninja cmake (a C++ compiler from the
+#                            redis-server (the server suite starts one of its own)
+#   macOS (Homebrew):        emscripten catch2 nlohmann-json ninja cmake redis (a C++ compiler from the
 #                            Xcode command line tools; Chromium or Chrome only for the e2e suite)
 #   with the official Emscripten SDK activated (`emcc` on PATH and EMSDK set, e.g. after
 #   `source emsdk_env.sh`), on either: emscripten is taken from the SDK, not installed.
@@ -43,7 +44,7 @@ missing=()
 case "$pm" in
 apt-get)
   export DEBIAN_FRONTEND=noninteractive
-  debs=(emscripten catch2 nlohmann-json3-dev chromium ninja-build cmake g++ clang libclang-rt-14-dev)
+  debs=(emscripten catch2 nlohmann-json3-dev chromium ninja-build cmake g++ clang libclang-rt-14-dev redis-server)
   # only for the asan and fuzz suites: a release without them (after apt-get update) skips them
   optional=(libclang-rt-14-dev)
   for p in "${debs[@]}"; do
@@ -84,6 +85,7 @@ brew)
   have ninja || brewHas ninja || missing+=(ninja)
   brewHas catch2 || missing+=(catch2)
   brewHas nlohmann-json || missing+=(nlohmann-json)
+  have redis-server || brewHas redis || missing+=(redis)
   if ! have c++ && ! have clang++ && ! have g++; then
     echo "setup: no C++ compiler: install the Xcode command line tools (xcode-select --install), then run again" >&2
     exit 1
@@ -103,6 +105,7 @@ none)
   have c++ || have g++ || have clang++ || missing+=("a C++17 compiler (g++ or clang++)")
   header catch2/catch.hpp || missing+=("Catch2 2.13 (catch2/catch.hpp and its CMake config)")
   header nlohmann/json.hpp || missing+=("nlohmann/json 3.11 (nlohmann/json.hpp and its CMake config)")
+  have redis-server || missing+=("redis-server (Redis 6 or later: the server suite's Redis tests)")
   if [ ${#missing[@]} -gt 0 ]; then
     {
       echo "setup: no supported package manager (apt-get or Homebrew) to install what is missing."

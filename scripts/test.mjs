@@ -3,6 +3,8 @@
 // summed) and a non-zero exit if anything failed. A suite that ran no test counts as failed.
 //   npm test                        everything
 //   npm test -- native wasm node e2e   only those suites (setup and build still run)
+// server: the multiplayer server's tests (web/server/test/*.test.mjs, over real WebSockets;
+// the Redis ones start redis-server themselves on a free port).
 // fuzz: every libFuzzer target of fuzz/ a few seconds (scripts/fuzz.mjs), one test per target;
 // asan: the Catch2 suite built with -fsanitize=address,undefined (build/asan). Both are
 // skipped, and say so, without clang and its libFuzzer/sanitizer runtimes.
@@ -16,7 +18,7 @@ import { fileURLToPath } from 'node:url';
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 process.chdir(root);
 
-const SUITES = ['native', 'wasm', 'node', 'e2e', 'asan', 'fuzz'];
+const SUITES = ['native', 'wasm', 'node', 'server', 'e2e', 'asan', 'fuzz'];
 const args = process.argv.slice(2);
 for (const a of args) {
   if (!SUITES.includes(a)) {
@@ -156,6 +158,16 @@ const suites = {
       args: ['--test', '--test-reporter=spec', ...files],
       parse: parseNodeTest,
       empty: files.length === 0 ? 'no dist/**/*.test.js files' : null,
+    };
+  },
+  server: () => {
+    const files = testFiles('web/server/test', /\.test\.mjs$/);
+    return {
+      cmd: process.execPath,
+      // one file at a time: each boots a Colyseus server (a process-wide matchmaker) and bots
+      args: ['--test', '--test-concurrency=1', '--test-reporter=spec', ...files],
+      parse: parseNodeTest,
+      empty: files.length === 0 ? 'no web/server/test/*.test.mjs files' : null,
     };
   },
   e2e: async () => {

@@ -394,7 +394,7 @@ int cmdSimulate(const std::vector<std::string>& args) {
       w[p] = wins[p];
       rates[p] = games > 0 ? (double)wins[p] / games : 0.0;
     }
-    nlohmann::ordered_json result = {{"games", games}, {"moves", moves}, {"bot", bot}, {"seed", seed}, {"seconds", seconds},
+    nlohmann::ordered_json result = {{"ok", errors == 0}, {"games", games}, {"moves", moves}, {"bot", bot}, {"seed", seed}, {"seconds", seconds},
                    {"gamesPerSecond", gps}, {"movesPerSecond", mps}, {"meanLength", meanLength}, {"wins", w},
                    {"winRates", rates}, {"draws", draws}, {"drawRate", drawRate}, {"unfinished", unfinished},
                    {"errors", errors}, {"errorDetails", errorDetails}};

@@ -121,9 +121,9 @@ export class Editor {
     this.#renderIssues();
   }
 
-  /** Puts the cursor at a document offset, scrolls it into view and focuses the editor. */
+  /** Puts the cursor at a document offset, scrolls it into view (centred both ways: a place far along a long line shows what follows it) and focuses the editor. */
   goToOffset(from: number): void {
-    this.view.dispatch({ selection: { anchor: from }, effects: EditorView.scrollIntoView(from, { y: 'center' }) });
+    this.view.dispatch({ selection: { anchor: from }, effects: EditorView.scrollIntoView(from, { y: 'center', x: 'center' }) });
     this.view.focus();
   }
 

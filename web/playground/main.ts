@@ -6,7 +6,7 @@
 import { loadEngine, DefinitionError, IllegalMoveError } from 'rulestack';
 import type { BotOptions, Game, GameEvent, GameView, Move, ResolutionStep, Rulestack, Seed } from 'rulestack';
 import type { BotRequest, BotResponse } from './bot-worker.js';
-import { Editor } from './editor.js';
+import type { Editor } from './editor.js';
 import { checkFormat } from './editor/check-format.js';
 import { examples } from './examples.js';
 import type { PlaygroundHost } from './host.js';
@@ -15,6 +15,7 @@ import { registerOffline } from './pwa.js';
 import { gameErrorText, h, moveEntities, moveErrorText, moveLabel, moveSteps, renderBoard, renderEvents, renderPrompt, renderSummary, resultText, stepsText, useDefinition } from './render.js';
 import { announce, settleFocus } from './a11y.js';
 import { initSimulate } from './simulate.js';
+import { initOnline } from './online.js';
 import { ResolutionPanel } from './steps.js';
 
 const $ = <T extends HTMLElement = HTMLElement>(id: string) => document.getElementById(id) as T;
@@ -72,10 +73,16 @@ const ui = {
 };
 const resolution = new ResolutionPanel($('resolution'));
 
-const editor = new Editor($('editor-box'), $('cursor-pos'), { box: ui.errorsBox, title: ui.errorsTitle, list: ui.errors }, {
-  onRun: () => load(),
-  onChange: () => keep.saveSoon(), // the text is kept as it is typed (keep.ts)
-});
+/** The editor (CodeMirror, a chunk of its own: main() loads it alongside the engine, so the page's first script is small). */
+let editor: Editor;
+
+async function newEditor(): Promise<Editor> {
+  const { Editor } = await import('./editor.js');
+  return new Editor($('editor-box'), $('cursor-pos'), { box: ui.errorsBox, title: ui.errorsTitle, list: ui.errors }, {
+    onRun: () => load(),
+    onChange: () => keep.saveSoon(), // the text is kept as it is typed (keep.ts)
+  });
+}
 
 let rs: Rulestack;
 let game: Game | null = null;
@@ -782,6 +789,7 @@ const keep = new Keep(host);
 
 async function main(): Promise<void> {
   registerOffline();
+  [rs, editor] = await Promise.all([loadEngine(), newEditor()]);
   wire();
   keep.wire();
   const ex = examples.find((e) => e.file === DEFAULT_GAME) ?? examples[0];
@@ -790,11 +798,11 @@ async function main(): Promise<void> {
     ui.picker.value = ex.file;
     editor.value = ex.text;
   }
-  rs = await loadEngine();
   ui.version.textContent = rs.version();
   // a share link, else what the page kept (the game replayed to where it was), else the default
   if (!(await keep.restore())) load();
   initSimulate({ definition: () => game?.definitionJson ?? null, players: () => game?.players ?? [], open: openGame });
+  initOnline({ definition: () => game?.definitionJson ?? null });
   ui.status.textContent = 'ready';
 }
 

@@ -1,18 +1,22 @@
-// The Simulate panel's games, off the main thread: each is played through the package
-// (simulate-game.ts) and reported at once, so the page shows progress; the page stops a run
-// by terminating the worker.
+// The Simulate panel's games, off the main thread. They are the package's own simulate
+// (`rs.simulateParallel`, what `rulestack simulate` runs: game i dealt from seed + i, the
+// engine's bots), one game per batch in this worker's thread, so that the page gets each
+// game's outcome (for the lengths chart and the odd games) and a progress bar, and the totals
+// are the command line's for the same seed and count. The page stops a run by terminating
+// the worker. A random-bot game is opened by replaying it (simulate-replay.ts).
 import { loadEngine } from 'rulestack';
-import type { Move } from 'rulestack';
-import { playOut, type GameOutcome, type SimBot } from './simulate-game.js';
+import type { Move, SimulateResult } from 'rulestack';
+import { outcomeOf, type GameOutcome, type SimBot } from './simulate-game.js';
+import { replayRandomGame, type Replayed } from './simulate-replay.js';
 
 export type SimRequest =
   | { type: 'run'; id: number; definition: string; games: number; bot: SimBot; seed: number }
-  | { type: 'replay'; id: number; definition: string; bot: SimBot; seed: number };
+  | { type: 'replay'; id: number; definition: string; seed: number; hash?: string };
 
 export type SimResponse =
   | { type: 'progress'; id: number; outcomes: GameOutcome[] }
-  | { type: 'done'; id: number }
-  | { type: 'replayed'; id: number; outcome: GameOutcome; moves: Array<{ player: string; move: Move }> }
+  | { type: 'done'; id: number; result: SimulateResult }
+  | { type: 'replayed'; id: number; moves: Array<{ player: string; move: Move }>; failed?: Replayed['failed'] }
   | { type: 'error'; id: number; message: string };
 
 const post = (r: SimResponse) => (self as unknown as Worker).postMessage(r);
@@ -23,23 +27,31 @@ self.addEventListener('message', async (e: MessageEvent<SimRequest>) => {
     // the definition comes as the game's JSON text: no YAML reader needed here
     const rs = await loadEngine({ yaml: false });
     if (req.type === 'replay') {
-      const moves: Array<{ player: string; move: Move }> = [];
-      const outcome = playOut(rs, req.definition, req.seed, req.bot, moves);
-      post({ type: 'replayed', id: req.id, outcome, moves });
+      const { moves, hash, failed } = replayRandomGame(rs, req.definition, req.seed);
+      if (req.hash !== undefined && hash !== req.hash) throw new Error(`the replay of seed ${req.seed} ends in state ${hash}, simulate's in ${req.hash}`);
+      post({ type: 'replayed', id: req.id, moves, failed });
       return;
     }
     let batch: GameOutcome[] = [];
     let last = performance.now();
-    for (let i = 0; i < req.games; i++) {
-      batch.push(playOut(rs, req.definition, req.seed + i, req.bot));
-      // a few reports a second: enough for the progress bar, few enough messages
-      if (performance.now() - last > 100 || i === req.games - 1) {
-        post({ type: 'progress', id: req.id, outcomes: batch });
-        batch = [];
-        last = performance.now();
-      }
-    }
-    post({ type: 'done', id: req.id });
+    const result = await rs.simulateParallel(req.definition, {
+      games: req.games,
+      seed: req.seed,
+      bot: req.bot,
+      hashes: true,
+      batch: 1,
+      workers: 1,
+      onProgress: (done, total, { first, result: one }) => {
+        batch.push(outcomeOf(one, req.seed + first));
+        // a few reports a second: enough for the progress bar, few enough messages
+        if (performance.now() - last > 100 || done === total) {
+          post({ type: 'progress', id: req.id, outcomes: batch });
+          batch = [];
+          last = performance.now();
+        }
+      },
+    });
+    post({ type: 'done', id: req.id, result });
   } catch (err) {
     post({ type: 'error', id: req.id, message: err instanceof Error ? err.message : String(err) });
   }

@@ -1,10 +1,12 @@
-// The Simulate panel: N bot-vs-bot games of the loaded game in a worker (simulate-worker.ts),
-// a progress bar, then the win counts, the draws and the spread of game lengths as charts,
-// and the odd games (longest, shortest, draws, failures), each of which opens on the board.
-import type { Move } from 'rulestack';
+// The Simulate panel: N bot-vs-bot games of the loaded game in a worker (simulate-worker.ts:
+// the package's simulate, so the figures are `rulestack simulate`'s for the same seed and
+// count), a progress bar, then the win counts, the draws and the spread of game lengths as
+// charts, and the odd games (longest, shortest, draws, failures); a random-bot game opens on
+// the board, move for move.
+import type { Move, SimulateResult } from 'rulestack';
 import { h } from './render.js';
 import type { GameOutcome, SimBot } from './simulate-game.js';
-import { lengthBins, oddGames, tally, type Tally } from './simulate-stats.js';
+import { lengthBins, oddGames, tally, tallyOf, type Tally } from './simulate-stats.js';
 import type { SimRequest, SimResponse } from './simulate-worker.js';
 
 export interface SimulateHost {
@@ -77,28 +79,31 @@ export function initSimulate(host: SimulateHost): void {
   let runBot: SimBot = 'random';
   let runPlayers: readonly string[] = [];
 
-  const finish = (text: string) => {
+  /** The run ends: with the engine's totals for the whole run, or (stopped, failed) without. */
+  const finish = (text: string, result?: SimulateResult) => {
     worker?.terminate();
     worker = null;
     run.disabled = false;
     stop.disabled = true;
     status.textContent = text;
-    void draw(true);
+    void draw(true, result);
   };
 
-  const draw = async (charts: boolean) => {
-    const t = tally(outcomes, runPlayers);
+  const draw = async (charts: boolean, result?: SimulateResult) => {
+    // the engine's merged result when the run is whole (what the command line prints), else the games so far
+    const t = result ? tallyOf(result, runPlayers) : tally(outcomes, runPlayers);
     renderTable(table, t);
     results.hidden = outcomes.length === 0;
     if (!charts || outcomes.length === 0) return;
-    renderOdd(odd, outcomes, openGame);
+    renderOdd(odd, outcomes, runBot === 'random' ? openGame : null);
     const { barChart } = await import('./charts.js');
     barChart(winsCanvas, [...[...t.wins.keys()].map(playerLabel), 'draws', 'unfinished', 'errors'], [...t.wins.values(), t.draws, t.unfinished, t.errors], 'games');
     const bins = lengthBins(outcomes);
     barChart(lengthCanvas, bins.map((b) => (b.from === b.to ? String(b.from) : `${b.from}–${b.to}`)), bins.map((b) => b.count), 'games');
   };
 
-  const openGame = (s: number) => {
+  const openGame = (o: GameOutcome) => {
+    const s = o.seed;
     const w = newWorker();
     const id = ++runId;
     const def = runDef;
@@ -107,11 +112,12 @@ export function initSimulate(host: SimulateHost): void {
       if (e.data.id !== id) return;
       w.terminate();
       if (e.data.type === 'replayed') {
-        status.textContent = `Opened the game of seed ${s}.`;
+        const f = e.data.failed;
         host.open(def, s, e.data.moves);
+        status.textContent = f ? `Opened the game of seed ${s}, up to its move that failed in the engine (${playerLabel(f.player)}: ${f.move.action ?? f.move.decision ?? 'a move'}): ${f.message}` : `Opened the game of seed ${s}.`;
       } else if (e.data.type === 'error') status.textContent = `Could not open it: ${e.data.message}`;
     });
-    w.postMessage({ type: 'replay', id, definition: def, bot: runBot, seed: s } satisfies SimRequest);
+    w.postMessage({ type: 'replay', id, definition: def, seed: s, hash: o.hash } satisfies SimRequest);
   };
 
   run.addEventListener('click', () => {
@@ -142,7 +148,7 @@ export function initSimulate(host: SimulateHost): void {
         progress.value = outcomes.length;
         status.textContent = `${outcomes.length} / ${games} games…`;
         void draw(false);
-      } else if (r.type === 'done') finish(`${outcomes.length} games played (${BOTS.find(([v]) => v === runBot)![1]} bots, seeds ${first}–${first + games - 1}).`);
+      } else if (r.type === 'done') finish(`${outcomes.length} games played (${BOTS.find(([v]) => v === runBot)![1]} bots, seeds ${first}–${first + games - 1}).`, r.result);
       else if (r.type === 'error') finish(`Stopped: ${r.message}`);
     });
     worker.addEventListener('error', (e) => finish(`Stopped: the simulation worker failed (${e.message}).`));
@@ -155,11 +161,12 @@ export function initSimulate(host: SimulateHost): void {
 }
 
 function renderTable(table: HTMLElement, t: Tally): void {
-  const pct = (n: number) => (t.games ? `${Math.round((100 * n) / t.games)}%` : '–');
+  // as `rulestack simulate` prints its rates: a percentage with one decimal
+  const pct = (n: number) => (t.games ? `${((100 * n) / t.games).toFixed(1)}%` : '–');
   const row = (label: string, n: number, key: string) =>
     h('tr', { 'data-row': key }, h('th', { scope: 'row' }, label), h('td', { class: 'n', 'data-count': String(n) }, String(n)), h('td', { class: 'pct' }, pct(n)));
   table.replaceChildren(
-    h('caption', null, 'Games ', h('strong', { id: 'sim-games' }, String(t.games)), `, ${t.meanLength.toFixed(1)} moves on average`),
+    h('caption', null, 'Games ', h('strong', { id: 'sim-games' }, String(t.games)), `, ${t.meanLength.toFixed(2)} moves on average`),
     h('thead', null, h('tr', null, h('th', { scope: 'col' }, 'outcome'), h('th', { scope: 'col' }, 'games'), h('th', { scope: 'col' }, 'share'))),
     h(
       'tbody',
@@ -178,12 +185,18 @@ function outcomeText(o: GameOutcome): string {
   return o.draw ? 'draw' : 'unfinished';
 }
 
-function renderOdd(list: HTMLElement, outcomes: GameOutcome[], open: (seed: number) => void): void {
-  list.replaceChildren(
-    ...oddGames(outcomes).map(({ why, outcome: o }) => {
+/** The odd games, each with Open when its games can be replayed (`open` null: MCTS bots, see simulate-replay.ts). */
+function renderOdd(list: HTMLElement, outcomes: GameOutcome[], open: ((o: GameOutcome) => void) | null): void {
+  const items = oddGames(outcomes).map(({ why, outcome: o }) => {
+    // (simulate counts no moves of a game that failed)
+    const li = h('li', { 'data-why': why }, h('strong', null, why), ` — seed ${o.seed}, ${o.error === undefined ? `${o.length} moves, ` : ''}${outcomeText(o)}`);
+    if (open) {
       const btn = h('button', { type: 'button', class: 'sim-open', 'data-seed': String(o.seed) }, 'Open');
-      btn.addEventListener('click', () => open(o.seed));
-      return h('li', { 'data-why': why }, h('strong', null, why), ` — seed ${o.seed}, ${o.length} moves, ${outcomeText(o)} `, btn);
-    }),
-  );
+      btn.addEventListener('click', () => open(o));
+      li.append(' ', btn);
+    }
+    return li;
+  });
+  if (!open && items.length) items.push(h('li', { class: 'hint' }, 'Only random-bot games open on the board: an MCTS game cannot be replayed outside the engine.'));
+  list.replaceChildren(...items);
 }

@@ -15,7 +15,11 @@ export default defineConfig({
   base: './',
   clearScreen: false,
   resolve: {
-    alias: { rulestack: path.resolve(here, '../lib/index.ts') },
+    // exact names: 'rulestack/client' (online.ts) is the package's client entry
+    alias: [
+      { find: /^rulestack\/client$/, replacement: path.resolve(here, '../lib/client.ts') },
+      { find: /^rulestack$/, replacement: path.resolve(here, '../lib/index.ts') },
+    ],
   },
   build: {
     outDir: path.resolve(here, '../../build/playground'),

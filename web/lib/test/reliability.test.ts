@@ -430,6 +430,7 @@ describe('command lines: files and numbers', () => {
       assert.match(r.stderr, /simulate: 3 game\(s\) ended in an engine error\n/);
       const j = JSON.parse(run('simulate', 'err.json', '--games', '7', '--batch', '3', '--seed', '5', '--json').stdout);
       assert.equal(j.errors, 7);
+      assert.equal(j.ok, false);
       assert.deepEqual(j.errorDetails.map((d: { game: number; seed: number }) => [d.game, d.seed]), [1, 2, 3, 4, 5, 6, 7].map((g) => [g, g + 4]));
     });
 
@@ -506,6 +507,7 @@ describe('command lines: files and numbers', () => {
       const ok = run('simulate', 'ttt.json', '--games', '2', '--iterations', '100000', '--json');
       assert.equal(ok.status, 0, ok.stderr);
       assert.equal(JSON.parse(ok.stdout).iterations, 100000);
+      assert.equal(JSON.parse(ok.stdout).ok, true);
     });
   }
 

@@ -67,7 +67,7 @@ function plan(c: Case) {
   }
 }
 
-const DEBS = ['emscripten', 'catch2', 'nlohmann-json3-dev', 'chromium', 'ninja-build', 'cmake', 'g++', 'clang', 'libclang-rt-14-dev'];
+const DEBS = ['emscripten', 'catch2', 'nlohmann-json3-dev', 'chromium', 'ninja-build', 'cmake', 'g++', 'clang', 'libclang-rt-14-dev', 'redis-server'];
 const wouldRun = (out: string) =>
   out
     .split('\n')
@@ -118,26 +118,26 @@ test('macOS with Homebrew: the missing formulae, with brew', () => {
   const r = plan({ tools: ['brew', 'cmake', 'c++'], installed: ['catch2'] });
   assert.equal(r.status, 0, r.out);
   assert.match(r.out, /package manager: brew/);
-  assert.match(r.out, /installing with Homebrew: emscripten ninja nlohmann-json\n/);
-  assert.deepEqual(wouldRun(r.out).filter((l) => !l.startsWith('npm')), ['env NONINTERACTIVE=1 brew install emscripten ninja nlohmann-json']);
+  assert.match(r.out, /installing with Homebrew: emscripten ninja nlohmann-json redis\n/);
+  assert.deepEqual(wouldRun(r.out).filter((l) => !l.startsWith('npm')), ['env NONINTERACTIVE=1 brew install emscripten ninja nlohmann-json redis']);
   assert.deepEqual(r.ran, []);
 });
 
 test('macOS with Homebrew and the Emscripten SDK: brew installs no emscripten', () => {
-  const r = plan({ tools: ['brew', 'emcc', 'cmake', 'ninja', 'clang++'], installed: ['nlohmann-json'], env: { EMSDK: '/Users/me/emsdk' } });
+  const r = plan({ tools: ['brew', 'emcc', 'cmake', 'ninja', 'clang++', 'redis-server'], installed: ['nlohmann-json'], env: { EMSDK: '/Users/me/emsdk' } });
   assert.equal(r.status, 0, r.out);
   assert.match(r.out, /emscripten: the Emscripten SDK in \/Users\/me\/emsdk/);
   assert.match(r.out, /installing with Homebrew: catch2\n/);
 });
 
 test('macOS with everything: nothing to install; the e2e browser is found or its absence explained', () => {
-  const r = plan({ tools: ['brew', 'emcc', 'cmake', 'ninja', 'c++'], installed: ['catch2', 'nlohmann-json'] });
+  const r = plan({ tools: ['brew', 'emcc', 'cmake', 'ninja', 'c++', 'redis-server'], installed: ['catch2', 'nlohmann-json'] });
   assert.equal(r.status, 0, r.out);
   assert.match(r.out, /system packages: nothing to install/);
   const browser = ['/usr/bin/chromium', '/Applications/Chromium.app/Contents/MacOS/Chromium', '/Applications/Google Chrome.app/Contents/MacOS/Google Chrome'].find((f) => existsSync(f));
   if (browser) assert.match(r.out, new RegExp(`e2e browser: ${browser.replace(/[.]/g, '\\.')}`));
   else assert.match(r.out, /the e2e suite will be skipped/);
-  const none = plan({ tools: ['brew', 'emcc', 'cmake', 'ninja', 'c++'], installed: ['catch2', 'nlohmann-json'], env: { RULESTACK_CHROMIUM: '/nowhere/chrome' } });
+  const none = plan({ tools: ['brew', 'emcc', 'cmake', 'ninja', 'c++', 'redis-server'], installed: ['catch2', 'nlohmann-json'], env: { RULESTACK_CHROMIUM: '/nowhere/chrome' } });
   assert.match(none.out, /no Chromium or Chrome found: the e2e suite will be skipped.*RULESTACK_CHROMIUM=\/path\/to\/chrome npm test -- e2e/);
 });
 
@@ -158,12 +158,12 @@ test('no supported package manager: stops and lists exactly what is missing', ()
     assert.match(r.out, /package manager: none/);
     assert.match(r.out, /no supported package manager \(apt-get or Homebrew\)/);
     const listed = r.out.split('\n').filter((l) => l.startsWith('setup:   - ')).map((l) => l.slice(11).split(' ')[0]);
-    assert.deepEqual(listed, ['emscripten', 'ninja', 'Catch2']);
+    assert.deepEqual(listed, ['emscripten', 'ninja', 'Catch2', 'redis-server']);
     assert.deepEqual(r.ran, []);
 
     mkdirSync(path.join(inc, 'catch2'));
     writeFileSync(path.join(inc, 'catch2', 'catch.hpp'), '');
-    const ok = plan({ tools: ['cmake', 'g++', 'ninja', 'emcc'], env: { SETUP_INCLUDE_DIRS: inc, EMSDK: '/opt/emsdk' } });
+    const ok = plan({ tools: ['cmake', 'g++', 'ninja', 'emcc', 'redis-server'], env: { SETUP_INCLUDE_DIRS: inc, EMSDK: '/opt/emsdk' } });
     assert.equal(ok.status, 0, ok.out);
     assert.match(ok.out, /system packages: nothing to install/);
   } finally {

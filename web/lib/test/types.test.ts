@@ -5,26 +5,19 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, mkdirSync, writeFileSync, rmSync, symlinkSync, existsSync, readFileSync, readdirSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync, existsSync, readFileSync, readdirSync } from 'node:fs';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { loadEngine, type GameEvent } from '../index.js';
+import { consumerApp, ROOT, TSC } from './consumer-app.js';
 
-const ROOT = path.resolve(fileURLToPath(new URL('../../', import.meta.url)));
-const TSC = path.join(ROOT, 'node_modules', '.bin', 'tsc');
 let app: string;
+let removeApp = () => {};
 
 before(() => {
-  app = mkdtempSync(path.join(tmpdir(), 'rulestack-types-'));
-  mkdirSync(path.join(app, 'node_modules'));
   // the package as installed: node_modules/rulestack is this repository (package.json exports)
-  symlinkSync(ROOT, path.join(app, 'node_modules', 'rulestack'), 'dir');
-  writeFileSync(path.join(app, 'package.json'), JSON.stringify({ name: 'consumer', private: true, type: 'module' }));
+  ({ dir: app, remove: removeApp } = consumerApp('rulestack-types-'));
 });
-after(() => {
-  if (app) rmSync(app, { recursive: true, force: true });
-});
+after(() => removeApp());
 
 const CONSUMER = `import { loadEngine, IllegalMoveError, type Move, type GameEvent, type EventOf, type GameEventType } from 'rulestack';
 import { readFileSync } from 'node:fs';

@@ -3,7 +3,9 @@
 // ($Before./$After. and the events the schema's trigger pattern names, @ and the actions
 // declared), `$` references (docs/language.md's table, the one list with what each means),
 // and the names the definition being edited declares: templates, zones, properties,
-// players, actions.
+// players, actions. After a `.` in an expression: the built-in members docs/language.md
+// lists for what the value before it is (an entity, a zone, a queue item, a list) and the
+// definition's property names.
 import type { Completion, CompletionContext, CompletionResult } from '@codemirror/autocomplete';
 import { syntaxTree } from '@codemirror/language';
 import type { EditorState } from '@codemirror/state';
@@ -14,6 +16,37 @@ import { eachPair, enclosingMapping, enclosingPair, listItems, pathOf, siblingKe
 export interface CompletionData {
   schema: SchemaContext;
   references: Completion[];
+  members: BuiltinMembers;
+}
+
+/** What a value before a `.` is, as far as its words tell. */
+export type ValueKind = 'entity' | 'zone' | 'item' | 'list';
+
+/** The built-in members of each kind of value (a list's are its methods and `size`; a zone has them too). */
+export type BuiltinMembers = Record<ValueKind, string[]>;
+
+/** The backquoted names in a piece of docs/language.md. */
+const namesIn = (text: string | undefined) => [...(text ?? '').matchAll(/`(\w+)`/g)].map((m) => m[1]!);
+
+/** The built-in members docs/language.md lists: of an entity, a zone, a queue item; a list's methods. */
+export function builtinMembersFrom(languageDoc: string): BuiltinMembers {
+  return {
+    entity: namesIn(/Built-in members of an entity: ([\s\S]*?)\. Every declared property/.exec(languageDoc)?.[1]),
+    zone: namesIn(/works on entities, players, zones \(([^)]*)\)/.exec(languageDoc)?.[1]),
+    item: namesIn(/an item has ([^|]*?), and reads other members/.exec(languageDoc)?.[1]),
+    // the methods table's `list.…` forms (not its functions, `count(list)`)
+    list: [...new Set([...languageDoc.matchAll(/^\| (`list\.[^|]*)\|/gm)].flatMap((row) => [...row[1]!.matchAll(/`list\.(\w+)/g)].map((m) => m[1]!)))],
+  };
+}
+
+/** What the value a chain of words names is ("$queue.top" an item, "$zone.@Hand" a zone, "$targets" a list, else an entity or player). */
+export function valueKind(base: string, types: readonly string[]): ValueKind {
+  const last = base.slice(base.lastIndexOf('.') + 1);
+  if (/^\$queue\.(top|items\[.*\])$/.test(base) || base === '$event.action') return 'item';
+  if (/^\$zone\.@\w+$/.test(base) || /\.zone(\.@\w+)?$/.test(base) || /^\$event\.(zone|from)$/.test(base)) return 'zone';
+  if (/^\$(entity\.all|player\.all|players|targets|queue\.items)$/.test(base) || ['tags', 'entities', 'targets'].includes(last)) return 'list';
+  if (/^\$entity\.\w+$/.test(base) && types.includes(last)) return 'list';
+  return 'entity';
 }
 
 /** `$` references and what they are, from the References table of docs/language.md. */
@@ -35,7 +68,7 @@ let data: Promise<CompletionData> | undefined;
 /** Fetched once, when completion is first wanted (a chunk of its own: the page loads without it). */
 export function completionData(): Promise<CompletionData> {
   data ??= Promise.all([import('../../../schema/rulestack.schema.json'), import('../../../docs/language.md?raw')]).then(
-    ([schema, doc]) => ({ schema: new SchemaContext(schema.default as Schema), references: referencesFrom(doc.default) }),
+    ([schema, doc]) => ({ schema: new SchemaContext(schema.default as Schema), references: referencesFrom(doc.default), members: builtinMembersFrom(doc.default) }),
     (e: unknown) => {
       data = undefined; // try again next time
       throw e;
@@ -102,7 +135,7 @@ function namesFor(key: string | undefined, n: DeclaredNames): Completion[] {
 
 /** Inside an expression: the `$…` word before the cursor. */
 function referenceOptions(word: string, n: DeclaredNames, d: CompletionData): Completion[] {
-  if (/^\$zone\.@/.test(word)) return n.zones.map((z) => opt(`$zone.@${z}`, 'namespace', 'zone'));
+  if (/^\$zone\.@\w*$/.test(word)) return n.zones.map((z) => opt(`$zone.@${z}`, 'namespace', 'zone'));
   if (/^\$(Before|After)\.@/.test(word)) return n.actions.map((a) => opt(`${word.slice(0, word.indexOf('@'))}@${a}`, 'function', 'action'));
   if (/^\$(Before|After)\b/.test(word)) return triggerOptions(n, d);
   const member = /^(\$[\w.@[\]]*)\.(\w*)$/.exec(word);
@@ -112,11 +145,18 @@ function referenceOptions(word: string, n: DeclaredNames, d: CompletionData): Co
     ...n.types.map((t) => opt(`$entity.${t}`, 'variable', 'template type')),
     ...n.zones.map((z) => opt(`$zone.@${z}`, 'namespace', 'zone')),
   ];
-  if (member && !refs.some((r) => r.label.startsWith(word))) {
-    // a member of a value: the definition's properties
-    return n.properties.map((p) => opt(`${member[1]}.${p}`, 'property', 'property'));
-  }
+  if (member && !refs.some((r) => r.label.startsWith(word))) return memberOptions(member[1]!, n, d);
   return refs;
+}
+
+/** After `base.`: the built-in members of what `base` is, then (an entity, player or item) the definition's properties. */
+function memberOptions(base: string, n: DeclaredNames, d: CompletionData): Completion[] {
+  const kind = valueKind(base, n.types);
+  // a zone is also a list of its entities: `.contains(v)`, `.where(...)`
+  const names = kind === 'zone' ? [...new Set([...d.members.zone, ...d.members.list])] : d.members[kind];
+  const builtins = names.map((m) => opt(`${base}.${m}`, kind === 'list' ? 'method' : 'property', `built-in (${kind === 'item' ? 'queue item' : kind})`));
+  const own = kind === 'entity' || kind === 'item' ? n.properties.filter((p) => !d.members[kind].includes(p)).map((p) => opt(`${base}.${p}`, 'property', 'property')) : [];
+  return [...builtins, ...own];
 }
 
 function triggerOptions(n: DeclaredNames, d: CompletionData): Completion[] {

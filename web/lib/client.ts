@@ -1,0 +1,248 @@
+// rulestack/client — a game played on a rulestack server (web/server/) through Colyseus,
+// with the shape of a local Game: view, legalMoves, apply, log, on. The server holds the
+// game; this object holds only what the server sent this seat (its view, its legal moves,
+// its events), so apply is asynchronous and the rest reads the last update.
+import { Client, type Room } from '@colyseus/sdk';
+import { IllegalMoveError } from './errors.js';
+import type { GameEvent, GameView, Move, PlayerId } from './types.js';
+import type { GameLog } from './game.js';
+
+/** What a client sends to create a room (see docs/api.md, Multiplayer). */
+export interface RoomOptions {
+  game?: string;
+  definition?: object | string;
+  seed?: number | string;
+  bots?: Record<string, BotLevel>;
+  botsForEmptySeats?: BotLevel;
+  decisionSeconds?: number;
+  graceSeconds?: number;
+  botDelayMs?: number;
+  resume?: string;
+}
+export type BotLevel = 'random' | 'easy' | 'normal' | 'hard';
+
+export interface JoinOptions {
+  /** A player id, 'spectator', or left out: the first free seat, else a spectator. */
+  seat?: PlayerId | 'spectator';
+}
+
+/** What the room sends a client after each change (docs/api.md, Multiplayer: protocol). */
+export interface RoomUpdate {
+  seat: PlayerId | null;
+  view: GameView;
+  legalMoves: Move[];
+  /** the log index of events[0] */
+  from: number;
+  /** how many earlier events the room's log no longer keeps (its logLimit) */
+  dropped: number;
+  events: GameEvent[];
+  /** the id of this client's move that this update follows */
+  ack?: number;
+}
+export interface TimeoutNotice {
+  player: PlayerId;
+  passed: boolean;
+  /** the move made for the player: only in the notice sent to that player */
+  move?: Move;
+}
+
+export interface OnlineGameEventMap {
+  /** each new event of this seat's log, in order (as a local Game's 'event') */
+  event: GameEvent;
+  /** after each update from the room (a move by anyone, a reconnection) */
+  update: RoomUpdate;
+  /** the decision timer ran out and the room moved for a player */
+  timeout: TimeoutNotice;
+  /** the connection was lost for good (or leave() was called): the close code */
+  leave: number;
+}
+export type OnlineGameEventName = keyof OnlineGameEventMap;
+
+interface Pending {
+  move: Move;
+  resolve: (events: GameEvent[]) => void;
+  reject: (e: Error) => void;
+}
+
+/** One seat (or a spectator) of a game on a rulestack server. */
+export class OnlineGame {
+  readonly room: Room;
+  #update!: RoomUpdate;
+  #events: GameEvent[] = [];
+  #dropped = 0;
+  #nextId = 1;
+  #pending = new Map<number, Pending>();
+  #listeners: { [K in OnlineGameEventName]: Set<(arg: OnlineGameEventMap[K]) => void> } = {
+    event: new Set(),
+    update: new Set(),
+    timeout: new Set(),
+    leave: new Set(),
+  };
+  #left = false;
+  /** resolves on the first update (join waits for it) */
+  readonly ready: Promise<void>;
+
+  constructor(room: Room) {
+    this.room = room;
+    let first: () => void;
+    this.ready = new Promise((r) => (first = r));
+    room.onMessage('update', (u: RoomUpdate) => {
+      if (this.#onUpdate(u)) first();
+    });
+    room.onMessage('rejected', (r: { id: number | null; reason: string; message: string }) => {
+      const p = r.id === null ? undefined : this.#pending.get(r.id);
+      if (!p) return;
+      this.#pending.delete(r.id!);
+      p.reject(new IllegalMoveError(r.reason, r.message, p.move, this.#update?.seat ?? ''));
+    });
+    room.onMessage('timeout', (t: TimeoutNotice) => this.#emit('timeout', t));
+    // after an automatic reconnection, ask for every event from the last one we hold
+    room.onReconnect(() => room.send('sync', { since: this.#dropped + this.#events.length }));
+    room.onLeave((code: number) => {
+      this.#left = true;
+      for (const [id, p] of this.#pending) {
+        this.#pending.delete(id);
+        p.reject(new Error(`rulestack client: the connection to the room was closed (code ${code}) before the move was answered`));
+      }
+      this.#emit('leave', code);
+    });
+  }
+
+  /** The room's id: what another player or a spectator joins with. */
+  get roomId(): string {
+    return this.room.roomId;
+  }
+  /** This client's player id, or null for a spectator. */
+  get seat(): PlayerId | null {
+    return this.#update.seat;
+  }
+  get players(): readonly PlayerId[] {
+    return this.#update.view.players.map((p) => p.id);
+  }
+  /** To resume this seat after a page reload: rejoin(url, token). */
+  get reconnectionToken(): string {
+    return this.room.reconnectionToken;
+  }
+
+  #own(player: unknown, what: string): void {
+    if (player === undefined || player === null) return;
+    if (String(player) !== this.seat) {
+      throw new RangeError(`rulestack client: ${what}: this client holds only the ${this.seat === null ? 'spectator' : `player ${this.seat}`} view, not player '${String(player)}'`);
+    }
+  }
+
+  /** The last view the room sent (this seat's; a spectator's for a spectator). */
+  view(player?: PlayerId | number | null): GameView {
+    this.#own(player, 'view');
+    return this.#update.view;
+  }
+  /** This seat's legal moves as of the last update ([] for a spectator). */
+  legalMoves(player?: PlayerId | number): Move[] {
+    this.#own(player, 'legalMoves');
+    return this.#update.legalMoves;
+  }
+  /** This seat's events so far (the room's log(seat)), with `dropped` as a local log's. */
+  log(player?: PlayerId | number | null): GameLog {
+    this.#own(player, 'log');
+    return Object.assign([...this.#events], { dropped: this.#dropped });
+  }
+
+  /**
+   * Sends a move for this seat. Resolves with its events as this seat sees them, once the
+   * room has applied and recorded it; rejects with the room's IllegalMoveError (the state
+   * is then unchanged), or an Error if the connection closes first.
+   */
+  apply(player: PlayerId | number, move: Move): Promise<GameEvent[]> {
+    if (this.#left) return Promise.reject(new Error('rulestack client: this client has left the room'));
+    if (this.seat === null) return Promise.reject(new IllegalMoveError('unknown_player', 'rulestack client: a spectator cannot move', move, String(player)));
+    if (String(player) !== this.seat) {
+      return Promise.reject(new IllegalMoveError('unknown_player', `rulestack client: this client plays '${this.seat}', not '${String(player)}'`, move, String(player)));
+    }
+    const id = this.#nextId++;
+    return new Promise((resolve, reject) => {
+      this.#pending.set(id, { move, resolve, reject });
+      this.room.send('move', { id, move });
+    });
+  }
+
+  on<K extends OnlineGameEventName>(name: K, callback: (arg: OnlineGameEventMap[K]) => void): () => void {
+    const set = this.#listeners[name];
+    if (!set) throw new TypeError(`rulestack client: unknown event '${String(name)}' (events: ${Object.keys(this.#listeners).join(', ')})`);
+    set.add(callback);
+    return () => void set.delete(callback);
+  }
+
+  /** Leaves the room for good (the seat is freed at once). */
+  async leave(): Promise<void> {
+    if (this.#left) return;
+    await this.room.leave(true);
+  }
+
+  #emit<K extends OnlineGameEventName>(name: K, arg: OnlineGameEventMap[K]): void {
+    for (const cb of [...this.#listeners[name]]) cb(arg);
+  }
+
+  /** Takes in an update; false when it had to ask for missing events first. */
+  #onUpdate(u: RoomUpdate): boolean {
+    if (this.#dropped + this.#events.length < u.dropped) {
+      // the room no longer keeps what we would need: start from what it keeps
+      this.#events = [];
+      this.#dropped = u.dropped;
+    }
+    const have = this.#dropped + this.#events.length;
+    if (u.from > have) {
+      // events were lost in between (sent just before a drop, or to an earlier page): ask again
+      this.room.send('sync', { since: have });
+      return false;
+    }
+    const fresh = u.events.slice(have - u.from);
+    this.#events.push(...fresh);
+    this.#update = u;
+    for (const e of fresh) this.#emit('event', e);
+    if (u.ack !== undefined) {
+      const p = this.#pending.get(u.ack);
+      if (p) {
+        this.#pending.delete(u.ack);
+        p.resolve(u.events);
+      }
+    }
+    this.#emit('update', u);
+    return true;
+  }
+}
+
+/** The SDK's answer, or its error with what was asked and where ('fetch failed' says neither). */
+async function connecting(what: string, url: string | URL, p: Promise<Room>): Promise<Room> {
+  try {
+    return await p;
+  } catch (e) {
+    const err = e as { message?: string; code?: unknown };
+    const code = err.code === undefined ? '' : ` (${String(err.code)})`;
+    throw Object.assign(new Error(`rulestack client: cannot ${what} at ${String(url)}: ${err.message ?? String(e)}${code}`, { cause: e }), { code: err.code });
+  }
+}
+
+function sdk(url: string | URL): Client {
+  return new Client(String(url));
+}
+
+/**
+ * Joins a room of a rulestack server: `room` is a room id, or the options of a new room
+ * ({ game: 'duel', … }). Resolves once the room has sent this seat its first view.
+ */
+export async function join(url: string | URL, room: string | RoomOptions, options: JoinOptions = {}): Promise<OnlineGame> {
+  const client = sdk(url);
+  const what = typeof room === 'string' ? `join room '${room}'` : 'create a room';
+  const r = await connecting(what, url, typeof room === 'string' ? client.joinById(room, options) : client.create('rulestack', { ...room, ...options }));
+  const game = new OnlineGame(r);
+  await game.ready;
+  return game;
+}
+
+/** Takes a seat back with its reconnection token (after a page reload, within the grace period). */
+export async function rejoin(url: string | URL, reconnectionToken: string): Promise<OnlineGame> {
+  const r = await connecting('rejoin', url, sdk(url).reconnect(reconnectionToken));
+  const game = new OnlineGame(r);
+  await game.ready;
+  return game;
+}

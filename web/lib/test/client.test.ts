@@ -1,0 +1,94 @@
+// rulestack/client as a consumer meets it: the export resolves, its types compile under
+// `tsc --strict` in a consumer that uses it as a local Game (view, legalMoves, apply, on),
+// and a server that is not there is a clear error. Playing through a server:
+// web/server/test/ (the server suite).
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import { writeFileSync, existsSync } from 'node:fs';
+import net from 'node:net';
+import path from 'node:path';
+import { join, rejoin, OnlineGame } from 'rulestack/client';
+import { consumerApp, ROOT, TSC } from './consumer-app.js';
+
+let app: string;
+let removeApp = () => {};
+before(() => {
+  ({ dir: app, remove: removeApp } = consumerApp('rulestack-client-'));
+});
+after(() => removeApp());
+
+/** A port nothing listens on now. */
+function closedPort(): Promise<number> {
+  return new Promise((resolve) => {
+    const srv = net.createServer().listen(0, '127.0.0.1', () => {
+      const { port } = srv.address() as net.AddressInfo;
+      srv.close(() => resolve(port));
+    });
+  });
+}
+
+test('no server there: join and rejoin reject with what was asked, where, and why', async () => {
+  const port = await closedPort();
+  assert.equal(typeof OnlineGame, 'function');
+  await assert.rejects(join(`ws://127.0.0.1:${port}`, { game: 'duel' }), {
+    message: `rulestack client: cannot create a room at ws://127.0.0.1:${port}: fetch failed (ECONNREFUSED)`,
+    code: 'ECONNREFUSED',
+  });
+  await assert.rejects(join(`ws://127.0.0.1:${port}`, 'r1', { seat: '1' }), {
+    message: `rulestack client: cannot join room 'r1' at ws://127.0.0.1:${port}: fetch failed (ECONNREFUSED)`,
+  });
+  await assert.rejects(rejoin(`ws://127.0.0.1:${port}`, 'r1:token'), { message: /^rulestack client: cannot rejoin at ws:\/\/127\.0\.0\.1:\d+: / });
+});
+
+const CONSUMER = `import { join, type OnlineGame, type RoomUpdate, type TimeoutNotice } from 'rulestack/client';
+import { IllegalMoveError, type GameEvent, type GameView, type Move } from 'rulestack';
+
+export async function play(url: string): Promise<number> {
+  const game: OnlineGame = await join(url, { game: 'duel', seed: 1, bots: { 1: 'easy' }, decisionSeconds: 30 });
+  const seat: string | null = game.seat;
+  const view: GameView = game.view();
+  const moves: Move[] = game.legalMoves();
+  const off = game.on('update', (u: RoomUpdate) => void u.view.toAct);
+  game.on('event', (e: GameEvent) => void e.type);
+  game.on('timeout', (t: TimeoutNotice) => void t.passed);
+  game.on('leave', (code: number) => void code);
+  off();
+  try {
+    const events: GameEvent[] = await game.apply(seat!, moves[0]!);
+    return events.length + view.turn;
+  } catch (e) {
+    if (e instanceof IllegalMoveError) return e.reason.length;
+    throw e;
+  } finally {
+    await game.leave();
+  }
+}
+// @ts-expect-error a room option that does not exist
+join('ws://x', { game: 'duel', colour: 'red' });
+// @ts-expect-error apply is asynchronous: its result is a Promise
+const sync: GameEvent[] = (null as unknown as OnlineGame).apply('0', { action: 'pass' });
+void sync;
+`;
+
+test('tsc --strict: a consumer of rulestack/client compiles, and what breaks its types does not', (t) => {
+  if (!existsSync(TSC)) {
+    t.skip('typescript is not installed');
+    return;
+  }
+  const tsc = (file: string) =>
+    spawnSync(
+      TSC,
+      ['--noEmit', '--strict', '--target', 'es2022', '--module', 'nodenext', '--moduleResolution', 'nodenext', '--types', 'node',
+        '--typeRoots', path.join(ROOT, 'node_modules', '@types'), '--skipLibCheck', 'true', file],
+      { cwd: app, encoding: 'utf8', timeout: 120_000 },
+    );
+  writeFileSync(path.join(app, 'consumer.ts'), CONSUMER);
+  const ok = tsc('consumer.ts');
+  assert.equal(ok.status, 0, `tsc: ${ok.stdout}${ok.stderr}`);
+  writeFileSync(path.join(app, 'broken.ts'), CONSUMER.replace(/^\s*\/\/ @ts-expect-error.*\n/gm, ''));
+  const broken = tsc('broken.ts');
+  assert.notEqual(broken.status, 0);
+  assert.match(broken.stdout, /broken\.ts\(\d+,\d+\): error TS2353: Object literal may only specify known properties, and 'colour' does not exist/);
+  assert.match(broken.stdout, /broken\.ts\(\d+,\d+\): error TS2740: Type 'Promise<GameEvent\[\]>' is missing/);
+});

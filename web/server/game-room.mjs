@@ -1,0 +1,269 @@
+// The authoritative rulestack room: the game lives here only. Each client gets, as
+// messages addressed to it alone, what its seat may know — view(p), the new events of
+// log(p) and legalMoves(p) (a spectator: view(null), log(null)) — and nothing else: there
+// is no Colyseus schema state, so nothing is broadcast to everyone.
+//
+// client → room   'move' { id, move }     a move for the client's seat
+//                 'sync' { since }        resend the events from log index `since`
+// room → client   'update' { seat, view, legalMoves, from, dropped, events, ack? }
+//                 'rejected' { id, reason, message }   (the state is unchanged)
+//                 'timeout' { player, passed, move? }  (move: only to that player)
+import { Room, matchMaker } from '@colyseus/core';
+import { loadEngine, IllegalMoveError } from 'rulestack';
+import { checkSeats, exampleDefinition, parseRoomOptions, parseSeat, rememberExample, requestError } from './options.mjs';
+import { recordHeader, replayRecord } from './game-record.mjs';
+
+// The live game keeps only its last events (log(p) costs time in proportion to what it
+// returns, and is called for each seat after every move); older ones are replayed.
+const LIVE_LOG_LIMIT = 128;
+const isObject = (v) => v !== null && typeof v === 'object' && !Array.isArray(v);
+const botOptions = (level, seed) => (level === 'random' ? { kind: 'random', seed } : { level, seed });
+
+/** The room class bound to a record store (MemoryStore or RedisStore). */
+export function roomWithStore(store) {
+  return class extends RulestackRoom {
+    store = store;
+  };
+}
+
+export class RulestackRoom extends Room {
+  maxClients = 1000;
+  /** Work on the game runs one piece at a time, in order (moves, bots, timers). */
+  #chain = Promise.resolve();
+  #timer = null;
+  #botTimer = null;
+  #seatClient = new Map(); // player → client (connected or within its grace period)
+  #started = false;
+  #bots = new Map();
+
+  async onCreate(options) {
+    const parsed = parseRoomOptions(options);
+    this.rs = await loadEngine();
+    if (parsed.resume) {
+      const record = await this.store.load(parsed.resume);
+      if (!record) throw requestError(`no game record '${parsed.resume}' to resume`);
+      // a room still running under that id (here or on another process) is joined, not resumed
+      // (a listing left by a process that died is swept once that process fails a health check)
+      const [running] = await matchMaker.query({ roomId: parsed.resume });
+      const alive = running && (running.processId === matchMaker.processId || (await matchMaker.healthCheckProcessId(running.processId)));
+      if (alive) throw requestError(`room '${parsed.resume}' is still running: join it instead of resuming it`);
+      this.game = replayRecord(this.rs, record, LIVE_LOG_LIMIT);
+      this.header = record.header;
+      this.roomId = parsed.resume;
+      this.moves = record.moves;
+    } else {
+      const text = parsed.source.game ? exampleDefinition(parsed.source.game) : parsed.source.definition;
+      try {
+        this.game = this.rs.createGame(text, parsed.seed === undefined ? { logLimit: LIVE_LOG_LIMIT } : { seed: parsed.seed, logLimit: LIVE_LOG_LIMIT });
+      } catch (e) {
+        throw requestError(`${e.message}${e.errors?.length > 1 ? `: ${e.errors.map((x) => `${x.path}: ${x.message}`).join('; ')}` : ''}`);
+      }
+      if (parsed.source.game) rememberExample(parsed.source.game, this.game.definitionJson);
+      checkSeats(this.game.players, parsed.bots);
+      this.header = recordHeader(this.game, parsed, [...this.game.players]);
+      this.moves = [];
+      await this.store.create(this.roomId, this.header);
+    }
+    // a resumed room's own options (timers, bots for empty seats) win over the record's
+    if (parsed.resume) {
+      for (const k of ['botsForEmptySeats', 'decisionSeconds', 'graceSeconds', 'botDelayMs']) if (options[k] !== undefined) this.header[k] = parsed[k];
+    }
+    this.players = [...this.game.players];
+    this.humanSeats = this.players.filter((p) => !this.header.bots[p]);
+    await this.setMetadata({ game: this.header.game, players: this.players, bots: this.header.bots, seats: {} });
+
+    this.onMessage('move', (client, msg) => this.#run(() => this.#onMove(client, msg)));
+    this.onMessage('sync', (client, msg) => this.#run(() => this.#onSync(client, msg)));
+    this.onMessage('*', (client, type) => {
+      client.send('rejected', { id: null, reason: 'bad_move', message: `rulestack room: unknown message '${type}' (messages: move, sync)` });
+    });
+    if (this.humanSeats.length === 0) this.#start();
+  }
+
+  onJoin(client, options = {}) {
+    const seat = parseSeat(options.seat, { players: this.players, bots: this.header.bots, taken: new Set(this.#seatClient.keys()) });
+    client.userData = { seat, sent: 0 };
+    if (seat !== null) this.#seatClient.set(seat, client);
+    this.#publishSeats();
+    // in turn with the moves: never a state whose move is not yet recorded
+    this.#run(() => this.#sendUpdates([client]));
+    // the game runs once every seat without a bot is taken (with bots for empty seats: once
+    // one player is in, so that no bot moves for the creator before it has joined)
+    const full = this.humanSeats.every((p) => this.#seatClient.has(p));
+    if (!this.#started && (full || (this.header.botsForEmptySeats && seat !== null))) this.#start();
+    else this.#run(() => this.#schedule());
+  }
+
+  onDrop(client) {
+    if (client.userData?.seat == null) return;
+    this.allowReconnection(client, this.header.graceSeconds).catch(() => {});
+  }
+
+  onReconnect(client) {
+    const seat = client.userData.seat;
+    if (seat !== null) this.#seatClient.set(seat, client);
+    this.#run(() => this.#sendUpdates([client])); // the current view and every event since the last one it was sent
+  }
+
+  onLeave(client) {
+    const seat = client.userData?.seat;
+    if (seat == null || this.#seatClient.get(seat) !== client) return;
+    this.#seatClient.delete(seat);
+    this.#publishSeats();
+    this.#run(() => this.#schedule()); // a bot for empty seats may take over now
+  }
+
+  onDispose() {
+    clearTimeout(this.#timer);
+    clearTimeout(this.#botTimer);
+    return this.#chain.finally(() => this.game?.dispose());
+  }
+
+  /** The room's game (for tests and tools on the server: never sent to a client). */
+  get stateHash() {
+    return this.game.stateHash();
+  }
+
+  #run(work) {
+    this.#chain = this.#chain.then(work).catch((e) => console.error('rulestack room:', e));
+    return this.#chain;
+  }
+
+  #start() {
+    this.#started = true;
+    this.#run(() => this.#schedule());
+  }
+
+  #publishSeats() {
+    const seats = Object.fromEntries([...this.#seatClient.keys()].map((p) => [p, true]));
+    this.setMetadata({ ...this.metadata, seats }).catch(() => {});
+  }
+
+  /**
+   * Sends each client (all, or those given) its update. What a seat is sent is computed once
+   * per seat (view, legal moves, the live log) and each client gets the events from its own
+   * cursor: those the live game no longer keeps come from a replay of the record.
+   */
+  #sendUpdates(clients = this.clients, ackClient, ack) {
+    const perSeat = new Map();
+    for (const client of clients) {
+      const { seat } = client.userData;
+      if (!perSeat.has(seat)) {
+        perSeat.set(seat, { view: this.game.view(seat), legalMoves: seat === null ? [] : this.game.legalMoves(seat), log: this.game.log(seat) });
+      }
+      const { view, legalMoves, log } = perSeat.get(seat);
+      const total = log.dropped + log.length;
+      const from = Math.min(client.userData.sent, total);
+      const events = from >= log.dropped ? log.slice(from - log.dropped) : this.#fullLog(seat).slice(from);
+      const msg = { seat, view, legalMoves, from, dropped: 0, events };
+      if (client === ackClient) msg.ack = ack;
+      client.userData.sent = total;
+      client.send('update', msg);
+    }
+  }
+
+  /** log(seat) from the first event: the record replayed in a scratch game (a rare path). */
+  #fullLog(seat) {
+    const game = replayRecord(this.rs, { header: this.header, moves: this.moves });
+    try {
+      return game.log(seat);
+    } finally {
+      game.dispose();
+    }
+  }
+
+  #reject(client, id, reason, message) {
+    client.send('rejected', { id, reason, message });
+  }
+
+  async #onMove(client, msg) {
+    const id = isObject(msg) && Number.isSafeInteger(msg.id) ? msg.id : null;
+    if (id === null || !isObject(msg)) {
+      return this.#reject(client, null, 'bad_move', `rulestack room: a 'move' message is { id: <integer>, move: <a move object> }, not ${JSON.stringify(msg)}`);
+    }
+    const { seat } = client.userData;
+    if (seat === null) return this.#reject(client, id, 'unknown_player', 'rulestack room: a spectator cannot move');
+    await this.#apply(seat, msg.move, 'player', (e) => this.#reject(client, id, e.reason, e.message), client, id);
+  }
+
+  #onSync(client, msg) {
+    const since = isObject(msg) ? msg.since : undefined;
+    if (!Number.isSafeInteger(since) || since < 0) {
+      return this.#reject(client, null, 'bad_move', `rulestack room: a 'sync' message is { since: <integer ≥ 0> }, not ${JSON.stringify(msg)}`);
+    }
+    client.userData.sent = Math.min(since, client.userData.sent);
+    this.#sendUpdates([client]);
+  }
+
+  /** Applies a move, records it, then sends every client its update. */
+  async #apply(player, move, by, onIllegal, moverClient, id) {
+    try {
+      this.game.apply(player, move);
+    } catch (e) {
+      if (e instanceof IllegalMoveError) return onIllegal(e);
+      throw e;
+    }
+    const entry = by === 'player' ? { player, move } : { player, move, by };
+    // recorded before anyone is told, so that no client sees a move a resumed room lacks;
+    // a move that cannot be recorded is taken back
+    try {
+      await this.store.append(this.roomId, entry);
+    } catch (e) {
+      this.game.undo();
+      return onIllegal({ reason: 'runtime_error', message: `rulestack room: the move could not be recorded (${e.message}); it was taken back` });
+    }
+    this.moves.push(entry);
+    this.#sendUpdates(this.clients, moverClient, id);
+    this.#schedule();
+    return true;
+  }
+
+  /** Who plays next: a bot now, or a decision timer for a person. */
+  #schedule() {
+    clearTimeout(this.#timer);
+    clearTimeout(this.#botTimer);
+    this.#timer = this.#botTimer = null;
+    if (!this.#started || this.game.disposed || this.game.view().result !== null) return;
+    const toAct = this.game.view().toAct;
+    const botPlayer = toAct.find((p) => this.#botLevel(p) && this.game.legalMoves(p).length > 0);
+    if (botPlayer !== undefined) {
+      this.#botTimer = setTimeout(() => this.#run(() => this.#botMove(botPlayer)), this.header.botDelayMs);
+      return;
+    }
+    if (this.header.decisionSeconds) {
+      this.#timer = setTimeout(() => this.#run(() => this.#timeout()), this.header.decisionSeconds * 1000);
+    }
+  }
+
+  #botLevel(p) {
+    return this.header.bots[p] ?? (this.#seatClient.has(p) ? null : this.header.botsForEmptySeats);
+  }
+
+  #bot(p, level) {
+    const key = `${p}:${level}`;
+    if (!this.#bots.has(key)) this.#bots.set(key, this.rs.bot(this.game, botOptions(level, this.moves.length)));
+    return this.#bots.get(key);
+  }
+
+  async #botMove(p) {
+    const level = this.#botLevel(p);
+    if (!level || this.game.disposed) return this.#schedule();
+    const move = this.#bot(p, level).choose(p);
+    if (move) await this.#apply(p, move, 'bot', (e) => console.error(`rulestack room: the bot's move was refused: ${e.message}`));
+  }
+
+  /** The decision timer ran out: the first player to act passes, or a random bot moves for them. */
+  async #timeout() {
+    if (this.game.disposed) return;
+    const p = this.game.view().toAct.find((q) => this.game.legalMoves(q).length > 0);
+    if (p === undefined) return;
+    const moves = this.game.legalMoves(p);
+    const pass = moves.find((m) => m.action === 'pass');
+    const move = pass ?? this.#bot(p, 'random').choose(p);
+    const ok = await this.#apply(p, move, 'timeout', (e) => console.error(`rulestack room: the timeout's move was refused: ${e.message}`));
+    if (!ok) return;
+    for (const c of this.clients) {
+      c.send('timeout', c.userData.seat === p ? { player: p, passed: !!pass, move } : { player: p, passed: !!pass });
+    }
+  }
+}

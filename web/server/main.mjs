@@ -1,0 +1,20 @@
+#!/usr/bin/env node
+// `npm run server`: one rulestack game server on PORT (default 2567), in memory, or sharing
+// presence, matchmaking and game records through Redis when REDIS_URL is set (then set
+// PUBLIC_ADDRESS, host:port, to where clients reach this process).
+import { createServer } from './server.mjs';
+
+const port = Number(process.env.PORT ?? 2567);
+if (!Number.isInteger(port) || port < 0 || port > 65535) {
+  console.error(`rulestack server: PORT must be a port number, not ${process.env.PORT}`);
+  process.exit(2);
+}
+const { server } = createServer();
+await server.listen(port);
+console.log(`rulestack server: listening on ws://localhost:${port} (${process.env.REDIS_URL ? `Redis ${process.env.REDIS_URL}` : 'in memory'})`);
+const stop = async () => {
+  await server.gracefullyShutdown(false);
+  process.exit(0);
+};
+process.on('SIGTERM', stop);
+process.on('SIGINT', stop);

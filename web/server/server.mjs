@@ -1,0 +1,35 @@
+// A Colyseus server with the rulestack room ('rulestack'). In memory by default; with a
+// Redis URL, presence and matchmaking are shared through Redis (several processes, one
+// lobby) and game records are kept there, so a room can be resumed by another process.
+import { Server } from '@colyseus/core';
+import { WebSocketTransport } from '@colyseus/ws-transport';
+import { RedisPresence } from '@colyseus/redis-presence';
+import { RedisDriver } from '@colyseus/redis-driver';
+import { WebSocket } from 'ws';
+import { roomWithStore } from './game-room.mjs';
+import { createStore } from './record-store.mjs';
+
+export const ROOM_NAME = 'rulestack';
+
+// @colyseus/core 0.18 checks a reconnected client against the global WebSocket.OPEN, which
+// node 20 lacks (node 22 has it): without this every reconnection fails there.
+globalThis.WebSocket ??= WebSocket;
+
+/**
+ * { server, store }: a Server (not yet listening) with the rulestack room defined.
+ * publicAddress ('host:port'): where clients reach this process, for the seat reservations
+ * of its rooms (several processes behind Redis, each reached directly).
+ */
+export function createServer({ redisUrl = process.env.REDIS_URL, publicAddress = process.env.PUBLIC_ADDRESS, store } = {}) {
+  const server = new Server({
+    publicAddress,
+    transport: new WebSocketTransport(),
+    presence: redisUrl ? new RedisPresence(redisUrl) : undefined,
+    driver: redisUrl ? new RedisDriver(redisUrl) : undefined,
+    gracefullyShutdown: false,
+    greet: false,
+  });
+  store ??= createStore(redisUrl);
+  server.define(ROOM_NAME, roomWithStore(store));
+  return { server, store };
+}

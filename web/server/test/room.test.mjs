@@ -1,0 +1,190 @@
+// The rulestack room over real WebSockets (@colyseus/testing): seats, moves, rejected moves,
+// spectators, bad options and messages. Each step checks the exact messages that follow
+// against a local game with the same seed and moves (the server's game is the same game).
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import { loadEngine } from 'rulestack';
+import { join } from 'rulestack/client';
+import { startServer, nextMessage } from './helpers.mjs';
+
+const text = (name) => fs.readFileSync(new URL(`../../../examples/${name}.yaml`, import.meta.url), 'utf8');
+let env, rs;
+before(async () => {
+  env = await startServer();
+  rs = await loadEngine();
+});
+after(() => env.colyseus.shutdown());
+
+test('seats: the first free seat, a named seat, a taken seat, a spectator', async () => {
+  const room = await env.colyseus.createRoom('rulestack', { game: 'tictactoe', seed: 1 });
+  const a = await env.colyseus.sdk.joinById(room.roomId);
+  assert.equal((await nextMessage(a, 'update')).seat, '0');
+  await assert.rejects(env.colyseus.sdk.joinById(room.roomId, { seat: '0' }), { message: "rulestack room: seat '0' is taken" });
+  await assert.rejects(env.colyseus.sdk.joinById(room.roomId, { seat: '7' }), { message: "rulestack room: seat must be a player (0, 1) or 'spectator', not \"7\"" });
+  const b = await env.colyseus.sdk.joinById(room.roomId);
+  assert.equal((await nextMessage(b, 'update')).seat, '1');
+  const c = await env.colyseus.sdk.joinById(room.roomId);
+  const spectator = await nextMessage(c, 'update');
+  assert.equal(spectator.seat, null);
+  assert.deepEqual(spectator.legalMoves, []);
+  assert.deepEqual(room.metadata.seats, { 0: true, 1: true });
+  // a seat left for good (consented) is free again
+  await a.leave(true);
+  await new Promise((r) => setTimeout(r, 100));
+  assert.deepEqual(room.metadata.seats, { 1: true });
+  const d = await env.colyseus.sdk.joinById(room.roomId, { seat: 0 });
+  assert.equal((await nextMessage(d, 'update')).seat, '0');
+});
+
+test('moves: each client gets exactly its view, its new events and its legal moves', async () => {
+  const local = rs.createGame(text('duel'), { seed: 11 });
+  const room = await env.colyseus.createRoom('rulestack', { game: 'duel', seed: 11 });
+  const p0 = await join(env.url, room.roomId, { seat: '0' });
+  const p1 = await join(env.url, room.roomId, { seat: '1' });
+  const watcher = await join(env.url, room.roomId, { seat: 'spectator' });
+  assert.equal(p0.seat, '0');
+  assert.equal(watcher.seat, null);
+  assert.deepEqual(p0.players, ['0', '1']);
+  const check = () => {
+    assert.deepEqual(p0.view(), local.view('0'));
+    assert.deepEqual(p1.view('1'), local.view('1'));
+    assert.deepEqual(watcher.view(), local.view(null));
+    assert.deepEqual(p0.legalMoves(), local.legalMoves('0'));
+    assert.deepEqual(p1.legalMoves(), local.legalMoves('1'));
+    assert.deepEqual([...p0.log()], [...local.log('0')]);
+    assert.deepEqual([...p1.log()], [...local.log('1')]);
+    assert.deepEqual([...watcher.log()], [...local.log(null)]);
+  };
+  check();
+  const bot = rs.bot(local, { seed: 5 });
+  const seen = [];
+  p1.on('event', (e) => seen.push(e));
+  for (let i = 0; i < 12 && local.view().result === null; i++) {
+    const player = local.view().toAct[0];
+    const move = bot.choose(player);
+    const expected = local.apply(player, move);
+    const client = player === '0' ? p0 : p1;
+    const other = player === '0' ? p1 : p0;
+    // every other client (the other player, the spectator) is sent its update too
+    const updates = [other, watcher].map((c) => new Promise((r) => { const off = c.on('update', () => { off(); r(); }); }));
+    assert.deepEqual(await client.apply(player, move), expected, `move ${i + 1}: the mover's events`);
+    await Promise.all(updates);
+    check();
+  }
+  assert.deepEqual(seen, [...local.log('1')].slice(local.log('1').length - seen.length), "'event' gave each new event of the seat's log");
+  assert.ok(seen.length > 0);
+  assert.equal(room.stateHash, local.stateHash());
+  local.dispose();
+});
+
+test('a rejected move gets the reason and changes nothing', async () => {
+  const local = rs.createGame(text('tictactoe'), { seed: 2 });
+  const room = await env.colyseus.createRoom('rulestack', { game: 'tictactoe', seed: 2 });
+  const p0 = await join(env.url, room.roomId, { seat: '0' });
+  const p1 = await join(env.url, room.roomId, { seat: '1' });
+  const watcher = await join(env.url, room.roomId, { seat: 'spectator' });
+  const hash = room.stateHash;
+  await assert.rejects(p1.apply('1', { action: 'Mark', targets: ['C'] }), { name: 'IllegalMoveError', reason: 'not_your_priority', message: 'player 1 does not have priority' });
+  await assert.rejects(p0.apply('0', { action: 'Mark', targets: ['nowhere'] }), { name: 'IllegalMoveError', reason: 'bad_target' });
+  await assert.rejects(p0.apply('0', { action: 'Fly' }), { name: 'IllegalMoveError', reason: 'unknown_action' });
+  await assert.rejects(p0.apply('0', 'Mark C'), { name: 'IllegalMoveError', reason: 'bad_move' });
+  await assert.rejects(p0.apply('1', { action: 'pass' }), { name: 'IllegalMoveError', reason: 'unknown_player', message: "rulestack client: this client plays '0', not '1'" });
+  await assert.rejects(watcher.apply('0', { action: 'pass' }), { name: 'IllegalMoveError', reason: 'unknown_player', message: 'rulestack client: a spectator cannot move' });
+  assert.equal(room.stateHash, hash);
+  assert.deepEqual(p0.view(), local.view('0'));
+  // a legal move after all that
+  assert.deepEqual(await p0.apply('0', { action: 'Mark', targets: ['C'] }), local.apply('0', { action: 'Mark', targets: ['C'] }));
+  assert.equal(room.stateHash, local.stateHash());
+  local.dispose();
+});
+
+test('malformed messages get a clear answer and change nothing', async () => {
+  const room = await env.colyseus.createRoom('rulestack', { game: 'tictactoe', seed: 3 });
+  const raw = await env.colyseus.sdk.joinById(room.roomId, { seat: '0' });
+  await nextMessage(raw, 'update');
+  const hash = room.stateHash;
+  raw.send('move', 'C');
+  assert.deepEqual(await nextMessage(raw, 'rejected'), { id: null, reason: 'bad_move', message: "rulestack room: a 'move' message is { id: <integer>, move: <a move object> }, not \"C\"" });
+  raw.send('move', { id: 4, move: [1, 2] });
+  assert.deepEqual(await nextMessage(raw, 'rejected'), { id: 4, reason: 'bad_move', message: 'a move must be a JSON object' });
+  raw.send('teleport', {});
+  assert.deepEqual(await nextMessage(raw, 'rejected'), { id: null, reason: 'bad_move', message: "rulestack room: unknown message 'teleport' (messages: move, sync)" });
+  raw.send('sync', { since: -1 });
+  assert.match((await nextMessage(raw, 'rejected')).message, /^rulestack room: a 'sync' message is \{ since: <integer ≥ 0> \}/);
+  assert.equal(room.stateHash, hash);
+});
+
+test('bad room options are refused with what is wrong', async () => {
+  const create = (o) => env.colyseus.sdk.create('rulestack', o);
+  await assert.rejects(create({ game: 'duel', colour: 'red' }), { message: /^rulestack room: unknown option 'colour' \(options: game, definition, seed, bots, botsForEmptySeats, decisionSeconds, graceSeconds, botDelayMs, resume; when joining: seat\)$/ });
+  await assert.rejects(create({}), { message: /^rulestack room: give exactly one of 'game' \(an example name: ambush, crazy-eights, duel/ });
+  await assert.rejects(create({ game: 'chess' }), { message: /^rulestack room: unknown game 'chess' \(examples: ambush, / });
+  await assert.rejects(create({ game: 'duel', seed: 1.5 }), { message: 'rulestack room: seed must be a safe integer or a string, not 1.5' });
+  await assert.rejects(create({ game: 'duel', bots: { 1: 'genius' } }), { message: 'rulestack room: bots[\'1\'] must be one of random, easy, normal, hard, not "genius"' });
+  await assert.rejects(create({ game: 'duel', bots: { 5: 'easy' } }), { message: "rulestack room: bots names player '5', but the game's players are 0, 1" });
+  await assert.rejects(create({ game: 'duel', decisionSeconds: 0 }), { message: 'rulestack room: decisionSeconds must be a number of seconds above 0 and at most 86400, not 0' });
+  await assert.rejects(create({ definition: { name: 'x', flwo: 1 } }), { message: /unknown key 'flwo'/ });
+  await assert.rejects(create({ resume: 'no-such-room' }), { message: "rulestack room: no game record 'no-such-room' to resume" });
+  const live = await env.colyseus.createRoom('rulestack', { game: 'tictactoe', seed: 1 });
+  await assert.rejects(create({ resume: live.roomId }), { message: `rulestack room: room '${live.roomId}' is still running: join it instead of resuming it` });
+  // through rulestack/client: what was asked, where, then the room's answer
+  await assert.rejects(join(env.url, { game: 'chess' }), { message: /^rulestack client: cannot create a room at ws:\/\/127\.0\.0\.1:\d+: rulestack room: unknown game 'chess' \(examples: .*\) \(526\)$/ });
+  await assert.rejects(join(env.url, 'no-such-room'), { message: /^rulestack client: cannot join room 'no-such-room' at ws:\/\/127\.0\.0\.1:\d+: room "no-such-room" not found \(522\)$/ });
+});
+
+test('a custom definition, and bots that play their seats', async () => {
+  const room = await env.colyseus.createRoom('rulestack', { definition: text('tictactoe'), seed: 4, bots: { 1: 'random' } });
+  const p0 = await join(env.url, room.roomId);
+  assert.equal(p0.seat, '0');
+  while (p0.view().result === null) {
+    const turn = p0.view().turn;
+    const next = new Promise((r) => {
+      const off = p0.on('update', (u) => {
+        if (u.view.turn > turn + 1 || u.view.result !== null) {
+          off();
+          r();
+        }
+      });
+    });
+    await p0.apply('0', p0.legalMoves()[0]);
+    if (p0.view().result === null) await next; // the bot answers by itself
+  }
+  const record = await env.store.load(room.roomId);
+  assert.equal(record.header.seed, 4);
+  assert.equal(record.header.game, null);
+  assert.match(record.header.definitionHash, /^[0-9a-f]{64}$/);
+  assert.deepEqual(record.moves.map((m) => [m.player, m.by ?? 'player']), record.moves.map((_, i) => (i % 2 === 0 ? ['0', 'player'] : ['1', 'bot'])));
+});
+
+test('bots for empty seats: with one player in, a bot plays the seat nobody took', async () => {
+  const room = await env.colyseus.createRoom('rulestack', { game: 'tictactoe', seed: 5, botsForEmptySeats: 'random' });
+  const p0 = await join(env.url, room.roomId, { seat: '0' });
+  const answered = new Promise((r) => { const off = p0.on('update', (u) => { if (u.view.toAct[0] === '0' && u.view.turn === 3) { off(); r(); } }); });
+  await p0.apply('0', { action: 'Mark', targets: ['C'] });
+  await answered;
+  const record = await env.store.load(room.roomId);
+  assert.deepEqual(record.moves.map((m) => [m.player, m.by ?? 'player']), [['0', 'player'], ['1', 'bot']]);
+  // someone who joins now takes the seat from the bot
+  const p1 = await join(env.url, room.roomId);
+  assert.equal(p1.seat, '1');
+});
+
+test('a move the store cannot record is taken back and refused', async () => {
+  const room = await env.colyseus.createRoom('rulestack', { game: 'tictactoe', seed: 6 });
+  const p0 = await join(env.url, room.roomId, { seat: '0' });
+  const hash = room.stateHash;
+  const append = env.store.append;
+  env.store.append = async () => {
+    throw new Error('disk full');
+  };
+  try {
+    await assert.rejects(p0.apply('0', { action: 'Mark', targets: ['C'] }), { name: 'IllegalMoveError', reason: 'runtime_error', message: 'rulestack room: the move could not be recorded (disk full); it was taken back' });
+  } finally {
+    env.store.append = append;
+  }
+  assert.equal(room.stateHash, hash);
+  assert.deepEqual((await env.store.load(room.roomId)).moves, []);
+  await p0.apply('0', { action: 'Mark', targets: ['C'] });
+  assert.deepEqual((await env.store.load(room.roomId)).moves, [{ player: '0', move: { action: 'Mark', targets: ['C'] } }]);
+});

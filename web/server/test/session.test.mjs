@@ -1,0 +1,149 @@
+// Sessions: a dropped player keeps the seat for the grace period and, back, gets the current
+// view and the events missed; after it the seat is free (or a bot's). The decision timer.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { loadEngine } from 'rulestack';
+import { join, rejoin } from 'rulestack/client';
+import { startServer, nextMessage, sleep } from './helpers.mjs';
+import { exampleDefinition } from '../options.mjs';
+
+let env, rs;
+before(async () => {
+  env = await startServer();
+  rs = await loadEngine();
+});
+after(() => env.colyseus.shutdown());
+
+/** Cuts the client's socket without a close frame, as a lost network does. */
+function cut(game) {
+  game.room.connection.transport.ws.terminate();
+}
+const once = (game, name) => new Promise((r) => { const off = game.on(name, (x) => { off(); r(x); }); });
+
+/** Plays local moves of `player` (the first legal one) through its client while it may move. */
+async function playWhileAble(local, client, player, max) {
+  let n = 0;
+  while (n < max && local.legalMoves(player).length > 0) {
+    const move = local.legalMoves(player)[0];
+    assert.deepEqual(await client.apply(player, move), local.apply(player, move));
+    n += 1;
+  }
+  return n;
+}
+
+test('a player who drops and comes back within the grace period keeps the seat and gets what was missed', async () => {
+  const local = rs.createGame(exampleDefinition('duel'), { seed: 21 });
+  const room = await env.colyseus.createRoom('rulestack', { game: 'duel', seed: 21, graceSeconds: 10 });
+  const p0 = await join(env.url, room.roomId, { seat: '0' });
+  const p1 = await join(env.url, room.roomId, { seat: '1' });
+  p0.room.reconnection.minUptime = 0; // the SDK waits 5 s after joining before it reconnects by itself
+  assert.ok((await playWhileAble(local, p0, '0', 1)) === 1, 'player 0 passes priority on');
+  const before = p0.log().length;
+  const dropped = new Promise((r) => p0.room.onDrop(r));
+  cut(p0);
+  await dropped;
+  await sleep(100);
+  assert.deepEqual(room.metadata.seats, { 0: true, 1: true }, 'the seat is kept');
+  const missed = await playWhileAble(local, p1, '1', 3);
+  assert.ok(missed > 0);
+  const back = once(p0, 'update');
+  await back; // the SDK reconnected; the room sent the view and the missed events
+  assert.equal(p0.seat, '0');
+  assert.deepEqual(p0.view(), local.view('0'));
+  assert.deepEqual([...p0.log()], [...local.log('0')]);
+  assert.ok(p0.log().length > before);
+  // and it plays on
+  if (local.legalMoves('0').length > 0) await playWhileAble(local, p0, '0', 1);
+  assert.equal(room.stateHash, local.stateHash());
+  local.dispose();
+});
+
+test('a page reload: rejoin with the reconnection token gets the whole log and the view', async () => {
+  const local = rs.createGame(exampleDefinition('duel'), { seed: 22 });
+  const room = await env.colyseus.createRoom('rulestack', { game: 'duel', seed: 22, graceSeconds: 10 });
+  const p0 = await join(env.url, room.roomId, { seat: '0' });
+  const p1 = await join(env.url, room.roomId, { seat: '1' });
+  await playWhileAble(local, p0, '0', 1);
+  p0.room.reconnection.enabled = false;
+  const token = p0.reconnectionToken;
+  cut(p0);
+  await sleep(100);
+  await playWhileAble(local, p1, '1', 2);
+  const again = await rejoin(env.url, token);
+  assert.equal(again.seat, '0');
+  assert.deepEqual(again.view(), local.view('0'));
+  assert.deepEqual([...again.log()], [...local.log('0')], 'a fresh client asks for every event');
+  local.dispose();
+});
+
+test('after the grace period the seat is free, and a bot for empty seats plays it', async () => {
+  const room = await env.colyseus.createRoom('rulestack', { game: 'duel', seed: 23, graceSeconds: 0.5 });
+  const p0 = await join(env.url, room.roomId, { seat: '0' });
+  await join(env.url, room.roomId, { seat: '1' });
+  p0.room.reconnection.enabled = false;
+  const token = p0.reconnectionToken;
+  cut(p0);
+  await sleep(1000);
+  assert.deepEqual(room.metadata.seats, { 1: true }, 'seat 0 is free after 0.5 s');
+  await assert.rejects(rejoin(env.url, token));
+  const other = await join(env.url, room.roomId);
+  assert.equal(other.seat, '0', 'a newcomer takes the free seat');
+
+  const withBot = await env.colyseus.createRoom('rulestack', { game: 'duel', seed: 24, graceSeconds: 0.3, botsForEmptySeats: 'random' });
+  const q0 = await join(env.url, withBot.roomId, { seat: '0' });
+  const q1 = await join(env.url, withBot.roomId, { seat: '1' });
+  q0.room.reconnection.enabled = false;
+  cut(q0);
+  // player 0 is to act: once the grace period is over, the bot moves for them
+  const moved = await nextMessage(q1.room, 'update', 5000);
+  assert.equal(moved.from > 0, true);
+  const record = await env.store.load(withBot.roomId);
+  assert.deepEqual(record.moves[0].player, '0');
+  assert.equal(record.moves[0].by, 'bot');
+});
+
+test('the decision timer passes for a player who does not move, and says so', async () => {
+  const local = rs.createGame(exampleDefinition('duel'), { seed: 25 });
+  const room = await env.colyseus.createRoom('rulestack', { game: 'duel', seed: 25, decisionSeconds: 0.4 });
+  const p0 = await join(env.url, room.roomId, { seat: '0' });
+  const p1 = await join(env.url, room.roomId, { seat: '1' });
+  const t0 = Date.now();
+  const [mine, theirs] = await Promise.all([once(p0, 'timeout'), once(p1, 'timeout')]);
+  const waited = Date.now() - t0;
+  assert.ok(waited >= 350 && waited < 2000, `the timer ran ${waited} ms`);
+  assert.deepEqual(mine, { player: '0', passed: true, move: { action: 'pass' } });
+  assert.deepEqual(theirs, { player: '0', passed: true }, 'the others are not told the move');
+  const record = await env.store.load(room.roomId);
+  assert.deepEqual(record.moves[0], { player: '0', move: { action: 'pass' }, by: 'timeout' });
+  local.apply('0', { action: 'pass' });
+  await room.disconnect();
+  local.dispose();
+});
+
+test('where a pass is not allowed the timer plays a random legal move', async () => {
+  const local = rs.createGame(exampleDefinition('tictactoe'), { seed: 26 });
+  const room = await env.colyseus.createRoom('rulestack', { game: 'tictactoe', seed: 26, decisionSeconds: 0.3 });
+  const p0 = await join(env.url, room.roomId, { seat: '0' });
+  await join(env.url, room.roomId, { seat: '1' });
+  const mine = await once(p0, 'timeout');
+  assert.equal(mine.passed, false);
+  assert.ok(local.legalMoves('0').some((m) => JSON.stringify(m) === JSON.stringify(mine.move)), 'a legal move of player 0');
+  const record = await env.store.load(room.roomId);
+  assert.deepEqual(record.moves[0], { player: '0', move: mine.move, by: 'timeout' });
+  await room.disconnect();
+  local.dispose();
+});
+
+test('a move in time resets the timer', async () => {
+  const room = await env.colyseus.createRoom('rulestack', { game: 'tictactoe', seed: 27, decisionSeconds: 0.6 });
+  const p0 = await join(env.url, room.roomId, { seat: '0' });
+  const p1 = await join(env.url, room.roomId, { seat: '1' });
+  await sleep(400);
+  await p0.apply('0', { action: 'Mark', targets: ['C'] });
+  await sleep(400); // 0.8 s after the start, 0.4 s into player 1's turn
+  const record = await env.store.load(room.roomId);
+  assert.deepEqual(record.moves, [{ player: '0', move: { action: 'Mark', targets: ['C'] } }]);
+  const t = await once(p1, 'timeout');
+  assert.equal(t.player, '1');
+  await room.disconnect();
+});
