@@ -6,6 +6,8 @@ import { test, expect, type Browser, type Page } from '@playwright/test';
 import { spawn, type ChildProcess } from 'node:child_process';
 import net from 'node:net';
 import { fileURLToPath } from 'node:url';
+import fs from 'node:fs';
+import { parse as parseYaml } from 'yaml';
 import { open, loadGame } from './playground-page.js';
 import { seriousViolations } from './axe.js';
 
@@ -223,6 +225,33 @@ test('two pages play a Duel through the server to the end; a third watches as a 
   await expect(alice.locator('#online > *')).toHaveCount(0);
   await expect(alice.locator('#sum-game')).toHaveText('Duel');
   expect(new URL(alice.url()).search).toBe('');
+});
+
+test("a joiner reads the cards' rules text from the room's definition", async ({ browser }) => {
+  test.setTimeout(90_000);
+  const errors: string[] = [];
+  const alice = await person(browser, errors, 'player 0');
+  const bob = await person(browser, errors, 'player 1');
+  await open(alice, `?server=${encodeURIComponent(serverUrl)}`);
+  await loadGame(alice, 'nexus.yaml', '');
+  await alice.locator('#play-online').click();
+  await alice.locator('#online-seed').fill('1');
+  await alice.locator('#online-create').click();
+  await expect(alice.locator('#online-status')).toContainText('you are Player 0');
+  // bob's page loads its own default example: the room's definition comes from the room
+  await bob.goto(await alice.locator('#online-player-link').inputValue());
+  await expect(bob.locator('#online-status')).toContainText('you are Player 1');
+  const texts = new Map<string, string>();
+  for (const e of (parseYaml(fs.readFileSync(new URL('../examples/nexus.yaml', import.meta.url), 'utf8')) as { entities: { id: string; text?: string }[] }).entities) {
+    if (e.text) texts.set(e.id, e.text);
+  }
+  const cards = await bob.locator('#online [data-zone="Hand:1"] .card[data-entity]').evaluateAll((els) =>
+    els.map((el) => [el.getAttribute('data-entity')!, el.querySelector('.card-text')?.textContent ?? null] as const),
+  );
+  expect(cards.length).toBeGreaterThan(0);
+  for (const [id, text] of cards) expect(text, id).toBe(texts.get(id.split('#')[0]!) ?? null);
+  expect(cards.some(([, text]) => text !== null)).toBe(true);
+  expect(errors).toEqual([]);
 });
 
 test('errors are shown: no server there, an address that is not one, a room that does not exist, a room gone with its server', async ({ browser }) => {

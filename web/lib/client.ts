@@ -79,6 +79,7 @@ export class OnlineGame {
     leave: new Set(),
   };
   #left = false;
+  #definitionJson: string | null = null;
   /** resolves on the first update (join waits for it) */
   readonly ready: Promise<void>;
 
@@ -95,6 +96,8 @@ export class OnlineGame {
       this.#pending.delete(r.id!);
       p.reject(new IllegalMoveError(r.reason, r.message, p.move, this.#update?.seat ?? ''));
     });
+    // sent before the first update of every connection (join and rejoin)
+    room.onMessage('definition', (d: { definition: string }) => (this.#definitionJson = d.definition));
     room.onMessage('timeout', (t: TimeoutNotice) => this.#emit('timeout', t));
     // after an automatic reconnection, ask for every event from the last one we hold
     room.onReconnect(() => room.send('sync', { since: this.#dropped + this.#events.length }));
@@ -106,6 +109,12 @@ export class OnlineGame {
       }
       this.#emit('leave', code);
     });
+  }
+
+  /** The room's definition as the engine's JSON (a local Game's definitionJson): for names and rules text. */
+  get definitionJson(): string {
+    if (this.#definitionJson === null) throw new Error('rulestack client: the room has not sent its definition (the server is older than this client)');
+    return this.#definitionJson;
   }
 
   /** The room's id: what another player or a spectator joins with. */

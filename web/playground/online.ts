@@ -120,12 +120,12 @@ export function initOnline(host: OnlineHost): void {
   }
 
   /** Takes in a joined seat (or spectator): wires its updates and draws it. */
-  function attach(g: OnlineGame, definitionJson: string | null): void {
+  function attach(g: OnlineGame): void {
     game = g;
     groups = [];
     lastView = null;
     sent = null;
-    useDefinition(definitionJson ?? '{}'); // a joiner has no definition: ids are named as they read
+    useDefinition(g.definitionJson); // the room's: names and rules text for a joiner too
     if (g.seat !== null) sessionStorage.setItem(tokenKey(g.roomId), g.reconnectionToken);
     const serverUrl = server.value;
     const playerLink = roomLink(location.href, serverUrl, g.roomId, false);
@@ -277,7 +277,7 @@ export function initOnline(host: OnlineHost): void {
     (moves.querySelector<HTMLElement>('button.move') ?? moves).focus();
   }
 
-  async function connect(what: string, task: () => Promise<{ g: OnlineGame; definitionJson: string | null }>): Promise<void> {
+  async function connect(what: string, task: () => Promise<OnlineGame>): Promise<void> {
     clear();
     open();
     let url: string;
@@ -291,8 +291,7 @@ export function initOnline(host: OnlineHost): void {
     status.textContent = `${what}: connecting to ${url}…`;
     create.disabled = true;
     try {
-      const { g, definitionJson } = await task();
-      attach(g, definitionJson);
+      attach(await task());
     } catch (e) {
       status.textContent = 'Not connected.';
       create.disabled = false;
@@ -307,7 +306,7 @@ export function initOnline(host: OnlineHost): void {
       const s = seed.value.trim();
       const seedOption = s === '' ? {} : { seed: /^\d+$/.test(s) && Number.isSafeInteger(Number(s)) ? Number(s) : s };
       const { join } = await client();
-      return { g: await join(server.value, { definition: definitionJson, ...seedOption }), definitionJson };
+      return join(server.value, { definition: definitionJson, ...seedOption });
     });
   }
 
@@ -328,12 +327,12 @@ export function initOnline(host: OnlineHost): void {
       const token = spectator ? null : sessionStorage.getItem(tokenKey(room));
       if (token) {
         try {
-          return { g: await rejoin(server.value, token), definitionJson: null };
+          return await rejoin(server.value, token);
         } catch {
           sessionStorage.removeItem(tokenKey(room)); // the seat was let go: join as anyone would
         }
       }
-      return { g: await join(server.value, room, spectator ? { seat: 'spectator' } : {}), definitionJson: null };
+      return join(server.value, room, spectator ? { seat: 'spectator' } : {});
     });
   }
 

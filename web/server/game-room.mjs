@@ -85,6 +85,7 @@ export class RulestackRoom extends Room {
     client.userData = { seat, sent: 0 };
     if (seat !== null) this.#seatClient.set(seat, client);
     this.#publishSeats();
+    this.#sendDefinition(client);
     // in turn with the moves: never a state whose move is not yet recorded
     this.#run(() => this.#sendUpdates([client]));
     // the game runs once every seat without a bot is taken (with bots for empty seats: once
@@ -102,6 +103,7 @@ export class RulestackRoom extends Room {
   onReconnect(client) {
     const seat = client.userData.seat;
     if (seat !== null) this.#seatClient.set(seat, client);
+    this.#sendDefinition(client); // a client that rejoins after a reload has lost it
     this.#run(() => this.#sendUpdates([client])); // the current view and every event since the last one it was sent
   }
 
@@ -132,6 +134,11 @@ export class RulestackRoom extends Room {
   #start() {
     this.#started = true;
     this.#run(() => this.#schedule());
+  }
+
+  /** The definition is public (views hold only ids and properties; its rules text is in it). */
+  #sendDefinition(client) {
+    client.send('definition', { definition: this.game.definitionJson });
   }
 
   #publishSeats() {

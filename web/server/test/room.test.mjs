@@ -46,6 +46,8 @@ test('moves: each client gets exactly its view, its new events and its legal mov
   assert.equal(p0.seat, '0');
   assert.equal(watcher.seat, null);
   assert.deepEqual(p0.players, ['0', '1']);
+  // the definition is public: every seat and the spectator get the room's, as the engine's JSON
+  for (const c of [p0, p1, watcher]) assert.equal(c.definitionJson, local.definitionJson);
   const check = () => {
     assert.deepEqual(p0.view(), local.view('0'));
     assert.deepEqual(p1.view('1'), local.view('1'));

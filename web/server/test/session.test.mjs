@@ -73,6 +73,7 @@ test('a page reload: rejoin with the reconnection token gets the whole log and t
   assert.equal(again.seat, '0');
   assert.deepEqual(again.view(), local.view('0'));
   assert.deepEqual([...again.log()], [...local.log('0')], 'a fresh client asks for every event');
+  assert.equal(again.definitionJson, local.definitionJson, 'a fresh client is sent the definition again');
   local.dispose();
 });
 
