@@ -20,9 +20,9 @@ async function hands(file: string, seed: number): Promise<{ hand0: string[]; han
   return r;
 }
 
-/** Whether the game panel (its whole DOM, shown or not) names any of these entity ids. */
+/** Whether a game panel (the local one, the online one: their whole DOM, shown or not) names any of these entity ids. */
 async function namesAny(page: Page, ids: string[]): Promise<string[]> {
-  const text = (await page.locator('section.game-panel').textContent()) ?? '';
+  const text = (await page.locator('section.game-panel').allTextContents()).join(' ');
   // textContent runs words together ("cardCard#12"), so only the end of an id is delimited
   return ids.filter((id) => new RegExp(`${id.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}(?![\\w])`).test(text));
 }
