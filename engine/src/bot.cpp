@@ -17,9 +17,10 @@ int randomPlayout(Game& g, Rng& rng, int maxMoves, std::vector<Move>& moves) {
   while (!g.state().over() && n < maxMoves) {
     int who = g.nextToAct();
     if (who < 0) break;
-    g.legalMoves(who, moves);
-    if (moves.empty()) break;
-    g.applyUnchecked(who, moves[rng.below((uint32_t)moves.size())]);
+    const std::vector<Move>& ms = g.movesOf(who, moves);
+    if (ms.empty()) break;
+    Move m = ms[rng.below((uint32_t)ms.size())];  // (applying it changes the list)
+    g.applyUnchecked(who, m);
     n++;
   }
   return n;

@@ -30,6 +30,11 @@ int32_t Game::opponentOf(int32_t p) const {
 }
 
 // An entity reference that may point at a destroyed entity: null then.
+// PlayerProp's player: 0 current, 1 active, 2 opponent, 3 + k the k-th declared.
+int32_t Game::fusedPlayer(int32_t a, const Ctx& c) const {
+  return a == 0 ? c.player : a == 1 ? st_.active : a == 2 ? opponentOf(c.player) : a - 3;
+}
+
 Value Game::live(int32_t e) const { return e < 0 || !st_.ents[e].alive ? Value::null() : Value::ent(e); }
 Value Game::liveValue(Value v) const { return v.k() == VK::Ent ? live(v.v()) : v; }
 
@@ -72,6 +77,24 @@ Value Game::eval(const Expr& e, const Ctx& c) const {
   return r;
 }
 
+bool Game::test(const Expr& e, const Ctx& c) const {
+  if (!e.present()) return false;
+  if (evalDepth == 0) scratch_.clear();
+  evalDepth++;
+  bool r = evalBool(e.root, c);
+  evalDepth--;
+  return r;
+}
+
+int32_t Game::number(const Expr& e, const Ctx& c) const {
+  if (!e.present()) return 0;
+  if (evalDepth == 0) scratch_.clear();
+  evalDepth++;
+  int32_t r = evalInt(e.root, c);
+  evalDepth--;
+  return r;
+}
+
 void Game::evalList(const Expr& e, const Ctx& c, std::vector<Value>& out) const {
   out.clear();
   if (!e.present()) return;
@@ -85,11 +108,16 @@ int32_t Game::prop(int32_t ent, int32_t p) const { return asInt(propValue(ent, p
 
 Value Game::propValue(int32_t ent, int32_t p) const {
   const Def& d = *def_;
-  size_t np = d.propNames.size();
   if (ent < 0 || ent >= (int32_t)st_.ents.size() || p < 0) return Value::null();
-  Value base = st_.props[(size_t)ent * np + p].get();
+  Value base = st_.props[(size_t)ent * d.propNames.size() + p].get();
   if (!d.hasEffects || (size_t)p >= d.effectOnProp.size() || !d.effectOnProp[p] || effectDepth >= kMaxEffectDepth)
     return base;
+  return withEffects(ent, p, base);
+}
+
+// The value the effects of the entities in play derive from the stored one.
+Value Game::withEffects(int32_t ent, int32_t p, Value base) const {
+  const Def& d = *def_;
   effectDepth++;
   Value result = base;
   std::vector<Value> hits;
@@ -104,7 +132,7 @@ Value Game::propValue(int32_t ent, int32_t p) const {
       Ctx c;
       c.player = src.controller;
       c.self = c.selected = s;
-      if (ef.when.present() && !eval(ef.when, c).truthy()) continue;
+      if (ef.when.present() && !test(ef.when, c)) continue;
       evalList(ef.appliesTo, c, hits);
       bool hit = false;
       for (Value h : hits)
@@ -112,7 +140,7 @@ Value Game::propValue(int32_t ent, int32_t p) const {
       if (!hit) continue;
       if (ef.filter.present()) {
         c.candidate = Value::ent(ent);
-        if (!eval(ef.filter, c).truthy()) continue;
+        if (!test(ef.filter, c)) continue;
       }
       Value v = eval(ef.value, c);
       if (ef.set) result = v;
@@ -202,6 +230,61 @@ Value Game::member(Value obj, int sym, const Ctx& c) const {
   }
 }
 
+// evalNode(n).truthy() and asInt(evalNode(n)), without making a Value where a node already
+// gives a truth or a number (most of the nodes of conditions and amounts).
+bool Game::evalBool(int n, const Ctx& c) const {
+  const Node& nd = def_->nodes.nodes[n];
+  switch (nd.op) {
+    case N::And: return evalBool(nd.a, c) && evalBool(nd.b, c);
+    case N::Or: return evalBool(nd.a, c) || evalBool(nd.b, c);
+    case N::Not: return !evalBool(nd.a, c);
+    case N::Lt: return evalInt(nd.a, c) < evalInt(nd.b, c);
+    case N::Le: return evalInt(nd.a, c) <= evalInt(nd.b, c);
+    case N::Gt: return evalInt(nd.a, c) > evalInt(nd.b, c);
+    case N::Ge: return evalInt(nd.a, c) >= evalInt(nd.b, c);
+    case N::LtConst: return evalInt(nd.a, c) < nd.imm;
+    case N::LeConst: return evalInt(nd.a, c) <= nd.imm;
+    case N::GtConst: return evalInt(nd.a, c) > nd.imm;
+    case N::GeConst: return evalInt(nd.a, c) >= nd.imm;
+    case N::SelfInZone: {
+      int32_t e = nd.a == 0 ? c.self : c.selected;
+      if (e < 0 || st_.ents[e].zone < 0) return false;  // (a destroyed entity has no zone)
+      return st_.ents[e].zone == def_->zoneInstance(nd.imm, c.player >= 0 ? c.player : st_.active);
+    }
+    default: return evalNode(n, c).truthy();
+  }
+}
+
+int32_t Game::evalInt(int n, const Ctx& c) const {
+  const Def& d = *def_;
+  const Node& nd = d.nodes.nodes[n];
+  switch (nd.op) {
+    case N::Const: {
+      const ConstVal& cv = d.nodes.consts[nd.imm];
+      return cv.kind == 1 ? cv.v : cv.kind == 2 ? (cv.v != 0) : 0;
+    }
+    case N::Add: return (int32_t)((uint32_t)evalInt(nd.a, c) + (uint32_t)evalInt(nd.b, c));
+    case N::Sub: return (int32_t)((uint32_t)evalInt(nd.a, c) - (uint32_t)evalInt(nd.b, c));
+    case N::Mul: return (int32_t)((uint32_t)evalInt(nd.a, c) * (uint32_t)evalInt(nd.b, c));
+    case N::Min: return std::min(evalInt(nd.a, c), evalInt(nd.b, c));
+    case N::Max: return std::max(evalInt(nd.a, c), evalInt(nd.b, c));
+    case N::X: return c.x;
+    case N::Turn: return st_.turn;
+    case N::QueueSize: return (int32_t)st_.queue.size();
+    case N::SelfProp: {
+      int32_t e = nd.a == 0 ? c.self : c.selected;
+      return e < 0 || !st_.ents[e].alive ? 0 : asInt(propValue(e, nd.imm));
+    }
+    case N::PlayerProp: {
+      int32_t p = fusedPlayer(nd.a, c);
+      return p < 0 ? 0 : asInt(propValue(p, nd.imm));
+    }
+    default: return asInt(evalNode(n, c));
+  }
+}
+
+// The common nodes, in a function kept small (its prologue runs on every node); the rest,
+// with their lists and loops, in evalCold.
 Value Game::evalNode(int n, const Ctx& c) const {
   const Def& d = *def_;
   const Node& nd = d.nodes.nodes[n];
@@ -220,14 +303,6 @@ Value Game::evalNode(int n, const Ctx& c) const {
     case N::PActive: return player(st_.active);
     case N::POpponent: return player(opponentOf(c.player));
     case N::PPriority: return player(st_.priority);
-    case N::PAll: {
-      int32_t off = (int32_t)scratch_.size();
-      if (nd.imm == 1)
-        for (int p = 0; p < d.numPlayers(); p++) scratch_.push_back(Value::ent(p));  // $players: declared order
-      else
-        for (int p : d.turnOrder) scratch_.push_back(Value::ent(p));
-      return Value::list(off, (int32_t)d.turnOrder.size());
-    }
     case N::PIndex: {
       Value i = evalNode(nd.a, c);
       if (i.k() != VK::Int || i.v() < 0 || i.v() >= d.numPlayers()) return Value::null();
@@ -235,47 +310,16 @@ Value Game::evalNode(int n, const Ctx& c) const {
     }
     case N::ESelf: return live(c.self);
     case N::ESelected: return live(c.selected);
-    case N::EOfType:
-    case N::EAll: {
-      int32_t off = (int32_t)scratch_.size();
-      for (int32_t e = d.numPlayers(); e < (int32_t)st_.ents.size(); e++) {
-        const Entity& en = st_.ents[e];
-        if (!en.alive) continue;
-        if (nd.op == N::EOfType && d.templates[en.tmpl].typeSym != nd.imm) continue;
-        scratch_.push_back(Value::ent(e));
-      }
-      return Value::list(off, (int32_t)scratch_.size() - off);
-    }
     case N::Target: return (c.targets && !c.targets->empty()) ? liveValue((*c.targets)[0].get()) : Value::null();
-    case N::Targets: {
-      int32_t off = (int32_t)scratch_.size();
-      if (c.targets)
-        for (const Slot& s : *c.targets)
-          if (!liveValue(s.get()).isNull()) scratch_.push_back(s.get());
-      return Value::list(off, (int32_t)scratch_.size() - off);
-    }
     case N::Candidate: return c.candidate;
     case N::Item: return c.item;
     case N::X: return Value::num(c.x);
     case N::Mode: return c.mode < 0 ? Value::null() : Value::num(c.mode);
     case N::Turn: return Value::num(st_.turn);
-    case N::PhaseName:
-      return st_.phase < 0 || st_.phase >= (int)d.phases.size() ? Value::null() : Value::str(d.phases[st_.phase].nameSym);
     case N::ZoneNamed: {
       int32_t p = c.player >= 0 ? c.player : st_.active;
       return Value::zone(d.zoneInstance(nd.imm, p));
     }
-    case N::ZoneOf: {
-      Value p = evalNode(nd.a, c);
-      auto zoneOf = [&](Value x) {
-        int32_t pl = x.v() < d.numPlayers() ? x.v() : st_.ents[x.v()].owner;
-        return Value::zone(d.zoneInstance(nd.imm, pl));
-      };
-      if (p.k() == VK::List) return zonesOf(p, zoneOf);  // each player's (or owner's) zone, once
-      if (p.k() != VK::Ent) return Value::null();
-      return zoneOf(p);
-    }
-    case N::Event: return Value::null();
     case N::EventField: {
       if (!c.event) return Value::null();
       const Event& ev = *c.event;
@@ -296,11 +340,6 @@ Value Game::evalNode(int n, const Ctx& c) const {
     }
     case N::QueueSize: return Value::num((int32_t)st_.queue.size());
     case N::QueueTop: return st_.queue.empty() ? Value::null() : Value::item(st_.queue.back().id);
-    case N::QueueItems: {
-      int32_t off = (int32_t)scratch_.size();
-      for (auto it = st_.queue.rbegin(); it != st_.queue.rend(); ++it) scratch_.push_back(Value::item(it->id));
-      return Value::list(off, (int32_t)st_.queue.size());
-    }
     case N::Member: {
       Value o = evalNode(nd.a, c);
       if (o.k() == VK::List && nd.imm == d.b.zone)  // the zones the entities of a list are in, once each
@@ -311,6 +350,85 @@ Value Game::evalNode(int n, const Ctx& c) const {
       Value o = evalNode(nd.a, c);
       if (o.k() == VK::Ent) return st_.ents[o.v()].alive ? propValue(o.v(), nd.imm) : Value::null();
       return member(o, nd.b, c);
+    }
+    case N::Add: case N::Sub: case N::Mul: case N::Min: case N::Max:
+      return Value::num(evalInt(n, c));
+    case N::Eq: {
+      Value a = evalNode(nd.a, c), b = evalNode(nd.b, c);
+      return Value::boolean(a.k() == b.k() ? (a.k() != VK::List && a.v() == b.v()) : same(a, b));
+    }
+    case N::Ne: {
+      Value a = evalNode(nd.a, c), b = evalNode(nd.b, c);
+      return Value::boolean(!(a.k() == b.k() ? (a.k() != VK::List && a.v() == b.v()) : same(a, b)));
+    }
+    case N::And: case N::Or: case N::Not: case N::Lt: case N::Le: case N::Gt: case N::Ge: case N::LtConst: case N::LeConst: case N::GtConst: case N::GeConst:
+      return Value::boolean(evalBool(n, c));  // (one definition of each: evalBool)
+    case N::SelfProp: {
+      int32_t e = nd.a == 0 ? c.self : c.selected;
+      return e < 0 || !st_.ents[e].alive ? Value::null() : propValue(e, nd.imm);
+    }
+    case N::PlayerProp: {
+      int32_t p = fusedPlayer(nd.a, c);
+      return p < 0 ? Value::null() : propValue(p, nd.imm);
+    }
+    case N::SelfInZone: return Value::boolean(evalBool(n, c));
+    case N::EqConst:
+    case N::NeConst: {
+      Value v = evalNode(nd.a, c);
+      bool eq = (v.k() == VK::Int || v.k() == VK::Bool) && v.v() == nd.imm;
+      return Value::boolean(nd.op == N::EqConst ? eq : !eq);
+    }
+    default: return evalCold(n, c);
+  }
+}
+
+Value Game::evalCold(int n, const Ctx& c) const {
+  const Def& d = *def_;
+  const Node& nd = d.nodes.nodes[n];
+  switch (nd.op) {
+    case N::PAll: {
+      int32_t off = (int32_t)scratch_.size();
+      if (nd.imm == 1)
+        for (int p = 0; p < d.numPlayers(); p++) scratch_.push_back(Value::ent(p));  // $players: declared order
+      else
+        for (int p : d.turnOrder) scratch_.push_back(Value::ent(p));
+      return Value::list(off, (int32_t)d.turnOrder.size());
+    }
+    case N::EOfType:
+    case N::EAll: {
+      int32_t off = (int32_t)scratch_.size();
+      for (int32_t e = d.numPlayers(); e < (int32_t)st_.ents.size(); e++) {
+        const Entity& en = st_.ents[e];
+        if (!en.alive) continue;
+        if (nd.op == N::EOfType && d.templates[en.tmpl].typeSym != nd.imm) continue;
+        scratch_.push_back(Value::ent(e));
+      }
+      return Value::list(off, (int32_t)scratch_.size() - off);
+    }
+    case N::Targets: {
+      int32_t off = (int32_t)scratch_.size();
+      if (c.targets)
+        for (const Slot& s : *c.targets)
+          if (!liveValue(s.get()).isNull()) scratch_.push_back(s.get());
+      return Value::list(off, (int32_t)scratch_.size() - off);
+    }
+    case N::PhaseName:
+      return st_.phase < 0 || st_.phase >= (int)d.phases.size() ? Value::null() : Value::str(d.phases[st_.phase].nameSym);
+    case N::ZoneOf: {
+      Value p = evalNode(nd.a, c);
+      auto zoneOf = [&](Value x) {
+        int32_t pl = x.v() < d.numPlayers() ? x.v() : st_.ents[x.v()].owner;
+        return Value::zone(d.zoneInstance(nd.imm, pl));
+      };
+      if (p.k() == VK::List) return zonesOf(p, zoneOf);  // each player's (or owner's) zone, once
+      if (p.k() != VK::Ent) return Value::null();
+      return zoneOf(p);
+    }
+    case N::Event: return Value::null();
+    case N::QueueItems: {
+      int32_t off = (int32_t)scratch_.size();
+      for (auto it = st_.queue.rbegin(); it != st_.queue.rend(); ++it) scratch_.push_back(Value::item(it->id));
+      return Value::list(off, (int32_t)st_.queue.size());
     }
     case N::Index: {
       Value l = evalNode(nd.a, c);
@@ -360,64 +478,21 @@ Value Game::evalNode(int n, const Ctx& c) const {
         if (v.k() == VK::Ent && p >= 0) s += prop(v.v(), p);
       return Value::num(s);
     }
-    case N::Add: return Value::num((int32_t)((uint32_t)asInt(evalNode(nd.a, c)) + (uint32_t)asInt(evalNode(nd.b, c))));
-    case N::Sub: return Value::num((int32_t)((uint32_t)asInt(evalNode(nd.a, c)) - (uint32_t)asInt(evalNode(nd.b, c))));
-    case N::Mul: return Value::num((int32_t)((uint32_t)asInt(evalNode(nd.a, c)) * (uint32_t)asInt(evalNode(nd.b, c))));
     case N::Div: {
-      int32_t a = asInt(evalNode(nd.a, c)), b = asInt(evalNode(nd.b, c));
+      int32_t a = evalInt(nd.a, c), b = evalInt(nd.b, c);
       return Value::num(b == 0 || (a == INT32_MIN && b == -1) ? 0 : a / b);
     }
     case N::Mod: {
-      int32_t a = asInt(evalNode(nd.a, c)), b = asInt(evalNode(nd.b, c));
+      int32_t a = evalInt(nd.a, c), b = evalInt(nd.b, c);
       return Value::num(b == 0 || b == -1 ? 0 : a % b);
     }
-    case N::Neg: return Value::num((int32_t)(0u - (uint32_t)asInt(evalNode(nd.a, c))));
-    case N::Eq: {
-      Value a = evalNode(nd.a, c), b = evalNode(nd.b, c);
-      return Value::boolean(a.k() == b.k() ? (a.k() != VK::List && a.v() == b.v()) : same(a, b));
-    }
-    case N::Ne: {
-      Value a = evalNode(nd.a, c), b = evalNode(nd.b, c);
-      return Value::boolean(!(a.k() == b.k() ? (a.k() != VK::List && a.v() == b.v()) : same(a, b)));
-    }
-    case N::Lt: return Value::boolean(asInt(evalNode(nd.a, c)) < asInt(evalNode(nd.b, c)));
-    case N::Le: return Value::boolean(asInt(evalNode(nd.a, c)) <= asInt(evalNode(nd.b, c)));
-    case N::Gt: return Value::boolean(asInt(evalNode(nd.a, c)) > asInt(evalNode(nd.b, c)));
-    case N::Ge: return Value::boolean(asInt(evalNode(nd.a, c)) >= asInt(evalNode(nd.b, c)));
-    case N::And: return Value::boolean(evalNode(nd.a, c).truthy() && evalNode(nd.b, c).truthy());
-    case N::Or: return Value::boolean(evalNode(nd.a, c).truthy() || evalNode(nd.b, c).truthy());
-    case N::Not: return Value::boolean(!evalNode(nd.a, c).truthy());
-    case N::Min: return Value::num(std::min(asInt(evalNode(nd.a, c)), asInt(evalNode(nd.b, c))));
-    case N::Max: return Value::num(std::max(asInt(evalNode(nd.a, c)), asInt(evalNode(nd.b, c))));
-    case N::SelfProp: {
-      int32_t e = nd.a == 0 ? c.self : c.selected;
-      return e < 0 || !st_.ents[e].alive ? Value::null() : propValue(e, nd.imm);
-    }
-    case N::PlayerProp: {
-      int32_t p = nd.a == 0 ? c.player : nd.a == 1 ? st_.active : opponentOf(c.player);
-      return p < 0 ? Value::null() : propValue(p, nd.imm);
-    }
-    case N::SelfInZone: {
-      int32_t e = nd.a == 0 ? c.self : c.selected;
-      if (e < 0 || st_.ents[e].zone < 0) return Value::boolean(false);  // (a destroyed entity has no zone)
-      return Value::boolean(st_.ents[e].zone == d.zoneInstance(nd.imm, c.player >= 0 ? c.player : st_.active));
-    }
-    case N::EqConst:
-    case N::NeConst: {
-      Value v = evalNode(nd.a, c);
-      bool eq = (v.k() == VK::Int || v.k() == VK::Bool) && v.v() == nd.imm;
-      return Value::boolean(nd.op == N::EqConst ? eq : !eq);
-    }
-    case N::LtConst: return Value::boolean(asInt(evalNode(nd.a, c)) < nd.imm);
-    case N::LeConst: return Value::boolean(asInt(evalNode(nd.a, c)) <= nd.imm);
-    case N::GtConst: return Value::boolean(asInt(evalNode(nd.a, c)) > nd.imm);
-    case N::GeConst: return Value::boolean(asInt(evalNode(nd.a, c)) >= nd.imm);
+    case N::Neg: return Value::num((int32_t)(0u - (uint32_t)evalInt(nd.a, c)));
     case N::Abs: {
-      int32_t a = asInt(evalNode(nd.a, c));
+      int32_t a = evalInt(nd.a, c);
       return Value::num(a == INT32_MIN ? INT32_MAX : (a < 0 ? -a : a));
     }
+    default: return Value::null();
   }
-  return Value::null();
 }
 
 }  // namespace rulestack

@@ -166,7 +166,7 @@ bool Game::checkEnd() {
       if (!ec.perPlayer && p != d.turnOrder.front()) break;  // the same for every player
       Ctx c;
       c.player = p;
-      if (!eval(ec.when, c).truthy()) continue;
+      if (!test(ec.when, c)) continue;
       if (ec.draw) { endGame(-1); return true; }
       Value w = eval(ec.winner, c);
       if (w.k() == VK::Ent && w.v() < d.numPlayers()) { endGame(w.v()); return true; }

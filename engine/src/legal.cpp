@@ -48,7 +48,7 @@ void Game::targetCandidates(const TargetSpec& t, const Ctx& c, std::vector<Slot>
     if (t.filter.present()) {
       Ctx c2 = c;
       c2.candidate = x;
-      if (!eval(t.filter, c2).truthy()) continue;
+      if (!test(t.filter, c2)) continue;
     }
     Slot s = Slot::of(x);
     if (std::find(out.begin(), out.end(), s) == out.end()) out.push_back(s);
@@ -62,9 +62,8 @@ bool Game::canPay(const std::vector<Mutation>& cost, const Ctx& c) const {
   spent.clear();
   for (const Mutation& m : cost) {
     if (m.op != Op::Sub || m.prop < 0 || m.forEach.present()) continue;
-    if (m.condition.present() && !eval(m.condition, c).truthy()) continue;
-    Value amount = eval(m.value, c);
-    int32_t a = asInt(amount);
+    if (m.condition.present() && !test(m.condition, c)) continue;
+    int32_t a = number(m.value, c);
     evalList(m.target, c, targets);
     for (Value t : targets) {
       if (t.k() != VK::Ent) continue;
@@ -104,7 +103,7 @@ void Game::enumerateAction(int player, int actionIdx, int source, std::vector<Mo
       c.x = m.x;
       m.targets.clear();
       c.targets = &m.targets;
-      if (a.condition.present() && !eval(a.condition, c).truthy()) continue;
+      if (a.condition.present() && !test(a.condition, c)) continue;
       if (!canPay(a.cost, c)) continue;
       const TargetSpec* spec = a.target.present ? &a.target : (m.mode >= 0 && a.modes[m.mode].target.present ? &a.modes[m.mode].target : nullptr);
       if (!spec) {
@@ -144,11 +143,14 @@ bool Game::sameProperties(int32_t a, int32_t b) const {
 }
 
 void Game::legalMoves(int player, std::vector<Move>& out) const {
-  if (player == movesCachePlayer_ && st_.decisions.empty()) {
-    out = movesCache_;
-    return;
-  }
-  collectMoves(player, out, false);
+  const std::vector<Move>& moves = movesOf(player, out);
+  if (&moves != &out) out = moves;
+}
+
+const std::vector<Move>& Game::movesOf(int player, std::vector<Move>& scratch) const {
+  if (player == movesCachePlayer_ && st_.decisions.empty()) return movesCache_;
+  collectMoves(player, scratch, false);
+  return scratch;
 }
 
 bool Game::hasRealMove(int player) const {

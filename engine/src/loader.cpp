@@ -970,10 +970,13 @@ struct Loader {
     auto playerWho = [&](N op) { return op == N::PCurrent ? 0 : op == N::PActive ? 1 : op == N::POpponent ? 2 : -1; };
     for (size_t i = 0; i < nodes.size(); i++) {
       Node& n = nodes[i];
+      int32_t k;
       if (n.op == N::Prop) {
         N o = nodes[n.a].op;
         if (who(o) >= 0) n = Node{N::SelfProp, who(o), -1, n.imm};
         else if (playerWho(o) >= 0) n = Node{N::PlayerProp, playerWho(o), -1, n.imm};
+        else if (o == N::PIndex && constInt(nodes[n.a].a, k) && k >= 0 && k < d.numPlayers())
+          n = Node{N::PlayerProp, 3 + k, -1, n.imm};  // $players[k].<prop>
       }
     }
     for (size_t i = 0; i < nodes.size(); i++) {

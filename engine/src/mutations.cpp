@@ -131,7 +131,7 @@ void Game::applyOp(const Mutation& m, Ctx& c) {
     case Op::RequireDiscard: {
       // one decision per player, active player first then turn order, each after the last
       playerTargets();
-      int count = m.count.present() ? asInt(eval(m.count, c)) : 1;
+      int count = m.count.present() ? number(m.count, c) : 1;
       auto& to = d.turnOrder;
       auto turnPos = [&](int32_t p) {
         long i = std::find(to.begin(), to.end(), p) - to.begin();
@@ -175,7 +175,7 @@ void Game::applyOp(const Mutation& m, Ctx& c) {
     }
     case Op::DrawCard: {
       playerTargets();
-      int count = m.count.present() ? asInt(eval(m.count, c)) : 1;
+      int count = m.count.present() ? number(m.count, c) : 1;
       if (count <= 0 || targets.empty()) return;
       if (!m.from.present() && d.deckZone < 0) err("DrawCard without 'from' needs a zone named Deck");
       if (!m.destination.present() && d.handZone < 0) err("DrawCard without 'destination' needs a zone named Hand");
@@ -211,7 +211,7 @@ void Game::applyOp(const Mutation& m, Ctx& c) {
       return;
     }
     case Op::Create: {
-      int count = m.count.present() ? asInt(eval(m.count, c)) : 1;
+      int count = m.count.present() ? number(m.count, c) : 1;
       if (count > kMaxCreate) err("Create makes at most 1000 entities at once");
       Value z = eval(m.destination, c);
       if (z.k() != VK::Zone) err("destination is not a zone");

@@ -140,7 +140,7 @@ bool Game::pushMuts(LK lk, int32_t li, int32_t lj, FrameCtx&& ctx) {
   if (!trace && plain(ms)) {  // (traced, every mutation is a step of its own)
     Ctx c = ctxFrom(ctx);
     for (const Mutation& m : ms)
-      if (!m.condition.present() || eval(m.condition, c).truthy()) applyOp(m, c);
+      if (!m.condition.present() || test(m.condition, c)) applyOp(m, c);
     return false;
   }
   Frame& f = pushFrame(FK::Muts);
@@ -298,10 +298,10 @@ bool Game::execAtOnce(Item& it, int32_t priorityTo) {
     c.x = it.x;
     c.props = &it.props;
     for (const Mutation& m : a.mutations)
-      if (!m.condition.present() || eval(m.condition, c).truthy()) applyOp(m, c);
+      if (!m.condition.present() || test(m.condition, c)) applyOp(m, c);
     if (it.mode >= 0 && !it.cancelled)
       for (const Mutation& m : a.modes[it.mode].mutations)
-        if (!m.condition.present() || eval(m.condition, c).truthy()) applyOp(m, c);
+        if (!m.condition.present() || test(m.condition, c)) applyOp(m, c);
     if (card && st_.ents[it.source].zone == d.queueZone) emit(moveEvent(it.source, playerZone(zd, ownerOf(it.source)), it.player), 3, 0);
     itemLeft(it, Ev::ActionExecuted, ev.named, ev.entity, false);
     countEvent();
@@ -352,7 +352,7 @@ void Game::stepMuts(int fi) {
       for (Value v : values) g.values.push_back(Slot::of(v));
       return;
     }
-    if (m.condition.present() && !eval(m.condition, c).truthy()) continue;
+    if (m.condition.present() && !test(m.condition, c)) continue;
     size_t depth = st_.stack.size();
     applyOp(m, c);
     if (st_.stack.size() != depth || !st_.decisions.empty() || st_.over()) return;
@@ -368,7 +368,7 @@ void Game::stepForEach(int fi) {
   const Mutation& m = listOf(f.lk, f.li, f.lj)[f.next];
   Ctx c = ctxOf(fi);
   c.item = f.values[f.pos++].get();
-  if (m.condition.present() && !eval(m.condition, c).truthy()) return;
+  if (m.condition.present() && !test(m.condition, c)) return;
   applyOp(m, c);
 }
 
@@ -479,11 +479,11 @@ void Game::stepReact(int fi) {
     c.player = p;
     c.self = c.selected = self;
     c.event = &st_.stack[evf].ev;
-    if (r.condition.present() && !eval(r.condition, c).truthy()) return false;
+    if (r.condition.present() && !test(r.condition, c)) return false;
     if (r.action >= 0) {
       // the action must be one its controller could take now (condition, cost)
       const Action& a = d.actions[r.action];
-      if (a.condition.present() && !eval(a.condition, c).truthy()) return false;
+      if (a.condition.present() && !test(a.condition, c)) return false;
       if (!canPay(a.cost, c)) return false;
     }
     return true;
@@ -511,7 +511,7 @@ void Game::stepReact(int fi) {
     }
     if (who != p) return false;
     c.player = who;
-    if (t.condition.present() && !eval(t.condition, c).truthy()) return false;
+    if (t.condition.present() && !test(t.condition, c)) return false;
     offer(DecisionKind::Trigger, who, ti, self, t.optional, &st_.stack[evf].ev).evFrame = evf;
     return true;
   };
@@ -726,7 +726,7 @@ void Game::takeAction(int player, const Move& m) {
   if (!quietTake) return;  // stepTake goes on
   c.props = &it.props;
   for (const Mutation& cm : a.cost)
-    if (!cm.condition.present() || eval(cm.condition, c).truthy()) applyOp(cm, c);
+    if (!cm.condition.present() || test(cm.condition, c)) applyOp(cm, c);
   Event ev = actionPlayed(it);
   countEvent();
   if (logging) logEvent(ev, true);

@@ -149,7 +149,7 @@ std::string runScenarioUnguarded(const std::string& scenarioText) {
       if (e.is_string()) {
         Ctx c;
         c.player = g.state().active;
-        if (!g.eval(exprs[i], c).truthy()) failure(si, "expected " + e.get<std::string>());
+        if (!g.test(exprs[i], c)) failure(si, "expected " + e.get<std::string>());
       } else if (e.is_object() && e.contains("path")) {
         json view = json::parse(viewText(g, -2));
         const json* got = e["path"].is_string() ? view.pointer(e["path"].get<std::string>()) : nullptr;

@@ -45,7 +45,7 @@ enum class N : uint8_t {
   Min, Max, Abs, Count, Sum /* a list, imm prop symbol */,
   // fused forms of common shapes, made at load (same results, fewer nodes):
   SelfProp,                // $entity.self/selected.<prop>: a 0 self / 1 selected, imm prop
-  PlayerProp,              // $player.current/active/opponent.<prop>: a 0/1/2, imm prop
+  PlayerProp,              // $player.current/active/opponent.<prop>: a 0/1/2; $players[k].<prop>: a 3+k; imm prop
   SelfInZone,              // $entity.self/selected.zone == $zone.@Z: a 0/1, imm zone def
   EqConst, NeConst, LtConst, LeConst, GtConst, GeConst  // a <op> imm (an integer literal)
 };

@@ -94,6 +94,9 @@ class Game {
   // The first of toAct() (the one a bot moves for), -1 when nobody may act: no allocation.
   int nextToAct() const;
   void legalMoves(int player, std::vector<Move>& out) const;
+  // The same moves without a copy: the game's own list when it has them (valid until the
+  // next change of the state), else `scratch` filled.
+  const std::vector<Move>& movesOf(int player, std::vector<Move>& scratch) const;
   // "" when legal, else the reason code (and a message).
   std::string check(int player, const Move& m, std::string* message) const;
   // Applies a move after checking it. A run-time error (a division by zero, a loop limit)
@@ -114,8 +117,11 @@ class Game {
   // Expressions (used by views, scenarios and the engine itself).
   Value eval(const Expr& e, const Ctx& c) const;
   void evalList(const Expr& e, const Ctx& c, std::vector<Value>& out) const;
+  bool test(const Expr& e, const Ctx& c) const;       // eval(e, c).truthy(); absent: false
+  int32_t number(const Expr& e, const Ctx& c) const;  // asInt(eval(e, c)); absent: 0
   int32_t prop(int32_t ent, int32_t p) const;  // derived (effects applied), as int
   Value propValue(int32_t ent, int32_t p) const;
+  __attribute__((noinline)) Value withEffects(int32_t ent, int32_t p, Value base) const;
 
   // Names
   std::string entityId(int32_t e) const;
@@ -192,6 +198,9 @@ class Game {
     st_.ents[e].handle = st_.nextHandle++;
   }
   Value evalNode(int n, const Ctx& c) const;
+  bool evalBool(int n, const Ctx& c) const;
+  int32_t evalInt(int n, const Ctx& c) const;
+  __attribute__((noinline)) Value evalCold(int n, const Ctx& c) const;  // the rarer nodes
   Value member(Value obj, int sym, const Ctx& c) const;
   Value listOf(const std::vector<Value>& v) const;
   template <class F>
@@ -199,7 +208,8 @@ class Game {
   Value live(int32_t e) const;
   Value liveValue(Value v) const;
   bool same(Value a, Value b) const;
-  int32_t opponentOf(int32_t player) const;  // the next player in turn order, -1 for none
+  int32_t opponentOf(int32_t player) const;
+  int32_t fusedPlayer(int32_t a, const Ctx& c) const;  // the next player in turn order, -1 for none
   static void resetEval();  // after an exception unwound an evaluation
   void flatten(Value v, std::vector<Value>& out) const;
 
