@@ -38,8 +38,9 @@ __attribute__((noinline)) long long randomBatch(const std::shared_ptr<const Def>
                                                 long long& unfinished) {
   long long moves = 0;
   std::vector<Move> scratch;
+  Game g(def, seed, false);
   for (int i = 0; i < games; i++) {
-    Game g(def, seed + (uint64_t)i, false);
+    if (i > 0) g.restart(seed + (uint64_t)i);  // (one game in its memory, as simulate() plays them)
     Rng rng;
     rng.seed(seed * 7919 + (uint64_t)i);
     moves += randomPlayout(g, rng, 100000, scratch);

@@ -261,7 +261,7 @@ md.push('');
 md.push('How each is timed (a timed batch is always one call of a function called repeatedly):');
 md.push('');
 md.push(
-  `- native: \`bench/duel_bench.cpp\`, a non-inlined function plays ${200} games (\`Game(def, seed+i)\` + ` +
+  `- native: \`bench/duel_bench.cpp\`, a non-inlined function plays ${200} games (\`Game::restart(seed+i)\` + ` +
     '`randomPlayout`, as `simulate` does); MCTS: `botChoose` (fair, information-set MCTS: the default) with 200 iterations from a fixed mid-game position ' +
     `(seed 42, ${native.mcts.positionPlies} plies, ${native.mcts.positionMoves} legal moves, hash ${native.mcts.positionHash}).`,
 );

@@ -89,8 +89,14 @@ std::shared_ptr<Def> compileDefinition(const std::string& text, std::vector<DefE
   }
 }
 
-std::unique_ptr<Game> startGame(std::shared_ptr<const Def> def, uint64_t seed, std::vector<DefError>& errs, bool logging) {
+std::unique_ptr<Game> startGame(std::shared_ptr<const Def> def, uint64_t seed, std::vector<DefError>& errs, bool logging,
+                                std::unique_ptr<Game> reuse) {
   try {
+    if (reuse) {
+      reuse->logging = logging;
+      reuse->restart(seed);
+      return reuse;
+    }
     return std::make_unique<Game>(std::move(def), seed, logging);
   } catch (const RuntimeError& e) {
     errs.push_back({"/setup", std::string("the game could not start: ") + e.what()});
@@ -379,9 +385,10 @@ std::string simulate(const std::string& definitionJson, const std::string& optio
     int draws = 0, unfinished = 0;
     std::vector<int> wins(def->numPlayers(), 0);
     std::vector<Move> scratch;
+    std::unique_ptr<Game> g;  // one game, restarted for each seed
     for (int i = 0; i < games; i++) {
       std::vector<DefError> e2;
-      auto g = startGame(def, seed + (uint64_t)i, e2, false);
+      g = startGame(def, seed + (uint64_t)i, e2, false, std::move(g));
       if (!g) {
         failed(i, e2.empty() ? "the game could not start" : e2[0].message);
         continue;

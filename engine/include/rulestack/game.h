@@ -74,16 +74,12 @@ class Game {
     st_ = o.st_;
     extra_ = o.extra_;
     logging = false;
-    log.clear();
     trace = nullptr;
-    eventsThisMove_ = 0;
-    endDirty_ = true;
-    movesCachePlayer_ = -1;
-    targetDepth_ = 0;
-    quietCause_ = -1;
-    steps_ = 0;
-    resetEval();  // (a playout that threw may have left the evaluator mid-expression)
+    freshRun();
   }
+  // Becomes Game(def(), seed, logging) in this game's memory: a simulation plays its games
+  // one after another in one Game, with no allocation once the lists have grown.
+  void restart(uint64_t seed);
   const Def& def() const { return *def_; }
   std::shared_ptr<const Def> defPtr() const { return def_; }
   const State& state() const { return st_; }
@@ -193,6 +189,19 @@ class Game {
   void rollbackTo(const State& backup, size_t logSize, size_t traceSize);
 
   void init(uint64_t seed);
+  // No log and nothing left of a move (caches, counters, the evaluator's depth: a playout
+  // that threw may have left it mid-expression).
+  void freshRun() {
+    log.clear();
+    eventsThisMove_ = 0;
+    endDirty_ = true;
+    movesCachePlayer_ = -1;
+    targetDepth_ = 0;
+    quietCause_ = -1;
+    steps_ = 0;
+    failed_.clear();
+    resetEval();
+  }
   void rehandle(int32_t e) {  // a change of place: a new handle
     st_.ents[e].prevHandle = st_.ents[e].handle;
     st_.ents[e].handle = st_.nextHandle++;

@@ -1,0 +1,46 @@
+// Game::restart: a game restarted in place (what simulate does between its games, keeping
+// the memory of the lists) is the game a fresh Game(def, seed) would be, for every example,
+// whatever the game played before it had left behind (a long log, a queue, a stopped
+// resolution).
+#include "bot.h"
+#include "test_util.h"
+
+namespace {
+
+// Random moves from the game's state to its end (or `cap` moves); the hashes on the way.
+std::vector<uint64_t> play(rulestack::Game& g, uint64_t seed, int cap) {
+  rulestack::Rng rng;
+  rng.seed(seed);
+  std::vector<rulestack::Move> moves;
+  std::vector<uint64_t> hashes{g.hash()};
+  for (int n = 0; n < cap && !g.state().over(); n++) {
+    int who = g.nextToAct();
+    if (who < 0) break;
+    g.legalMoves(who, moves);
+    if (moves.empty()) break;
+    g.applyUnchecked(who, moves[rng.below((uint32_t)moves.size())]);
+    hashes.push_back(g.hash());
+  }
+  return hashes;
+}
+
+}  // namespace
+
+TEST_CASE("a restarted game is the fresh game of its seed", "[restart]") {
+  for (const std::string& file : rt::jsonFiles(RULESTACK_EXAMPLES_JSON, false)) {
+    std::vector<rulestack::DefError> errs;
+    auto def = rulestack::compileDefinition(rt::readFile(std::string(RULESTACK_EXAMPLES_JSON) + "/" + file), errs);
+    REQUIRE(def);
+    for (int stopAfter : {7, 400}) {  // restarted mid-game and after a whole game
+      INFO(file << ", restarted after " << stopAfter << " moves");
+      rulestack::Game reused(def, 3, true);
+      play(reused, 11, stopAfter);
+      reused.restart(5);
+      rulestack::Game fresh(def, 5, true);
+      CHECK(reused.hash() == fresh.hash());
+      CHECK(reused.log.size() == fresh.log.size());
+      CHECK(play(reused, 23, 400) == play(fresh, 23, 400));
+      CHECK(reused.log.size() == fresh.log.size());
+    }
+  }
+}
