@@ -1,4 +1,5 @@
 // The expression parser: a recursive-descent parser that emits nodes directly.
+#include <cstdint>
 #include "rulestack/expr.h"
 
 #include <algorithm>
@@ -48,8 +49,23 @@ struct Parser {
       while (pos < src.size() && std::isdigit((unsigned char)src[pos])) pos++;
       tok.k = Tok::Num;
       tok.s = src.substr(st, pos - st);
-      if (tok.s.size() > 9) { fail(tok.col, "number too large (at most 9 digits)"); tok.num = 0; }
-      else tok.num = std::atoll(tok.s.c_str());
+      // whole numbers only: say so, rather than read 1.5 as a member of 1 or 1e3 as 1 and a name
+      bool fraction = pos + 1 < src.size() && src[pos] == '.' && std::isdigit((unsigned char)src[pos + 1]);
+      bool exponent = pos + 1 < src.size() && (src[pos] == 'e' || src[pos] == 'E') &&
+                      (std::isdigit((unsigned char)src[pos + 1]) || src[pos + 1] == '+' || src[pos + 1] == '-');
+      if (fraction || exponent) {
+        size_t end = pos + 1 + (src[pos + 1] == '+' || src[pos + 1] == '-');
+        while (end < src.size() && std::isdigit((unsigned char)src[end])) end++;
+        std::string text = "'" + src.substr(st, end - st) + "'";
+        fail(tok.col, fraction ? "numbers are whole numbers: " + text + " has a fraction part"
+                               : "numbers are written out in digits: " + text + " has an exponent");
+        tok.num = 0;
+      } else if (tok.s.size() > 10 || std::atoll(tok.s.c_str()) > INT32_MAX) {
+        fail(tok.col, "number too large (at most 2147483647)");
+        tok.num = 0;
+      } else {
+        tok.num = std::atoll(tok.s.c_str());
+      }
       return;
     }
     if (c == '\'' || c == '"') {

@@ -303,7 +303,7 @@ struct Loader {
     if (j.is_boolean()) { out = Slot{j.get<bool>() ? 1 : 0, VK::Bool}; return true; }
     if (j.is_null()) { out = Slot{}; return true; }
     if (j.is_string()) { out = Slot{d.syms.intern(j.get<std::string>()), VK::Str}; return true; }
-    error(path, "a property default must be a number, a boolean, a string or null, found " + typeName(j));
+    error(path, "a property default must be a whole number, a boolean, a string or null, found " + typeName(j));
     return false;
   }
 
