@@ -1,8 +1,8 @@
 // The Simulate panel: N bot-vs-bot games of the loaded game in a worker (simulate-worker.ts:
 // the package's simulate, so the figures are `rulestack simulate`'s for the same seed and
-// count), a progress bar, then the win counts, the draws and the spread of game lengths as
-// charts, and the odd games (longest, shortest, draws, failures); a random-bot game opens on
-// the board, move for move.
+// count) spread over one worker a core, a progress bar, then the win counts, the draws and
+// the spread of game lengths as charts, and the odd games (longest, shortest, draws,
+// failures); a random-bot game opens on the board, move for move.
 import type { Move, SimulateResult } from 'rulestack';
 import { h } from './render.js';
 import type { GameOutcome, SimBot } from './simulate-game.js';
@@ -25,6 +25,14 @@ const BOTS: Array<[SimBot, string]> = [
 ];
 
 const playerLabel = (id: string) => (/^\d+$/.test(id) ? `Player ${id}` : id);
+
+/** One worker a core the browser reports (the package's limit is 1024), at most one a game. */
+function workersFor(games: number): number {
+  const cores = Math.floor(navigator.hardwareConcurrency);
+  return Math.max(1, Math.min(cores >= 1 ? cores : 1, 1024, games));
+}
+
+const onWorkers = (n: number) => `on ${n} worker${n === 1 ? '' : 's'}`;
 
 function newWorker(): Worker {
   return new Worker(new URL('./simulate-worker.ts', import.meta.url), { type: 'module' });
@@ -130,6 +138,8 @@ export function initSimulate(host: SimulateHost): void {
     worker?.terminate();
     worker = newWorker();
     const id = ++runId;
+    const workers = workersFor(games);
+    const started = performance.now();
     outcomes = [];
     runDef = def;
     runBot = bot.value as SimBot;
@@ -138,21 +148,26 @@ export function initSimulate(host: SimulateHost): void {
     progress.value = 0;
     run.disabled = true;
     stop.disabled = false;
-    status.textContent = `0 / ${games} games…`;
+    status.textContent = `0 / ${games} games ${onWorkers(workers)}…`;
     void draw(false);
     worker.addEventListener('message', (e: MessageEvent<SimResponse>) => {
       const r = e.data;
       if (r.id !== id) return;
       if (r.type === 'progress') {
+        // in seed order: the workers' games end in any order, and the odd games must not depend on it
         outcomes.push(...r.outcomes);
+        outcomes.sort((x, y) => x.seed - y.seed);
         progress.value = outcomes.length;
-        status.textContent = `${outcomes.length} / ${games} games…`;
+        status.textContent = `${outcomes.length} / ${games} games ${onWorkers(workers)}…`;
         void draw(false);
-      } else if (r.type === 'done') finish(`${outcomes.length} games played (${BOTS.find(([v]) => v === runBot)![1]} bots, seeds ${first}–${first + games - 1}).`, r.result);
-      else if (r.type === 'error') finish(`Stopped: ${r.message}`);
+      } else if (r.type === 'done') {
+        const s = (performance.now() - started) / 1000;
+        const rate = `${s.toFixed(2)} s, ${Math.round(games / s)} games/s`;
+        finish(`${outcomes.length} games played (${BOTS.find(([v]) => v === runBot)![1]} bots, seeds ${first}–${first + games - 1}) ${onWorkers(workers)} in ${rate}.`, r.result);
+      } else if (r.type === 'error') finish(`Stopped: ${r.message}`);
     });
     worker.addEventListener('error', (e) => finish(`Stopped: the simulation worker failed (${e.message}).`));
-    worker.postMessage({ type: 'run', id, definition: def, games, bot: runBot, seed: first } satisfies SimRequest);
+    worker.postMessage({ type: 'run', id, definition: def, games, bot: runBot, seed: first, workers } satisfies SimRequest);
   });
   stop.addEventListener('click', () => {
     runId++;
