@@ -99,6 +99,23 @@ async function expectCharts(page: Page): Promise<void> {
   }
 }
 
+/**
+ * The panel lists the odd games of these games as each is when the package's simulate plays
+ * it alone (game i is seed `first + i` whatever the batch or the worker): the longest, the
+ * shortest, then the first draws, each once, with its seed.
+ */
+async function expectOddGames(page: Page, file: string, first: number, games: number): Promise<{ outcomes: GameOutcome[]; odd: ReturnType<typeof oddGames> }> {
+  const rs = (await loadEngine()) as unknown as Rulestack;
+  const text = await readFile(new URL(`../examples/${file}`, import.meta.url), 'utf8');
+  const outcomes: GameOutcome[] = [];
+  for (let s = first; s < first + games; s++) outcomes.push(outcomeOf(rs.simulate(text, { games: 1, seed: s, hashes: true }), s));
+  const odd = oddGames(outcomes);
+  expect(odd.map((o) => o.why).slice(0, 2)).toEqual(['longest', 'shortest']);
+  const result = (o: GameOutcome) => (o.winner !== null ? `Player ${o.winner} won` : o.draw ? 'draw' : 'unfinished');
+  await expect(page.locator('#sim-odd li')).toHaveText(odd.map(({ why, outcome: o }) => `${why} — seed ${o.seed}, ${o.length} moves, ${result(o)} Open`));
+  return { outcomes, odd };
+}
+
 /** The URLs of the simulate workers the page starts from now on. */
 function simWorkersStarted(page: Page): string[] {
   const urls: string[] = [];
@@ -126,12 +143,18 @@ test('Simulate 200 Duel games on 2 cores: 2 workers, the charts appear and the w
   await simulate(page, 200, 'random', 7, 'Random', 90_000);
   await expectFigures(page, expected);
   await expectCharts(page);
+  // each game's outcome came back from its worker: the odd games (in seed order, whichever worker ended first)
+  await expectOddGames(page, 'duel.yaml', 7, 200);
   // the bar moved on as the games came in, not only at the end
   expect(new Set(reports.filter((v) => v > 0 && v < 200)).size).toBeGreaterThan(0);
-  // the panel's worker and the package's two it started, all ended with the run
+  // the panel's worker and the package's two it started, which ended with the run (the panel's is kept for the next)
   expect(started).toHaveLength(3);
   expect(new Set(started).size).toBe(2); // two scripts: the panel's worker, the package's
-  await expect.poll(() => simWorkers(page)).toBe(0);
+  await expect.poll(() => simWorkers(page)).toBe(1);
+  // a second run: the same figures, from the same panel worker and two new ones of the package's
+  await simulate(page, 200, 'random', 7, 'Random', 90_000);
+  await expectFigures(page, expected);
+  expect(started).toHaveLength(5);
 });
 
 test('Simulate 200 Duel games on 1 core: 1 worker (the panel’s own), the same figures', async ({ page }) => {
@@ -146,27 +169,18 @@ test('Simulate 200 Duel games on 1 core: 1 worker (the panel’s own), the same 
   expect(started).toHaveLength(1);
 });
 
-test('Simulate 20 random games of tic-tac-toe: the engine’s games, the odd ones by seed; the longest opens move for move', async ({ page }) => {
-  await cores(page, 2);
+test('Simulate 20 random games of tic-tac-toe on 6 workers: the engine’s games, the odd ones by seed; the longest opens move for move', async ({ page }) => {
+  // six games at a time on this machine's cores: they end out of seed order
+  await cores(page, 6);
   await open(page);
   await expect(page.locator('#sim-results')).toBeHidden();
-  await simulate(page, 20, 'random', 5, 'Random', 30_000);
+  await simulate(page, 20, 'random', 5, 'Random', 30_000, 6);
   await expectFigures(page, cli('tictactoe.yaml', 20, 5, 'random'));
   const counts = await page.locator('#sim-table td.n').evaluateAll((tds) => tds.map((td) => Number(td.getAttribute('data-count'))));
   expect(counts.reduce((a, b) => a + b, 0)).toBe(20);
   await expectCharts(page);
 
-  // each game as the package's simulate plays it alone (game i is seed 5 + i whatever the batch)
-  const rs = (await loadEngine()) as unknown as Rulestack;
-  const text = await readFile(new URL('../examples/tictactoe.yaml', import.meta.url), 'utf8');
-  const outcomes: GameOutcome[] = [];
-  for (let s = 5; s < 25; s++) outcomes.push(outcomeOf(rs.simulate(text, { games: 1, seed: s, hashes: true }), s));
-  // the odd games: the longest, the shortest, then the first draws, each once, with its seed
-  const odd = oddGames(outcomes);
-  expect(odd.map((o) => o.why).slice(0, 2)).toEqual(['longest', 'shortest']);
-  await expect(page.locator('#sim-odd li')).toHaveText(
-    odd.map(({ why, outcome: o }) => `${why} — seed ${o.seed}, ${o.length} moves, ${o.winner !== null ? `Player ${o.winner} won` : 'draw'} Open`),
-  );
+  const { outcomes, odd } = await expectOddGames(page, 'tictactoe.yaml', 5, 20);
   const longest = odd[0]!.outcome;
   expect(longest.length).toBe(Math.max(...outcomes.map((o) => o.length)));
 

@@ -87,10 +87,15 @@ export function initSimulate(host: SimulateHost): void {
   let runBot: SimBot = 'random';
   let runPlayers: readonly string[] = [];
 
-  /** The run ends: with the engine's totals for the whole run, or (stopped, failed) without. */
+  /**
+   * The run ends: with the engine's totals for the whole run (the worker, its engine loaded,
+   * is kept for the next run), or (stopped, failed) without (it is ended, and its workers).
+   */
   const finish = (text: string, result?: SimulateResult) => {
-    worker?.terminate();
-    worker = null;
+    if (!result) {
+      worker?.terminate();
+      worker = null;
+    }
     run.disabled = false;
     stop.disabled = true;
     status.textContent = text;
@@ -135,8 +140,7 @@ export function initSimulate(host: SimulateHost): void {
     if (def === null) return void (status.textContent = 'Load a game first.');
     if (!(games >= 1 && games <= 10000)) return void (status.textContent = 'Games: a whole number from 1 to 10000.');
     if (!(first >= 0 && Number.isSafeInteger(first + games))) return void (status.textContent = 'First seed: a whole number from 0.');
-    worker?.terminate();
-    worker = newWorker();
+    worker ??= newWorker();
     const id = ++runId;
     const workers = workersFor(games);
     const started = performance.now();
@@ -150,7 +154,7 @@ export function initSimulate(host: SimulateHost): void {
     stop.disabled = false;
     status.textContent = `0 / ${games} games ${onWorkers(workers)}…`;
     void draw(false);
-    worker.addEventListener('message', (e: MessageEvent<SimResponse>) => {
+    worker.onmessage = (e: MessageEvent<SimResponse>) => {
       const r = e.data;
       if (r.id !== id) return;
       if (r.type === 'progress') {
@@ -165,8 +169,8 @@ export function initSimulate(host: SimulateHost): void {
         const rate = `${s.toFixed(2)} s, ${Math.round(games / s)} games/s`;
         finish(`${outcomes.length} games played (${BOTS.find(([v]) => v === runBot)![1]} bots, seeds ${first}–${first + games - 1}) ${onWorkers(workers)} in ${rate}.`, r.result);
       } else if (r.type === 'error') finish(`Stopped: ${r.message}`);
-    });
-    worker.addEventListener('error', (e) => finish(`Stopped: the simulation worker failed (${e.message}).`));
+    };
+    worker.onerror = (e) => finish(`Stopped: the simulation worker failed (${e.message}).`);
     worker.postMessage({ type: 'run', id, definition: def, games, bot: runBot, seed: first, workers } satisfies SimRequest);
   });
   stop.addEventListener('click', () => {
