@@ -1,7 +1,9 @@
 // Balance at a glance (issue 14): the Simulate panel plays N bot-vs-bot games in a worker
-// through the package's own simulate, so its figures are `rulestack simulate`'s for the same
-// seed and count (the command line is run here to compare); it draws the charts, lists the
-// odd games by seed and opens a random-bot game on the board, move for move.
+// through the package's own simulate, spread over one worker a core the browser reports (here
+// forced: navigator.hardwareConcurrency is set by an init script), so its figures are
+// `rulestack simulate`'s for the same seed and count whatever the workers (the command line is
+// run here to compare); it draws the charts, lists the odd games by seed and opens a
+// random-bot game on the board, move for move.
 import { test, expect, type Page } from '@playwright/test';
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -51,6 +53,14 @@ function cli(file: string, games: number, seed: number, bot: string): CliResult 
   }
 }
 
+/** The browser reports `n` cores (set before the page's scripts run; workers see their own navigator). */
+async function cores(page: Page, n: number): Promise<void> {
+  await page.addInitScript(`Object.defineProperty(Navigator.prototype, 'hardwareConcurrency', { configurable: true, get: () => ${n} })`);
+}
+
+/** The simulate workers running now: the panel's, and the package's it starts when a run has more than one worker. */
+const simWorkers = (page: Page) => page.workers().filter((w) => /\/simulate-worker-[\w-]+\.js$/.test(w.url())).length;
+
 const row = (page: Page, key: string) => page.locator(`#sim-table tr[data-row="${key}"]`);
 
 /** The table shows the command line's counts and rates (one decimal, as it prints them), and its mean length. */
@@ -67,13 +77,14 @@ async function expectFigures(page: Page, c: CliResult): Promise<void> {
   await expect(page.locator('#sim-table caption')).toHaveText(`Games ${c.games}, ${c.meanLength.toFixed(2)} moves on average`);
 }
 
-/** Runs the panel: N games of the loaded game with this bot from this first seed, to the end. */
-async function simulate(page: Page, games: number, bot: string, seed: number, botName: string, timeout: number): Promise<void> {
+/** Runs the panel: N games of the loaded game with this bot from this first seed, to the end, on this many workers. */
+async function simulate(page: Page, games: number, bot: string, seed: number, botName: string, timeout: number, workers = 2): Promise<void> {
   await page.locator('#sim-count').fill(String(games));
   await page.locator('#sim-bot').selectOption(bot);
   await page.locator('#sim-seed').fill(String(seed));
   await page.locator('#sim-run').click();
-  await expect(page.locator('#sim-status')).toHaveText(`${games} games played (${botName} bots, seeds ${seed}–${seed + games - 1}).`, { timeout });
+  const on = `on ${workers} worker${workers === 1 ? '' : 's'}`;
+  await expect(page.locator('#sim-status')).toHaveText(new RegExp(`^${games} games played \\(${botName.replace(/[()]/g, '\\$&')} bots, seeds ${seed}–${seed + games - 1}\\) ${on} in \\d+\\.\\d\\d s, \\d+ games/s\\.$`), { timeout });
   await expect(page.locator('#sim-progress')).toHaveJSProperty('value', games);
   await expect(page.locator('#sim-progress')).toHaveJSProperty('max', games);
   await expect(page.locator('#sim-run')).toBeEnabled();
@@ -88,10 +99,38 @@ async function expectCharts(page: Page): Promise<void> {
   }
 }
 
-test('Simulate 200 Duel games: the charts appear and the win rates are those of `rulestack simulate`', async ({ page }) => {
+/**
+ * The panel lists the odd games of these games as each is when the package's simulate plays
+ * it alone (game i is seed `first + i` whatever the batch or the worker): the longest, the
+ * shortest, then the first draws, each once, with its seed.
+ */
+async function expectOddGames(page: Page, file: string, first: number, games: number): Promise<{ outcomes: GameOutcome[]; odd: ReturnType<typeof oddGames> }> {
+  const rs = (await loadEngine()) as unknown as Rulestack;
+  const text = await readFile(new URL(`../examples/${file}`, import.meta.url), 'utf8');
+  const outcomes: GameOutcome[] = [];
+  for (let s = first; s < first + games; s++) outcomes.push(outcomeOf(rs.simulate(text, { games: 1, seed: s, hashes: true }), s));
+  const odd = oddGames(outcomes);
+  expect(odd.map((o) => o.why).slice(0, 2)).toEqual(['longest', 'shortest']);
+  const result = (o: GameOutcome) => (o.winner !== null ? `Player ${o.winner} won` : o.draw ? 'draw' : 'unfinished');
+  await expect(page.locator('#sim-odd li')).toHaveText(odd.map(({ why, outcome: o }) => `${why} — seed ${o.seed}, ${o.length} moves, ${result(o)} Open`));
+  return { outcomes, odd };
+}
+
+/** The URLs of the simulate workers the page starts from now on. */
+function simWorkersStarted(page: Page): string[] {
+  const urls: string[] = [];
+  page.on('worker', (w) => {
+    if (/\/simulate-worker-[\w-]+\.js$/.test(w.url())) urls.push(w.url());
+  });
+  return urls;
+}
+
+test('Simulate 200 Duel games on 2 cores: 2 workers, the charts appear and the win rates are those of `rulestack simulate`', async ({ page }) => {
   test.setTimeout(120_000);
   const expected = cli('duel.yaml', 200, 7, 'random');
   expect(expected.games).toBe(200);
+  await cores(page, 2);
+  const started = simWorkersStarted(page);
   await open(page);
   await page.locator('#game-picker').selectOption('duel.yaml');
   await expect(page.locator('#sum-game')).toHaveText('Duel');
@@ -104,30 +143,44 @@ test('Simulate 200 Duel games: the charts appear and the win rates are those of 
   await simulate(page, 200, 'random', 7, 'Random', 90_000);
   await expectFigures(page, expected);
   await expectCharts(page);
+  // each game's outcome came back from its worker: the odd games (in seed order, whichever worker ended first)
+  await expectOddGames(page, 'duel.yaml', 7, 200);
   // the bar moved on as the games came in, not only at the end
   expect(new Set(reports.filter((v) => v > 0 && v < 200)).size).toBeGreaterThan(0);
+  // the panel's worker and the package's two it started, which ended with the run (the panel's is kept for the next)
+  expect(started).toHaveLength(3);
+  expect(new Set(started).size).toBe(2); // two scripts: the panel's worker, the package's
+  await expect.poll(() => simWorkers(page)).toBe(1);
+  // a second run: the same figures, from the same panel worker and two new ones of the package's
+  await simulate(page, 200, 'random', 7, 'Random', 90_000);
+  await expectFigures(page, expected);
+  expect(started).toHaveLength(5);
 });
 
-test('Simulate 20 random games of tic-tac-toe: the engine’s games, the odd ones by seed; the longest opens move for move', async ({ page }) => {
+test('Simulate 200 Duel games on 1 core: 1 worker (the panel’s own), the same figures', async ({ page }) => {
+  test.setTimeout(120_000);
+  await cores(page, 1);
+  const started = simWorkersStarted(page);
+  await open(page);
+  await page.locator('#game-picker').selectOption('duel.yaml');
+  await expect(page.locator('#sum-game')).toHaveText('Duel');
+  await simulate(page, 200, 'random', 7, 'Random', 90_000, 1);
+  await expectFigures(page, cli('duel.yaml', 200, 7, 'random'));
+  expect(started).toHaveLength(1);
+});
+
+test('Simulate 20 random games of tic-tac-toe on 6 workers: the engine’s games, the odd ones by seed; the longest opens move for move', async ({ page }) => {
+  // six games at a time on this machine's cores: they end out of seed order
+  await cores(page, 6);
   await open(page);
   await expect(page.locator('#sim-results')).toBeHidden();
-  await simulate(page, 20, 'random', 5, 'Random', 30_000);
+  await simulate(page, 20, 'random', 5, 'Random', 30_000, 6);
   await expectFigures(page, cli('tictactoe.yaml', 20, 5, 'random'));
   const counts = await page.locator('#sim-table td.n').evaluateAll((tds) => tds.map((td) => Number(td.getAttribute('data-count'))));
   expect(counts.reduce((a, b) => a + b, 0)).toBe(20);
   await expectCharts(page);
 
-  // each game as the package's simulate plays it alone (game i is seed 5 + i whatever the batch)
-  const rs = (await loadEngine()) as unknown as Rulestack;
-  const text = await readFile(new URL('../examples/tictactoe.yaml', import.meta.url), 'utf8');
-  const outcomes: GameOutcome[] = [];
-  for (let s = 5; s < 25; s++) outcomes.push(outcomeOf(rs.simulate(text, { games: 1, seed: s, hashes: true }), s));
-  // the odd games: the longest, the shortest, then the first draws, each once, with its seed
-  const odd = oddGames(outcomes);
-  expect(odd.map((o) => o.why).slice(0, 2)).toEqual(['longest', 'shortest']);
-  await expect(page.locator('#sim-odd li')).toHaveText(
-    odd.map(({ why, outcome: o }) => `${why} — seed ${o.seed}, ${o.length} moves, ${o.winner !== null ? `Player ${o.winner} won` : 'draw'} Open`),
-  );
+  const { outcomes, odd } = await expectOddGames(page, 'tictactoe.yaml', 5, 20);
   const longest = odd[0]!.outcome;
   expect(longest.length).toBe(Math.max(...outcomes.map((o) => o.length)));
 
@@ -147,7 +200,9 @@ test('Simulate 20 random games of tic-tac-toe: the engine’s games, the odd one
   await expect(page.locator('#result')).toHaveText('in progress');
 });
 
-test('Simulate: Stop ends a run with the games so far; a bad count is refused with a reason', async ({ page }) => {
+test('Simulate: Stop ends a run with the games so far and its workers; the panel runs again; a bad count is refused with a reason', async ({ page }) => {
+  test.setTimeout(90_000);
+  await cores(page, 2);
   await open(page);
   await page.locator('#game-picker').selectOption('nexus.yaml');
   await page.locator('#sim-count').fill('0');
@@ -156,17 +211,34 @@ test('Simulate: Stop ends a run with the games so far; a bad count is refused wi
   await page.locator('#sim-count').fill('500');
   await page.locator('#sim-run').click();
   await expect(page.locator('#sim-stop')).toBeEnabled();
-  await expect(page.locator('#sim-status')).toHaveText(/^[1-9]\d* \/ 500 games…$/, { timeout: 30_000 });
+  await expect(page.locator('#sim-status')).toHaveText(/^[1-9]\d* \/ 500 games on 2 workers…$/, { timeout: 30_000 });
+  expect(simWorkers(page)).toBe(3); // the panel's and the package's two
   await page.locator('#sim-stop').click();
   await expect(page.locator('#sim-status')).toHaveText(/^Stopped after [1-9]\d* games\.$/);
   const n = Number((await page.locator('#sim-status').textContent())!.match(/\d+/)![0]);
   expect(n).toBeLessThan(500);
   await expect(page.locator('#sim-games')).toHaveText(String(n));
   await expect(page.locator('#sim-run')).toBeEnabled();
+  await expect(page.locator('#sim-stop')).toBeDisabled();
+  // every worker of the run ended, and nothing more comes in
+  await expect.poll(() => simWorkers(page)).toBe(0);
+  await page.waitForTimeout(1000);
+  await expect(page.locator('#sim-progress')).toHaveJSProperty('value', n);
+  await expect(page.locator('#sim-games')).toHaveText(String(n));
+  await expect(page.locator('#sim-status')).toHaveText(`Stopped after ${n} games.`);
+  // the panel runs again, to the command line's figures, and a game of it opens
+  await simulate(page, 6, 'random', 3, 'Random', 60_000);
+  await expectFigures(page, cli('nexus.yaml', 6, 3, 'random'));
+  const shortest = page.locator('#sim-odd li[data-why="shortest"] button.sim-open');
+  const s = await shortest.getAttribute('data-seed');
+  await shortest.click();
+  await expect(page.locator('#sim-status')).toHaveText(`Opened the game of seed ${s}.`);
+  await expect(page.locator('#seed-used')).toHaveText(`seed ${s}`);
 });
 
 test('Simulate with an MCTS level: the engine’s MCTS bots at that level, the command line’s figures; no Open', async ({ page }) => {
   test.setTimeout(90_000);
+  await cores(page, 2);
   await open(page);
   await simulate(page, 3, 'easy', 1, 'Easy (MCTS)', 60_000);
   await expectFigures(page, cli('tictactoe.yaml', 3, 1, 'easy'));
@@ -185,6 +257,7 @@ test('Simulate a game whose rules sometimes fail: the engine errors counted as t
     rmSync(dir, { recursive: true, force: true });
   }
   expect(expected.errors).toBeGreaterThan(0);
+  await cores(page, 2);
   await open(page);
   await setEditorText(page, SOMETIMES_ERROR_YAML);
   await page.locator('#load').click();

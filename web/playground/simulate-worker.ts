@@ -1,16 +1,19 @@
 // The Simulate panel's games, off the main thread. They are the package's own simulate
 // (`rs.simulateParallel`, what `rulestack simulate` runs: game i dealt from seed + i, the
-// engine's bots), one game per batch in this worker's thread, so that the page gets each
-// game's outcome (for the lengths chart and the odd games) and a progress bar, and the totals
-// are the command line's for the same seed and count. The page stops a run by terminating
-// the worker. A random-bot game is opened by replaying it (simulate-replay.ts).
+// engine's bots), one game per batch so that the page gets each game's outcome (for the
+// lengths chart and the odd games) and a progress bar, and the totals are the command line's
+// for the same seed and count whatever the number of workers. With `workers` > 1 the package
+// plays the batches in Web Workers of its own, started from this one (nested workers); with
+// 1, in this worker's thread. The page stops a run by terminating this worker, which ends the
+// nested ones with it (a dedicated worker's workers live only as long as it does).
+// A random-bot game is opened by replaying it (simulate-replay.ts).
 import { loadEngine } from 'rulestack';
 import type { Move, SimulateResult } from 'rulestack';
 import { outcomeOf, type GameOutcome, type SimBot } from './simulate-game.js';
 import { replayRandomGame, type Replayed } from './simulate-replay.js';
 
 export type SimRequest =
-  | { type: 'run'; id: number; definition: string; games: number; bot: SimBot; seed: number }
+  | { type: 'run'; id: number; definition: string; games: number; bot: SimBot; seed: number; workers: number }
   | { type: 'replay'; id: number; definition: string; seed: number; hash?: string };
 
 export type SimResponse =
@@ -40,7 +43,7 @@ self.addEventListener('message', async (e: MessageEvent<SimRequest>) => {
       bot: req.bot,
       hashes: true,
       batch: 1,
-      workers: 1,
+      workers: req.workers,
       onProgress: (done, total, { first, result: one }) => {
         batch.push(outcomeOf(one, req.seed + first));
         // a few reports a second: enough for the progress bar, few enough messages

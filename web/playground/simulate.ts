@@ -1,8 +1,8 @@
 // The Simulate panel: N bot-vs-bot games of the loaded game in a worker (simulate-worker.ts:
 // the package's simulate, so the figures are `rulestack simulate`'s for the same seed and
-// count), a progress bar, then the win counts, the draws and the spread of game lengths as
-// charts, and the odd games (longest, shortest, draws, failures); a random-bot game opens on
-// the board, move for move.
+// count) spread over one worker a core, a progress bar, then the win counts, the draws and
+// the spread of game lengths as charts, and the odd games (longest, shortest, draws,
+// failures); a random-bot game opens on the board, move for move.
 import type { Move, SimulateResult } from 'rulestack';
 import { h } from './render.js';
 import type { GameOutcome, SimBot } from './simulate-game.js';
@@ -25,6 +25,14 @@ const BOTS: Array<[SimBot, string]> = [
 ];
 
 const playerLabel = (id: string) => (/^\d+$/.test(id) ? `Player ${id}` : id);
+
+/** One worker a core the browser reports (the package's limit is 1024), at most one a game. */
+function workersFor(games: number): number {
+  const cores = Math.floor(navigator.hardwareConcurrency);
+  return Math.max(1, Math.min(cores >= 1 ? cores : 1, 1024, games));
+}
+
+const onWorkers = (n: number) => `on ${n} worker${n === 1 ? '' : 's'}`;
 
 function newWorker(): Worker {
   return new Worker(new URL('./simulate-worker.ts', import.meta.url), { type: 'module' });
@@ -79,10 +87,15 @@ export function initSimulate(host: SimulateHost): void {
   let runBot: SimBot = 'random';
   let runPlayers: readonly string[] = [];
 
-  /** The run ends: with the engine's totals for the whole run, or (stopped, failed) without. */
+  /**
+   * The run ends: with the engine's totals for the whole run (the worker, its engine loaded,
+   * is kept for the next run), or (stopped, failed) without (it is ended, and its workers).
+   */
   const finish = (text: string, result?: SimulateResult) => {
-    worker?.terminate();
-    worker = null;
+    if (!result) {
+      worker?.terminate();
+      worker = null;
+    }
     run.disabled = false;
     stop.disabled = true;
     status.textContent = text;
@@ -127,9 +140,10 @@ export function initSimulate(host: SimulateHost): void {
     if (def === null) return void (status.textContent = 'Load a game first.');
     if (!(games >= 1 && games <= 10000)) return void (status.textContent = 'Games: a whole number from 1 to 10000.');
     if (!(first >= 0 && Number.isSafeInteger(first + games))) return void (status.textContent = 'First seed: a whole number from 0.');
-    worker?.terminate();
-    worker = newWorker();
+    worker ??= newWorker();
     const id = ++runId;
+    const workers = workersFor(games);
+    const started = performance.now();
     outcomes = [];
     runDef = def;
     runBot = bot.value as SimBot;
@@ -138,21 +152,26 @@ export function initSimulate(host: SimulateHost): void {
     progress.value = 0;
     run.disabled = true;
     stop.disabled = false;
-    status.textContent = `0 / ${games} games…`;
+    status.textContent = `0 / ${games} games ${onWorkers(workers)}…`;
     void draw(false);
-    worker.addEventListener('message', (e: MessageEvent<SimResponse>) => {
+    worker.onmessage = (e: MessageEvent<SimResponse>) => {
       const r = e.data;
       if (r.id !== id) return;
       if (r.type === 'progress') {
+        // in seed order: the workers' games end in any order, and the odd games must not depend on it
         outcomes.push(...r.outcomes);
+        outcomes.sort((x, y) => x.seed - y.seed);
         progress.value = outcomes.length;
-        status.textContent = `${outcomes.length} / ${games} games…`;
+        status.textContent = `${outcomes.length} / ${games} games ${onWorkers(workers)}…`;
         void draw(false);
-      } else if (r.type === 'done') finish(`${outcomes.length} games played (${BOTS.find(([v]) => v === runBot)![1]} bots, seeds ${first}–${first + games - 1}).`, r.result);
-      else if (r.type === 'error') finish(`Stopped: ${r.message}`);
-    });
-    worker.addEventListener('error', (e) => finish(`Stopped: the simulation worker failed (${e.message}).`));
-    worker.postMessage({ type: 'run', id, definition: def, games, bot: runBot, seed: first } satisfies SimRequest);
+      } else if (r.type === 'done') {
+        const s = (performance.now() - started) / 1000;
+        const rate = `${s.toFixed(2)} s, ${Math.round(games / s)} games/s`;
+        finish(`${outcomes.length} games played (${BOTS.find(([v]) => v === runBot)![1]} bots, seeds ${first}–${first + games - 1}) ${onWorkers(workers)} in ${rate}.`, r.result);
+      } else if (r.type === 'error') finish(`Stopped: ${r.message}`);
+    };
+    worker.onerror = (e) => finish(`Stopped: the simulation worker failed (${e.message}).`);
+    worker.postMessage({ type: 'run', id, definition: def, games, bot: runBot, seed: first, workers } satisfies SimRequest);
   });
   stop.addEventListener('click', () => {
     runId++;
