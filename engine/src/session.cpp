@@ -351,10 +351,25 @@ std::string validateDefinition(const std::string& definitionJson) {
   });
 }
 
+namespace {
+// The definition the last simulate call compiled, for the next call with the same text: a
+// caller that plays a batch per call (simulateParallel, the playground's panel) compiles it
+// once, not once per batch (a Def is never changed once compiled).
+std::shared_ptr<const Def> compiledForSimulate(const std::string& text, std::vector<DefError>& errs) {
+  thread_local std::string lastText;
+  thread_local std::shared_ptr<const Def> lastDef;
+  if (lastDef && text == lastText) return lastDef;
+  std::shared_ptr<const Def> def = compileDefinition(text, errs);
+  lastDef = def;
+  lastText = def ? text : std::string();
+  return def;
+}
+}  // namespace
+
 std::string simulate(const std::string& definitionJson, const std::string& optionsJson) {
   return guardMemory("simulate", [&]() -> std::string {
     std::vector<DefError> errs;
-    auto def = compileDefinition(definitionJson, errs);
+    auto def = compiledForSimulate(definitionJson, errs);
     if (!def) return errorsJson(errs);
     json o = nestedDeeper(optionsJson, kMaxInputDepth) ? json(nullptr) : json::parse(optionsJson, nullptr, false);
     int errors = 0;

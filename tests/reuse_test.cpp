@@ -1,7 +1,8 @@
-// Game::restart: a game restarted in place (what simulate does between its games, keeping
-// the memory of the lists) is the game a fresh Game(def, seed) would be, for every example,
-// whatever the game played before it had left behind (a long log, a queue, a stopped
-// resolution).
+// What simulate reuses from one game and one call to the next must not change a game:
+// - Game::restart: a game restarted in place (between simulate's games, keeping the memory
+//   of the lists) is the game a fresh Game(def, seed) would be, for every example, whatever
+//   the game before it had left behind (a long log, a queue, a stopped resolution);
+// - the compiled definition simulate keeps for its next call with the same text.
 #include "bot.h"
 #include "test_util.h"
 
@@ -26,7 +27,7 @@ std::vector<uint64_t> play(rulestack::Game& g, uint64_t seed, int cap) {
 
 }  // namespace
 
-TEST_CASE("a restarted game is the fresh game of its seed", "[restart]") {
+TEST_CASE("a restarted game is the fresh game of its seed", "[reuse]") {
   for (const std::string& file : rt::jsonFiles(RULESTACK_EXAMPLES_JSON, false)) {
     std::vector<rulestack::DefError> errs;
     auto def = rulestack::compileDefinition(rt::readFile(std::string(RULESTACK_EXAMPLES_JSON) + "/" + file), errs);
@@ -43,4 +44,19 @@ TEST_CASE("a restarted game is the fresh game of its seed", "[restart]") {
       CHECK(reused.log.size() == fresh.log.size());
     }
   }
+}
+
+TEST_CASE("simulate gives the same games whatever it compiled before", "[reuse]") {
+  std::string dir = RULESTACK_EXAMPLES_JSON;
+  std::string duel = rt::readFile(dir + "/duel.json"), nexus = rt::readFile(dir + "/nexus.json");
+  const char* options = R"({"games": 5, "seed": 3, "hashes": true})";
+  std::string first = rulestack::simulate(duel, options);
+  CHECK(rulestack::simulate(duel, options) == first);  // the kept definition
+  std::string other = rulestack::simulate(nexus, options);
+  CHECK(other != first);
+  CHECK(rulestack::simulate(duel, options) == first);  // compiled again after another text
+  CHECK(rulestack::simulate(nexus, options) == other);
+  // a definition that does not compile is not kept in place of the last good one
+  CHECK(rulestack::simulate("{\"name\": 1}", options).find("\"errors\"") != std::string::npos);
+  CHECK(rulestack::simulate(duel, options) == first);
 }
