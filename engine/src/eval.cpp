@@ -98,6 +98,14 @@ int32_t Game::number(const Expr& e, const Ctx& c) const {
 void Game::evalList(const Expr& e, const Ctx& c, std::vector<Value>& out) const {
   out.clear();
   if (!e.present()) return;
+  switch (def_->nodes.nodes[e.root].op) {  // one player or entity (most targets): no list
+    case N::PCurrent: case N::PActive: case N::POpponent: case N::ESelf: case N::ESelected: {
+      Value v = evalNode(e.root, c);
+      if (!v.isNull()) out.push_back(v);
+      return;
+    }
+    default: break;
+  }
   if (evalDepth == 0) scratch_.clear();
   evalDepth++;
   flatten(evalNode(e.root, c), out);
