@@ -60,11 +60,11 @@ struct Parser {
         fail(tok.col, fraction ? "numbers are whole numbers: " + text + " has a fraction part"
                                : "numbers are written out in digits: " + text + " has an exponent");
         tok.num = 0;
-      } else if (tok.s.size() > 10 || std::atoll(tok.s.c_str()) > INT32_MAX) {
-        fail(tok.col, "number too large (at most 2147483647)");
-        tok.num = 0;
       } else {
-        tok.num = std::atoll(tok.s.c_str());
+        int64_t v = 0;
+        for (size_t i = 0; i < tok.s.size() && v <= INT32_MAX; i++) v = v * 10 + (tok.s[i] - '0');
+        if (v > INT32_MAX) fail(tok.col, "number too large (at most 2147483647)");
+        tok.num = v > INT32_MAX ? 0 : v;
       }
       return;
     }
