@@ -214,6 +214,7 @@ class Game {
   Value listOf(const std::vector<Value>& v) const;
   template <class F>
   Value zonesOf(Value list, F f) const;
+  Value zonesOfEntities(Value list) const;
   Value live(int32_t e) const;
   Value liveValue(Value v) const;
   bool same(Value a, Value b) const;

@@ -1,0 +1,141 @@
+// The rarer nodes of expression evaluation, those that build lists or loop: evalNode hands
+// them here (compiled for size in wasm, see CMakeLists.txt).
+#include <algorithm>
+
+#include "rulestack/game.h"
+
+namespace rulestack {
+
+// The zones f gives for the live entities and players of a list, each once, in list order.
+template <class F>
+Value Game::zonesOf(Value list, F f) const {
+  int32_t off = (int32_t)scratch_.size();
+  for (int32_t i = 0; i < list.n(); i++) {
+    Value x = scratch_[list.v() + i];  // (read by index: the pushes below may move scratch_)
+    if (x.k() != VK::Ent || !st_.ents[x.v()].alive) continue;
+    Value z = f(x);
+    if (z.isNull() || std::find(scratch_.begin() + off, scratch_.end(), z) != scratch_.end()) continue;
+    scratch_.push_back(z);
+  }
+  return Value::list(off, (int32_t)scratch_.size() - off);
+}
+
+// The zones the live entities of a list are in, each once ($cards.zone).
+Value Game::zonesOfEntities(Value list) const {
+  return zonesOf(list, [&](Value x) { return st_.ents[x.v()].zone < 0 ? Value::null() : Value::zone(st_.ents[x.v()].zone); });
+}
+
+Value Game::evalCold(int n, const Ctx& c) const {
+  const Def& d = *def_;
+  const Node& nd = d.nodes.nodes[n];
+  switch (nd.op) {
+    case N::PAll: {
+      int32_t off = (int32_t)scratch_.size();
+      if (nd.imm == 1)
+        for (int p = 0; p < d.numPlayers(); p++) scratch_.push_back(Value::ent(p));  // $players: declared order
+      else
+        for (int p : d.turnOrder) scratch_.push_back(Value::ent(p));
+      return Value::list(off, (int32_t)d.turnOrder.size());
+    }
+    case N::EOfType:
+    case N::EAll: {
+      int32_t off = (int32_t)scratch_.size();
+      for (int32_t e = d.numPlayers(); e < (int32_t)st_.ents.size(); e++) {
+        const Entity& en = st_.ents[e];
+        if (!en.alive) continue;
+        if (nd.op == N::EOfType && d.templates[en.tmpl].typeSym != nd.imm) continue;
+        scratch_.push_back(Value::ent(e));
+      }
+      return Value::list(off, (int32_t)scratch_.size() - off);
+    }
+    case N::Targets: {
+      int32_t off = (int32_t)scratch_.size();
+      if (c.targets)
+        for (const Slot& s : *c.targets)
+          if (!liveValue(s.get()).isNull()) scratch_.push_back(s.get());
+      return Value::list(off, (int32_t)scratch_.size() - off);
+    }
+    case N::PhaseName:
+      return st_.phase < 0 || st_.phase >= (int)d.phases.size() ? Value::null() : Value::str(d.phases[st_.phase].nameSym);
+    case N::ZoneOf: {
+      Value p = evalNode(nd.a, c);
+      auto zoneOf = [&](Value x) {
+        int32_t pl = x.v() < d.numPlayers() ? x.v() : st_.ents[x.v()].owner;
+        return Value::zone(d.zoneInstance(nd.imm, pl));
+      };
+      if (p.k() == VK::List) return zonesOf(p, zoneOf);  // each player's (or owner's) zone, once
+      if (p.k() != VK::Ent) return Value::null();
+      return zoneOf(p);
+    }
+    case N::Event: return Value::null();
+    case N::QueueItems: {
+      int32_t off = (int32_t)scratch_.size();
+      for (auto it = st_.queue.rbegin(); it != st_.queue.rend(); ++it) scratch_.push_back(Value::item(it->id));
+      return Value::list(off, (int32_t)st_.queue.size());
+    }
+    case N::Index: {
+      Value l = evalNode(nd.a, c);
+      Value i = evalNode(nd.b, c);
+      if (i.k() != VK::Int) return Value::null();
+      if (l.k() == VK::List) return (i.v() >= 0 && i.v() < l.n()) ? scratch_[l.v() + i.v()] : Value::null();
+      if (l.k() == VK::Zone) {
+        auto& z = st_.zones[l.v()];
+        return (i.v() >= 0 && i.v() < (int32_t)z.size()) ? Value::ent(z[i.v()]) : Value::null();
+      }
+      return Value::null();
+    }
+    case N::Contains: {
+      Value l = evalNode(nd.a, c);
+      Value x = evalNode(nd.b, c);
+      if (l.k() == VK::List) {
+        for (int32_t i = 0; i < l.n(); i++)
+          if (scratch_[l.v() + i] == x) return Value::boolean(true);
+        return Value::boolean(false);
+      }
+      if (l.k() == VK::Zone) return Value::boolean(x.k() == VK::Ent && st_.ents[x.v()].zone == l.v());
+      return Value::boolean(!l.isNull() && l == x);
+    }
+    case N::Where: {
+      std::vector<Value> items, kept;
+      flatten(evalNode(nd.a, c), items);
+      Ctx c2 = c;
+      for (Value v : items) {
+        c2.candidate = v;
+        if (evalNode(nd.b, c2).truthy()) kept.push_back(v);
+      }
+      return listOf(kept);
+    }
+    case N::Size:
+    case N::Count: {
+      Value l = evalNode(nd.a, c);
+      if (l.k() == VK::List) return Value::num(l.n());
+      if (l.k() == VK::Zone) return Value::num((int32_t)st_.zones[l.v()].size());
+      return Value::num(l.isNull() ? 0 : 1);
+    }
+    case N::Sum: {
+      std::vector<Value> items;
+      flatten(evalNode(nd.a, c), items);
+      int p = d.prop(nd.imm);
+      int32_t s = 0;
+      for (Value v : items)
+        if (v.k() == VK::Ent && p >= 0) s += prop(v.v(), p);
+      return Value::num(s);
+    }
+    case N::Div: {
+      int32_t a = evalInt(nd.a, c), b = evalInt(nd.b, c);
+      return Value::num(b == 0 || (a == INT32_MIN && b == -1) ? 0 : a / b);
+    }
+    case N::Mod: {
+      int32_t a = evalInt(nd.a, c), b = evalInt(nd.b, c);
+      return Value::num(b == 0 || b == -1 ? 0 : a % b);
+    }
+    case N::Neg: return Value::num((int32_t)(0u - (uint32_t)evalInt(nd.a, c)));
+    case N::Abs: {
+      int32_t a = evalInt(nd.a, c);
+      return Value::num(a == INT32_MIN ? INT32_MAX : (a < 0 ? -a : a));
+    }
+    default: return Value::null();
+  }
+}
+
+}  // namespace rulestack
