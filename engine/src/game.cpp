@@ -149,14 +149,17 @@ void Game::advance() {
 void Game::startTurn() {
   const Def& d = *def_;
   st_.turn++;
-  endDirty_ = true;
+  endDirty_ |= Def::kEndTurn | Def::kEndOther;  // (the turn, the active player, the phase)
   st_.phase = 0;
   st_.phaseStarted = false;
   st_.priority = -1;
   st_.passes = 0;
   size_t np = d.propNames.size();
   for (int p = 0; p < d.numPlayers(); p++)
-    for (auto& kv : d.perTurn) st_.props[(size_t)p * np + kv.first] = kv.second;
+    for (auto& kv : d.perTurn) {
+      st_.props[(size_t)p * np + kv.first] = kv.second;
+      endDirty_ |= (size_t)kv.first < d.endPropMask.size() ? d.endPropMask[kv.first] : ~0ull;
+    }
   if (checkEnd()) return;
   Event ev;
   ev.type = Ev::TurnStart;
@@ -188,8 +191,10 @@ bool Game::checkEnd() {
   const Def& d = *def_;
   if (st_.over()) return true;
   if (!endDirty_) return false;  // nothing changed since the last check
-  endDirty_ = false;
+  const uint64_t dirty = endDirty_;
+  endDirty_ = 0;
   for (const EndCondition& ec : d.ends) {
+    if (!(ec.reads & dirty)) continue;  // false when last checked, and nothing it reads changed
     for (int p : d.turnOrder) {
       if (!ec.perPlayer && p != d.turnOrder.front()) break;  // the same for every player
       Ctx c;
@@ -433,7 +438,7 @@ void Game::rollbackTo(const State& backup, size_t logSize, size_t traceSize) {
   st_ = backup;
   log.resize(logSize);
   if (trace) trace->resize(traceSize);
-  endDirty_ = true;
+  endDirty_ = ~0ull;
   quietCause_ = -1;
 }
 

@@ -933,13 +933,19 @@ struct Loader {
       a.groupable = ok;
     }
     // what the end conditions read
-    d.endProps.assign(d.propNames.size(), 0);
+    d.endPropMask.assign(d.propNames.size(), 0);
     for (EndCondition& c : d.ends) {
-      endReads(c.when.root);
-      endReads(c.winner.root);
+      endReads(c.when.root, c.reads);
+      endReads(c.winner.root, c.reads);
+      if (d.hasEffects) c.reads |= Def::kEndOther;  // derived values can change with anything
+      if (!c.reads) c.reads = Def::kEndTurn;          // (a constant: checked when a turn starts)
       c.perPlayer = readsCurrentPlayer(c.when.root) || readsCurrentPlayer(c.winner.root);
+      if (c.reads & Def::kEndOther) d.endAny = true;
+      for (size_t p = 0; p < d.propNames.size(); p++)
+        if (c.reads & Def::endBit((int)p)) d.endPropMask[p] |= Def::endBit((int)p);
     }
-    if (d.hasEffects) d.endAny = true;  // derived values can change with anything
+    if (d.endAny)
+      for (uint64_t& m : d.endPropMask) m |= Def::kEndOther;
 
     fuse();
 
@@ -1007,33 +1013,36 @@ struct Loader {
     return readsCurrentPlayer(nd.a) || (nd.op != N::Prop && readsCurrentPlayer(nd.b));
   }
 
-  void endReads(int n) {
+  void endReads(int n, uint64_t& reads) {
     if (n < 0) return;
     const Node& nd = d.nodes.nodes[n];
     switch (nd.op) {
-      case N::Const: case N::PCurrent: case N::PActive: case N::POpponent: case N::PAll: case N::PIndex:
-      case N::Turn: case N::X: case N::Mode:
+      case N::Const: case N::PCurrent: case N::POpponent: case N::PAll: case N::PIndex:
+      case N::X: case N::Mode:
       case N::Add: case N::Sub: case N::Mul: case N::Div: case N::Mod: case N::Neg: case N::Eq: case N::Ne:
       case N::Lt: case N::Le: case N::Gt: case N::Ge: case N::And: case N::Or: case N::Not:
       case N::Min: case N::Max: case N::Abs:
         break;
+      case N::Turn: case N::PActive:
+        reads |= Def::kEndTurn;
+        break;
       case N::Prop:  // b is a symbol, not a node
-        d.endProps[nd.imm] = 1;
-        endReads(nd.a);
+        reads |= Def::endBit(nd.imm);
+        endReads(nd.a, reads);
         return;
       case N::Member: {
         int p = d.prop(nd.imm);
         if (p >= 0 && nd.imm != d.b.zone && nd.imm != d.b.owner && nd.imm != d.b.controller && nd.imm != d.b.id)
-          d.endProps[p] = 1;
+          reads |= Def::endBit(p);
         else
-          d.endAny = true;
+          reads |= Def::kEndOther;
         break;
       }
       default:
-        d.endAny = true;  // zones, entities, the queue...: re-check after any change
+        reads |= Def::kEndOther;  // zones, entities, the queue...: re-checked after any change
     }
-    endReads(nd.a);
-    endReads(nd.b);
+    endReads(nd.a, reads);
+    endReads(nd.b, reads);
   }
 
   void flow(const json& f) {

@@ -18,7 +18,7 @@ int32_t Game::playerZone(int zoneDef, int32_t player) const { return def_->zoneI
 
 void Game::setProp(int32_t e, int32_t p, Value v) {
   const Def& d = *def_;
-  if (d.endAny || p >= (int32_t)d.endProps.size() || d.endProps[p]) endDirty_ = true;
+  endDirty_ |= (size_t)p < d.endPropMask.size() ? d.endPropMask[p] : ~0ull;
   st_.props[(size_t)e * def_->propNames.size() + p] = Slot::of(v);
 }
 
@@ -54,7 +54,7 @@ void Game::applyOp(const Mutation& m, Ctx& c) {
     if (z.k() != VK::Zone) err(std::string(key) + " is not a zone");
     return z.v();
   };
-  if (d.endAny && (m.op == Op::Destroy || m.op == Op::Promote || m.op == Op::Attach || m.op == Op::Shuffle)) endDirty_ = true;
+  if (d.endAny && (m.op == Op::Destroy || m.op == Op::Promote || m.op == Op::Attach || m.op == Op::Shuffle)) endDirty_ |= Def::kEndOther;
   switch (m.op) {
     case Op::Set: case Op::Add: case Op::Sub: case Op::Mul: case Op::Div: {
       Value v = eval(m.value, c);

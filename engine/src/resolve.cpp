@@ -233,7 +233,7 @@ bool Game::changeNow(const Event& ev, int32_t a) {
   int32_t e = ev.entity.v, zone = ev.zone.v;
   Entity& ent = st_.ents[e];
   if (!ent.alive) return false;
-  if (d.endAny) endDirty_ = true;
+  if (d.endAny) endDirty_ |= Def::kEndOther;
   if (ent.zone >= 0) {
     auto& from = st_.zones[ent.zone];
     auto it = std::find(from.begin(), from.end(), e);

@@ -132,6 +132,7 @@ struct EndCondition {
   Expr when, winner;
   bool draw = false;
   bool perPlayer = true;  // reads $player.current/opponent: checked once per player, else once
+  uint64_t reads = 0;     // Def::endBit of what it reads
 };
 
 // Symbols of the built-in member names, interned at load so member access compares ints.
@@ -178,8 +179,13 @@ struct Def {
   std::vector<int32_t> zoneDefOfInstance;  // zone instance -> its zone definition
   bool usesAttach = false;  // some mutation attaches: moves and destroys look for attachments
   // What the end conditions read, so they are re-checked only after a relevant change:
-  // endProps[p] for each property, endAny when they read more than properties and $turn.
-  std::vector<char> endProps;
+  // What the end conditions read, so that a change re-checks only the conditions it can make
+  // true: a bit per property (endBit), kEndTurn for $turn and the active player, kEndOther for
+  // anything else (zones, entities, the queue, derived values). endPropMask[p]: what a change
+  // of property p dirties; endAny: some condition reads kEndOther.
+  static constexpr uint64_t kEndTurn = 1ull << 62, kEndOther = 1ull << 63;
+  static uint64_t endBit(int p) { return 1ull << (p % 62); }
+  std::vector<uint64_t> endPropMask;
   bool endAny = false;
 
   int zoneInstance(int zoneDef, int player) const {

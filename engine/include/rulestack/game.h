@@ -83,7 +83,7 @@ class Game {
   const Def& def() const { return *def_; }
   std::shared_ptr<const Def> defPtr() const { return def_; }
   const State& state() const { return st_; }
-  State& mutableState() { endDirty_ = true; movesCachePlayer_ = -1; return st_; }
+  State& mutableState() { endDirty_ = ~0ull; movesCachePlayer_ = -1; return st_; }
 
   // Players who may move now (decision holders, or the priority player).
   std::vector<int> toAct() const;
@@ -166,7 +166,7 @@ class Game {
   State st_;
   mutable std::vector<Value> scratch_;
   int eventsThisMove_ = 0;
-  bool endDirty_ = true;   // something changed since end conditions were last checked
+  uint64_t endDirty_ = ~0ull;  // Def::endBit of what changed since the end conditions were checked
   // The legal moves of the priority player, computed when advance() decided whether to
   // pass for them automatically; valid until the state changes.
   mutable std::vector<Move> movesCache_;
@@ -194,7 +194,7 @@ class Game {
   void freshRun() {
     log.clear();
     eventsThisMove_ = 0;
-    endDirty_ = true;
+    endDirty_ = ~0ull;
     movesCachePlayer_ = -1;
     targetDepth_ = 0;
     quietCause_ = -1;

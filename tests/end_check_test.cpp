@@ -1,0 +1,86 @@
+// End conditions are re-checked only after a change of what they read (a property, the turn,
+// or anything else for the rest): a change they do not read leaves them unchecked, and each
+// still ends the game at the first moment it holds.
+#include "test_util.h"
+
+using rt::json;
+
+namespace {
+
+// Score and Other add 1 to the player's score / other; the game ends when someone reaches
+// a score of 2, or in a draw once turn 4 starts, or when anyone has 3 cards in play.
+const char* kDef = R"J({
+  "name": "Ends", "players": { "count": 2, "properties": { "score": 0, "other": 0 } },
+  "zones": [ { "name": "Play", "per_player": true } ],
+  "entities": [ { "id": "Token", "type": "token" } ],
+  "actions": [
+    { "name": "Score", "queue": false,
+      "mutations": [ { "target": "$player.current", "property": "score", "operation": "+", "value": 1 } ] },
+    { "name": "Other", "queue": false,
+      "mutations": [ { "target": "$player.current", "property": "other", "operation": "+", "value": 1 } ] },
+    { "name": "Make", "queue": false,
+      "mutations": [ { "operation": "Create", "template": "Token", "destination": "$zone.@Play" } ] } ],
+  "flow": { "phases": [ { "name": "Main", "valid_actions": ["Score", "Other", "Make"] } ] },
+  "end_conditions": [
+    { "when": "$player.current.score >= 2", "winner": "$player.current" },
+    { "when": "$turn > 3", "draw": true },
+    { "when": "$zone.@Play.size >= 3", "winner": "$player.current" } ] })J";
+
+struct Play {
+  std::unique_ptr<rulestack::Game> g;
+  Play() {
+    std::vector<rulestack::DefError> errs;
+    auto def = rulestack::compileDefinition(kDef, errs);
+    REQUIRE(def);
+    g = std::make_unique<rulestack::Game>(def, 1);
+  }
+  // the active player's move: an action by name, or "pass"
+  void move(const std::string& name) {
+    int who = g->nextToAct();
+    REQUIRE(who >= 0);
+    std::vector<rulestack::Move> moves;
+    g->legalMoves(who, moves);
+    for (const auto& m : moves)
+      if (name == "pass" ? m.kind == rulestack::Move::Pass
+                         : m.kind == rulestack::Move::Take && g->def().actions[m.action].name == name) {
+        REQUIRE(g->apply(who, m, nullptr) == "");
+        return;
+      }
+    FAIL("no move " << name);
+  }
+  int32_t result() const { return g->state().result; }  // -2 playing, -1 draw, else the winner
+};
+
+}  // namespace
+
+TEST_CASE("an end condition ends the game at the first change of what it reads", "[end]") {
+  SECTION("a property it reads") {
+    Play p;
+    p.move("Other");
+    p.move("Other");  // other: 2, not read by any condition
+    CHECK(p.result() == -2);
+    p.move("Score");
+    CHECK(p.result() == -2);
+    p.move("Score");  // score 2
+    CHECK(p.result() == 0);
+    CHECK(p.g->state().turn == 1);
+  }
+  SECTION("the turn") {
+    Play p;
+    for (int i = 0; i < 5; i++) p.move("pass");  // two passes in a row end a turn
+    CHECK(p.result() == -2);
+    CHECK(p.g->state().turn == 3);
+    p.move("pass");
+    CHECK(p.result() == -1);
+    CHECK(p.g->state().turn == 4);
+  }
+  SECTION("anything else (a zone)") {
+    Play p;
+    p.move("Score");  // score 1: re-checked, not yet
+    p.move("Make");
+    p.move("Make");
+    CHECK(p.result() == -2);
+    p.move("Make");  // 3 tokens in player 0's Play
+    CHECK(p.result() == 0);
+  }
+}
