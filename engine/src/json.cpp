@@ -116,11 +116,21 @@ void appendInteger(std::string& out, uint64_t magnitude, bool negative) {
 
 }  // namespace
 
+namespace {
+// The length of s's first run of bytes written as they are.
+size_t plainPrefix(std::string_view s) {
+  size_t i = 0;
+  while (i < s.size() && (uint8_t)s[i] >= 0x20 && (uint8_t)s[i] < 0x80 && s[i] != '"' && s[i] != '\\') i++;
+  return i;
+}
+}  // namespace
+
+bool plainJsonText(std::string_view s) { return plainPrefix(s) == s.size(); }
+
 void appendJsonString(std::string& out, std::string_view s) {
   // printable ASCII but '"' and '\\' (ids, names, keys: nearly every string) is copied as is,
   // in one append
-  size_t plain = 0;
-  while (plain < s.size() && (uint8_t)s[plain] >= 0x20 && (uint8_t)s[plain] < 0x80 && s[plain] != '"' && s[plain] != '\\') plain++;
+  const size_t plain = plainPrefix(s);
   out += '"';
   out.append(s.data(), plain);
   if (plain == s.size()) {

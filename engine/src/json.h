@@ -161,6 +161,7 @@ class JsonWriter {
  public:
   const std::string& str() const { return out_; }
   std::string take() { return std::move(out_); }
+  void reserve(size_t bytes) { out_.reserve(bytes); }
 
   JsonWriter& beginObject();
   // An object whose keys the caller writes in order (bytewise), distinct and printable ASCII
@@ -242,10 +243,6 @@ void stableSort(std::vector<T>& v, Less less) {
 // Appends s as a JSON string (quoted and escaped; invalid UTF-8 becomes U+FFFD).
 void appendJsonString(std::string& out, std::string_view s);
 // Whether s is written as it is between the quotes (printable ASCII but '"' and '\\').
-inline bool plainJsonText(std::string_view s) {
-  for (char c : s)
-    if ((uint8_t)c < 0x20 || (uint8_t)c >= 0x80 || c == '"' || c == '\\') return false;
-  return true;
-}
+bool plainJsonText(std::string_view s);
 
 }  // namespace rulestack

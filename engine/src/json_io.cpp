@@ -185,14 +185,13 @@ void ViewLayout::prepare(const Game& g) {
   for (const std::string& id : zoneIds) zonesOrdered = zonesOrdered && plainJsonText(id);
   playerProps = propsInOrder(d, d.playerProps, d.perTurn);
   templateProps.assign(d.templates.size(), Props());
-  templateReady.assign(d.templates.size(), false);
 }
 
 const ViewLayout::Props& ViewLayout::propsOf(int32_t tmpl) {
-  if (!templateReady[tmpl]) {  // (on first use: a view shows a few of a definition's templates)
+  if (!templateProps[tmpl].ready) {  // (on first use: a view shows a few of a definition's templates)
     const Template& t = def->templates[tmpl];
     templateProps[tmpl] = propsInOrder(*def, t.props, decltype(t.props){});
-    templateReady[tmpl] = true;
+    templateProps[tmpl].ready = true;
   }
   return templateProps[tmpl];
 }
@@ -295,7 +294,11 @@ std::string viewText(const Game& g, int viewer) {
 }
 
 std::string viewText(const Game& g, int viewer, ViewLayout& layout) {
-  return textOf([&](JsonWriter& w) { writeView(w, g, viewer, layout); });
+  JsonWriter w;
+  w.reserve(layout.sizeHint);  // (the string grows once, not by doublings)
+  writeView(w, g, viewer, layout);
+  layout.sizeHint = std::max(layout.sizeHint, w.str().size() + 64);
+  return w.take();
 }
 
 void writeMove(JsonWriter& w, const Game& g, const Move& m, int viewer) {

@@ -19,6 +19,7 @@ struct ViewLayout {
   struct Props {
     std::vector<int> props;  // in name order, each name once
     bool ordered = true;     // no name needs an escape: written as JsonWriter::beginOrderedObject
+    bool ready = false;      // (templates': made on first use)
   };
   std::shared_ptr<const Def> def;
   std::vector<std::string> zoneIds;
@@ -26,7 +27,7 @@ struct ViewLayout {
   bool zonesOrdered = true;         // no zone id needs an escape
   Props playerProps;                // playerProps then perTurn
   std::vector<Props> templateProps;  // each template's, once propsOf made it
-  std::vector<bool> templateReady;
+  size_t sizeHint = 0;               // the longest view written: reserved for the next
   void prepare(const Game& g);
   const Props& propsOf(int32_t tmpl);
 };
