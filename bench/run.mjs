@@ -199,7 +199,7 @@ const cpu = os.cpus()[0]?.model ?? 'unknown CPU';
 const cxx = `g++ ${/\d+\.\d+\.\d+/.exec(spawnSync('c++', ['--version'], { encoding: 'utf8' }).stdout ?? '')?.[0] ?? '?'}`;
 const emcc = `emcc ${/\d+\.\d+\.\d+/.exec(spawnSync('emcc', ['--version'], { encoding: 'utf8' }).stdout ?? '')?.[0] ?? '?'}`;
 
-const T = { moves: 5.8e6, mcts: 60e3, wasmRatio: 0.75, copyUs: 1, loadMs: 2, gzKB: 150 };
+const T = { moves: 5.8e6, mcts: 60e3, wasmRatio: 0.75, copyUs: 1, loadMs: 2, gzKB: 150, viewUs: 10 };
 const wasmMovesEq = equiv(wasm.random.gamesPerSecond);
 const nativeMovesEq = equiv(native.random.gamesPerSecond);
 const ok = (b) => (b ? '**met**' : '**not met**');
@@ -293,16 +293,28 @@ md.push(
     `${(bgio.check.drawRate * 100).toFixed(1)} % (duel-rules.md: 100.7; 52.4 / 33.7 / 13.9 %).`,
 );
 md.push('');
-md.push('## Other measures (native)');
+md.push('## Other measures (native unless said)');
 md.push('');
 md.push('| measure | Duel | Nexus |');
 md.push('|---|---:|---:|');
+// bench/wasm.mjs `views`: Session.view(p) from the position of seed 7, 12 random moves in
+const vw = wasm.views;
+const viewCell = (v) => (v ? `${r2(v.freshUs)} / ${r2(v.cachedUs)} / ${r2(v.cachedParsedUs)} (${n(v.bytes)} B)` : '—');
+md.push(`| \`Session.view(p)\` in wasm, µs: fresh (the state just changed) / kept (the same state again) / kept + \`JSON.parse\` | ${viewCell(vw?.duel)} | ${viewCell(vw?.nexus)} |`);
 const sc = native.stateCopy;
 md.push(`| state copy-assign (what \`Game::clone\` costs a bot), ns | ${n(sc.duel.assignNs)} | ${n(sc.nexus.assignNs)} |`);
 md.push(`| state copy-construct (fresh allocations), ns | ${n(sc.duel.copyConstructNs)} | ${n(sc.nexus.copyConstructNs)} |`);
 md.push(`| the state copied: entities / properties / zone entries / queue | ${sc.duel.entities} / ${sc.duel.props} / ${sc.duel.zoneEntries} / ${sc.duel.queue} (turn ${sc.duel.turn}) | ${sc.nexus.entities} / ${sc.nexus.props} / ${sc.nexus.zoneEntries} / ${sc.nexus.queue} (turn ${sc.nexus.turn}) |`);
 md.push(`| definition load (JSON text → validated, compiled \`Def\`), ms | ${native.definitionLoad.duel.ms.toFixed(3)} | ${native.definitionLoad.nexus.ms.toFixed(3)} |`);
 md.push('');
+if (vw?.duel) {
+  md.push(
+    `\`Session.view(p)\`: bench/wasm.mjs, from the position of seed 7 after 12 random-bot moves, p the player to act (${vw.duel.viewer}), ` +
+      'CPU µs per call in batches of 100 calls; fresh = (apply a move, view, undo) less (apply, undo): the Session keeps each viewer\'s ' +
+      'view until the game changes, so a view asked again is a copy of the kept text (most of which is embind\'s string conversion).',
+  );
+  md.push('');
+}
 md.push(
   `Shipped wasm + glue (dist/wasm, gzip -9): ${sizes.map((s) => `${s.f} ${n(s.raw)} B → ${n(s.gz)} B`).join(', ')}; ` +
     `total **${n(gzTotal)} B gzip (${(gzTotal / 1024).toFixed(1)} KiB)**.`,
@@ -324,6 +336,7 @@ md.push(
 md.push(`| wasm ≥ 0.75× native | ${r2(wasm.random.gamesPerSecond / native.random.gamesPerSecond)}× (random), ${r2(wasm.mcts.iterationsPerSecond / native.mcts.iterationsPerSecond)}× (MCTS) | ${ok(wasm.random.gamesPerSecond / native.random.gamesPerSecond >= T.wasmRatio && wasm.mcts.iterationsPerSecond / native.mcts.iterationsPerSecond >= T.wasmRatio)} |`);
 md.push(`| mid-game Nexus state copy < 1 µs | ${nexusCopyUs.toFixed(3)} µs (copy-assign; ${(sc.nexus.copyConstructNs / 1000).toFixed(3)} µs copy-construct) | ${ok(nexusCopyUs < T.copyUs)} |`);
 md.push(`| Nexus definition load < 2 ms | ${nexusLoadMs.toFixed(3)} ms | ${ok(nexusLoadMs < T.loadMs)} |`);
+if (vw?.duel) md.push(`| Duel view(p) in wasm ≤ ${T.viewUs} µs | ${r2(vw.duel.freshUs)} µs fresh (after a move), ${r2(vw.duel.cachedUs)} µs kept | fresh ${ok(vw.duel.freshUs <= T.viewUs)}, kept ${ok(vw.duel.cachedUs <= T.viewUs)} |`);
 md.push(`| wasm + glue < 150 KB gzip | ${(gzTotal / 1000).toFixed(1)} KB | ${ok(gzTotal < T.gzKB * 1000)} |`);
 md.push('');
 md.push(

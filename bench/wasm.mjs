@@ -4,6 +4,9 @@
 // with N games; botChoose with N iterations), made repeatedly.
 //   node bench/wasm.mjs DUEL.json [NEXUS.json] [--seconds S] [--rounds R]   prints one JSON object
 // (with NEXUS.json also Nexus: random games, 20 a call, and MCTS from the bots bench's position)
+// and what a UI pays for Session.view(p) in µs, from a mid-game position (seed 7, 12 moves of the
+// random bot): fresh (the state just changed: apply a move, view, undo, less apply + undo),
+// cached (the same state viewed again), and cached + JSON.parse.
 import { readFileSync } from 'node:fs';
 import { benchArgs, best } from './timing.mjs';
 import { loadEngine } from '../dist/index.js';
@@ -66,7 +69,51 @@ async function mctsRate(definition, positionSeed, minPlies) {
   return { perDecision: ITER, iterations: r.units, seconds: r.seconds, iterationsPerSecond: r.perSecond, positionPlies: plies, positionHash };
 }
 const mcts = await mctsRate(duel, 42, 12);
+
+// ---- Session.view(p): µs per call, K calls a batch (the position as bench/boundary.mjs's)
+async function viewCost(definition) {
+  const session = new m.Session();
+  const loadErr = session.load(definition, '7');
+  if (loadErr) throw new Error(loadErr);
+  for (let i = 0; i < 12; i++) {
+    const v = JSON.parse(session.view(''));
+    if (v.result || !v.toAct.length) break;
+    session.apply(v.toAct[0], session.botChoose(v.toAct[0], JSON.stringify({ seed: i })));
+  }
+  const who = JSON.parse(session.view('')).toAct[0] ?? '0';
+  const move = session.botChoose(who, JSON.stringify({ seed: 99 }));
+  const K = 100;
+  const us = async (f) => {
+    for (let i = 0; i < 20; i++) f();
+    const r = await best(() => (f(), 0), K, { seconds: opts.seconds / 4, rounds: opts.rounds });
+    return 1e6 / r.perSecond;
+  };
+  const change = () => {
+    for (let i = 0; i < K; i++) {
+      session.apply(who, move);
+      session.undo();
+    }
+  };
+  const changeAndView = () => {
+    for (let i = 0; i < K; i++) {
+      session.apply(who, move);
+      session.view(who);
+      session.undo();
+    }
+  };
+  const applied = JSON.parse(session.apply(who, move));
+  if (!applied.ok) throw new Error(`apply: ${JSON.stringify(applied)}`);
+  session.undo();
+  const changeUs = await us(change);
+  const fresh = (await us(changeAndView)) - changeUs;
+  const cached = await us(() => { for (let i = 0; i < K; i++) session.view(who); });
+  const cachedParsed = await us(() => { for (let i = 0; i < K; i++) JSON.parse(session.view(who)); });
+  const bytes = session.view(who).length;
+  session.delete();
+  return { viewer: who, bytes, freshUs: fresh, cachedUs: cached, cachedParsedUs: cachedParsed, applyUndoUs: changeUs };
+}
 const nexusText = positionals[1] ? readFileSync(positionals[1], 'utf8') : null;
+const views = { duel: await viewCost(duel), ...(nexusText ? { nexus: await viewCost(nexusText) } : {}) };
 const nexus = nexusText ? { random: await randomRate(nexusText, 20), mcts: await mctsRate(nexusText, 7, 40) } : undefined;
 
 console.log(
@@ -75,6 +122,7 @@ console.log(
     random,
     randomOneGamePerCall: { gamesPerSecond: single.perSecond, movesPerSecond: single.extraPerSecond },
     mcts,
+    views,
     ...(nexus ? { nexus } : {}),
   }),
 );

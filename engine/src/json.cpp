@@ -116,13 +116,32 @@ void appendInteger(std::string& out, uint64_t magnitude, bool negative) {
 
 }  // namespace
 
+namespace {
+// The length of s's first run of bytes written as they are.
+size_t plainPrefix(std::string_view s) {
+  size_t i = 0;
+  while (i < s.size() && (uint8_t)s[i] >= 0x20 && (uint8_t)s[i] < 0x80 && s[i] != '"' && s[i] != '\\') i++;
+  return i;
+}
+}  // namespace
+
+bool plainJsonText(std::string_view s) { return plainPrefix(s) == s.size(); }
+
 void appendJsonString(std::string& out, std::string_view s) {
+  // printable ASCII but '"' and '\\' (ids, names, keys: nearly every string) is copied as is,
+  // in one append
+  const size_t plain = plainPrefix(s);
   out += '"';
+  out.append(s.data(), plain);
+  if (plain == s.size()) {
+    out += '"';
+    return;
+  }
   uint32_t cp = 0;
   uint8_t state = kAccept;
   size_t lastAccept = out.size();  // out's length after the last whole code point
   size_t undumped = 0;             // bytes of an incomplete code point copied since
-  for (size_t i = 0; i < s.size(); ++i) {
+  for (size_t i = plain; i < s.size(); ++i) {
     uint8_t byte = (uint8_t)s[i];
     if (state == kAccept && byte >= 0x20 && byte < 0x80 && byte != '"' && byte != '\\') {
       out += (char)byte;  // (the common case)
@@ -608,11 +627,21 @@ JsonWriter& JsonWriter::beginObject() {
   return *this;
 }
 
+JsonWriter& JsonWriter::beginOrderedObject() {
+  separate();
+  out_ += '{';
+  comma_ = false;
+  openObjects_.push_back(kOrdered);
+  return *this;
+}
+
 JsonWriter& JsonWriter::endObject() {
   size_t first = openObjects_.back();
   openObjects_.pop_back();
-  sortMembers(first);
-  members_.resize(first);
+  if (first != kOrdered) {
+    sortMembers(first);
+    members_.resize(first);
+  }
   out_ += '}';
   comma_ = true;
   return *this;
@@ -633,9 +662,17 @@ JsonWriter& JsonWriter::endArray() {
 
 JsonWriter& JsonWriter::key(std::string_view k) {
   separate();
+  if (!openObjects_.empty() && openObjects_.back() == kOrdered) {
+    out_ += '"';
+    out_.append(k.data(), k.size());
+    out_.append("\":", 2);
+    comma_ = false;
+    return *this;
+  }
   size_t start = out_.size();
   appendJsonString(out_, k);
-  members_.push_back({start, out_.size() - start - 2});
+  size_t len = out_.size() - start - 2;
+  members_.push_back({start, len, len != k.size()});
   out_ += ':';
   comma_ = false;
   return *this;
@@ -725,7 +762,7 @@ std::string unescapeKey(std::string_view k) {
 
 bool JsonWriter::memberLess(const Member& a, const Member& b) const {
   std::string_view ka = keyOf(a), kb = keyOf(b);
-  if (ka.find('\\') == std::string_view::npos && kb.find('\\') == std::string_view::npos) return ka < kb;
+  if (!a.escaped && !b.escaped) return ka < kb;
   return unescapeKey(ka) < unescapeKey(kb);
 }
 

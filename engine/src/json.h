@@ -161,8 +161,12 @@ class JsonWriter {
  public:
   const std::string& str() const { return out_; }
   std::string take() { return std::move(out_); }
+  void reserve(size_t bytes) { out_.reserve(bytes); }
 
   JsonWriter& beginObject();
+  // An object whose keys the caller writes in order (bytewise), distinct and printable ASCII
+  // but '"' and '\\' (what a view writes): they are written as they are, not kept to sort.
+  JsonWriter& beginOrderedObject();
   JsonWriter& endObject();
   JsonWriter& beginArray();
   JsonWriter& endArray();
@@ -198,6 +202,7 @@ class JsonWriter {
   struct Member {
     size_t start;   // where the member's key (its opening quote) begins in out_
     size_t keyLen;  // the key's escaped length
+    bool escaped;   // written otherwise than its bytes (an escape or a replaced byte: longer)
   };
   void separate();
   JsonWriter& scalar(std::string_view text);  // a value written as is
@@ -209,7 +214,8 @@ class JsonWriter {
   std::string out_;
   bool comma_ = false;                // a value was written in the open container
   std::vector<Member> members_;       // the members of every open object, innermost last
-  std::vector<size_t> openObjects_;   // members_.size() when each open object began
+  std::vector<size_t> openObjects_;   // members_.size() when each open object began, or kOrdered
+  static constexpr size_t kOrdered = ~(size_t)0;
 };
 
 // The indexes 0..n-1 sorted stably by less(ctx, a, b): one small merge sort that every sort
@@ -236,5 +242,7 @@ void stableSort(std::vector<T>& v, Less less) {
 
 // Appends s as a JSON string (quoted and escaped; invalid UTF-8 becomes U+FFFD).
 void appendJsonString(std::string& out, std::string_view s);
+// Whether s is written as it is between the quotes (printable ASCII but '"' and '\\').
+bool plainJsonText(std::string_view s);
 
 }  // namespace rulestack

@@ -46,10 +46,10 @@ void writeValue(JsonWriter& w, const Game& g, Value v, int viewer) {
   }
 }
 
-// An object of property: value, keys in order (the writer would sort them too, by copying).
+// The properties of a and then b, in name order (stably; of equal names the last, as the
+// writer keeps), and whether their names need no escape (an ordered object, then).
 template <class Props>
-void writeProps(JsonWriter& w, const Game& g, int32_t e, const Props& a, const Props& b, int viewer) {
-  const Def& d = g.def();
+ViewLayout::Props propsInOrder(const Def& d, const Props& a, const Props& b) {
   std::vector<int> props;
   for (auto& kv : a) props.push_back(kv.first);
   for (auto& kv : b) props.push_back(kv.first);
@@ -61,29 +61,44 @@ void writeProps(JsonWriter& w, const Game& g, int32_t e, const Props& a, const P
     const Ctx& k = *(const Ctx*)c;
     return k.names[k.props[x]] < k.names[k.props[y]];
   }, &ctx);
-  w.beginObject();
-  for (uint32_t i : order) {
-    w.key(d.propNames[props[i]]);
-    writeValue(w, g, g.propValue(e, props[i]), viewer);
+  ViewLayout::Props out;
+  for (size_t i = 0; i < order.size(); i++) {
+    const std::string& name = d.propNames[props[order[i]]];
+    if (i + 1 < order.size() && name == d.propNames[props[order[i + 1]]]) continue;
+    out.ordered = out.ordered && plainJsonText(name);
+    out.props.push_back(props[order[i]]);
+  }
+  return out;
+}
+
+// An object of property: value, the properties in name order (the writer would sort them too,
+// by copying).
+void writeProps(JsonWriter& w, const Game& g, int32_t e, const ViewLayout::Props& props, int viewer) {
+  const Def& d = g.def();
+  if (props.ordered) w.beginOrderedObject();
+  else w.beginObject();
+  for (int p : props.props) {
+    w.key(d.propNames[p]);
+    writeValue(w, g, g.propValue(e, p), viewer);
   }
   w.endObject();
 }
 
 // What a viewer sees of an entity in a zone they see: a face-down one they may not identify
 // shows its face-down template (public) under its handle.
-void writeEntity(JsonWriter& w, const Game& g, int32_t e, int viewer) {
+void writeEntity(JsonWriter& w, const Game& g, int32_t e, int viewer, ViewLayout& layout) {
   const Def& d = g.def();
   const State& s = g.state();
   const Entity& en = s.ents[e];
   const Template& t = d.templates[en.tmpl];
-  w.beginObject();
+  w.beginOrderedObject();
   w.field("controller", d.playerIds[en.controller]);
   if (t.faceDown) w.field("face_down", true);
   if (en.host >= 0) w.field("host", g.entityIdFor(en.host, viewer));
   w.field("id", g.entityIdFor(e, viewer));
   w.field("owner", d.playerIds[en.owner]);
   w.key("properties");
-  writeProps(w, g, e, t.props, decltype(t.props){}, viewer);
+  writeProps(w, g, e, layout.propsOf(en.tmpl), viewer);
   if (!t.tags.empty()) {
     w.key("tags").beginArray();
     for (int tg : t.tags) w.value(d.syms.names[tg]);
@@ -103,7 +118,7 @@ void writeItem(JsonWriter& w, const Game& g, const Item& it, int viewer) {
     case ItemKind::Reaction: name = &d.reactions[it.def].name; kind = "reaction"; break;
     case ItemKind::Triggered: name = &d.triggered[it.def].name; kind = "triggered"; break;
   }
-  w.beginObject();
+  w.beginOrderedObject();
   w.key("action");
   if (name) w.value(*name);
   else w.value("");
@@ -155,14 +170,46 @@ void writeTargets(JsonWriter& w, const Game& g, const std::vector<Slot>& targets
 
 }  // namespace
 
+void ViewLayout::prepare(const Game& g) {
+  const Def& d = g.def();
+  const size_t zoneCount = g.state().zones.size();
+  if (def.get() == &d && zoneIds.size() == zoneCount) return;
+  def = g.defPtr();
+  zoneIds.clear();
+  for (int32_t z = 0; z < (int32_t)zoneCount; z++) zoneIds.push_back(g.zoneId(z));
+  zoneOrder = stableOrder(zoneIds.size(), [](const void* c, size_t x, size_t y) {
+    auto& ids = *(const std::vector<std::string>*)c;
+    return ids[x] < ids[y];
+  }, &zoneIds);
+  zonesOrdered = true;
+  for (const std::string& id : zoneIds) zonesOrdered = zonesOrdered && plainJsonText(id);
+  playerProps = propsInOrder(d, d.playerProps, d.perTurn);
+  templateProps.assign(d.templates.size(), Props());
+}
+
+const ViewLayout::Props& ViewLayout::propsOf(int32_t tmpl) {
+  if (!templateProps[tmpl].ready) {  // (on first use: a view shows a few of a definition's templates)
+    const Template& t = def->templates[tmpl];
+    templateProps[tmpl] = propsInOrder(*def, t.props, decltype(t.props){});
+    templateProps[tmpl].ready = true;
+  }
+  return templateProps[tmpl];
+}
+
 void writeView(JsonWriter& w, const Game& g, int viewer) {
+  ViewLayout layout;
+  writeView(w, g, viewer, layout);
+}
+
+void writeView(JsonWriter& w, const Game& g, int viewer, ViewLayout& layout) {
   const Def& d = g.def();
   const State& s = g.state();
-  w.beginObject();
+  layout.prepare(g);
+  w.beginOrderedObject();
   w.field("active", d.playerIds[s.active]);
   w.key("decisions").beginArray();
   for (auto& dec : s.decisions) {
-    w.beginObject();
+    w.beginOrderedObject();
     // what the decider may choose is their business only
     if (viewer == -2 || viewer == dec.player) {
       std::vector<Move> moves;
@@ -196,10 +243,10 @@ void writeView(JsonWriter& w, const Game& g, int viewer) {
   else w.null();
   w.key("players").beginArray();
   for (int p = 0; p < d.numPlayers(); p++) {
-    w.beginObject();
+    w.beginOrderedObject();
     w.field("id", d.playerIds[p]);
     w.key("properties");
-    writeProps(w, g, p, d.playerProps, d.perTurn, viewer);
+    writeProps(w, g, p, layout.playerProps, viewer);
     w.endObject();
   }
   w.endArray();
@@ -218,21 +265,18 @@ void writeView(JsonWriter& w, const Game& g, int viewer) {
   w.endArray();
   w.field("turn", s.turn);
   // zones by id, in the ids' order
-  std::vector<std::string> zoneIds;
-  for (int32_t z = 0; z < (int32_t)s.zones.size(); z++) zoneIds.push_back(g.zoneId(z));
-  std::vector<uint32_t> zones = stableOrder(zoneIds.size(), [](const void* c, size_t x, size_t y) {
-    auto& ids = *(const std::vector<std::string>*)c;
-    return ids[x] < ids[y];
-  }, &zoneIds);
-  w.key("zones").beginObject();
-  for (uint32_t zi : zones) {
+  const std::vector<std::string>& zoneIds = layout.zoneIds;
+  w.key("zones");
+  if (layout.zonesOrdered) w.beginOrderedObject();
+  else w.beginObject();
+  for (uint32_t zi : layout.zoneOrder) {
     int32_t z = (int32_t)zi;
     int32_t owner = g.zoneOwner(z);
-    w.key(zoneIds[z]).beginObject();
+    w.key(zoneIds[z]).beginOrderedObject();
     w.field("count", s.zones[z].size());
     if (g.seesZone(z, viewer)) {
       w.key("entities").beginArray();
-      for (int32_t e : s.zones[z]) writeEntity(w, g, e, viewer);
+      for (int32_t e : s.zones[z]) writeEntity(w, g, e, viewer, layout);
       w.endArray();
     }
     w.key("owner");
@@ -245,12 +289,21 @@ void writeView(JsonWriter& w, const Game& g, int viewer) {
 }
 
 std::string viewText(const Game& g, int viewer) {
-  return textOf([&](JsonWriter& w) { writeView(w, g, viewer); });
+  ViewLayout layout;
+  return viewText(g, viewer, layout);
+}
+
+std::string viewText(const Game& g, int viewer, ViewLayout& layout) {
+  JsonWriter w;
+  w.reserve(layout.sizeHint);  // (the string grows once, not by doublings)
+  writeView(w, g, viewer, layout);
+  layout.sizeHint = std::max(layout.sizeHint, w.str().size() + 64);
+  return w.take();
 }
 
 void writeMove(JsonWriter& w, const Game& g, const Move& m, int viewer) {
   const Def& d = g.def();
-  w.beginObject();
+  w.beginOrderedObject();
   switch (m.kind) {
     case Move::Pass: w.field("action", "pass"); break;
     case Move::Answer: {

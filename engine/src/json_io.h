@@ -12,6 +12,27 @@ namespace rulestack {
 // viewer: a player index, -1 for the spectator, -2 for the omniscient view (tests).
 void writeView(JsonWriter& w, const Game& g, int viewer);
 std::string viewText(const Game& g, int viewer);
+// What every view of one definition shares, worked out once rather than on each view: the
+// zone ids and their order, and the property names of players and of each template in order.
+// prepare() (re)builds it for g's definition (it holds the definition, so the check is sound).
+struct ViewLayout {
+  struct Props {
+    std::vector<int> props;  // in name order, each name once
+    bool ordered = true;     // no name needs an escape: written as JsonWriter::beginOrderedObject
+    bool ready = false;      // (templates': made on first use)
+  };
+  std::shared_ptr<const Def> def;
+  std::vector<std::string> zoneIds;
+  std::vector<uint32_t> zoneOrder;  // zone indexes in id order
+  bool zonesOrdered = true;         // no zone id needs an escape
+  Props playerProps;                // playerProps then perTurn
+  std::vector<Props> templateProps;  // each template's, once propsOf made it
+  size_t sizeHint = 0;               // the longest view written: reserved for the next
+  void prepare(const Game& g);
+  const Props& propsOf(int32_t tmpl);
+};
+void writeView(JsonWriter& w, const Game& g, int viewer, ViewLayout& layout);
+std::string viewText(const Game& g, int viewer, ViewLayout& layout);
 // A move as `viewer` sees it (what they may not identify under its handle).
 void writeMove(JsonWriter& w, const Game& g, const Move& m, int viewer = -2);
 std::string moveText(const Game& g, const Move& m, int viewer = -2);

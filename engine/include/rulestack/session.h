@@ -9,6 +9,7 @@ namespace rulestack {
 
 class Game;
 struct SessionHistory;
+struct SessionViews;
 
 class Session {
  public:
@@ -25,7 +26,9 @@ class Session {
   std::string load(const std::string& definitionJson, const std::string& seedJson);
   bool loaded() const;
 
-  // A player's view ("" = spectator). JSON object, see DESIGN.md.
+  // A player's view ("" = spectator). JSON object, see DESIGN.md. Each viewer's text is kept
+  // until the game changes (a move applied or refused, undo, load, restore): asking again
+  // copies it.
   std::string view(const std::string& player) const;
   // Every move that player may make now, fully specified. JSON array.
   std::string legalMoves(const std::string& player) const;
@@ -54,7 +57,10 @@ class Session {
  private:
   std::unique_ptr<Game> game_;
   std::unique_ptr<SessionHistory> history_;
+  mutable std::unique_ptr<SessionViews> views_;  // a cache that view() makes and fills
   bool trace_ = false;
+  // Every change of game_ calls it: the views kept are of the state before.
+  void changed();
 };
 
 // {"errors":[...]} — an empty array means the definition is valid.
