@@ -3,29 +3,12 @@
 #include <algorithm>
 
 #include "rulestack/game.h"
+#include "combinations.h"
 
 namespace rulestack {
 
 namespace {
-constexpr size_t kMaxMovesPerAction = 512;
 constexpr int kMaxX = 20;
-
-
-// Every combination of `k` out of `n`, in lexicographic order, until `emit` returns false.
-template <class F>
-void combinations(int n, int k, F emit) {
-  if (k > n || k < 0) return;
-  std::vector<int> idx(k);
-  for (int i = 0; i < k; i++) idx[i] = i;
-  for (;;) {
-    if (!emit(idx)) return;
-    int i = k - 1;
-    while (i >= 0 && idx[i] == n - k + i) i--;
-    if (i < 0) return;
-    idx[i]++;
-    for (int j = i + 1; j < k; j++) idx[j] = idx[j - 1] + 1;
-  }
-}
 }  // namespace
 
 void Game::targetCandidates(const TargetSpec& t, const Ctx& c, std::vector<Slot>& out) const {
@@ -166,73 +149,7 @@ void Game::collectMoves(int player, std::vector<Move>& out, bool firstOnly) cons
   out.clear();
   if (st_.over() || player < 0 || player >= d.numPlayers()) return;
   if (!st_.decisions.empty()) {
-    if (player != decisionTurnPlayer()) return;
-    std::vector<Slot> cands;
-    for (const Decision& dec : st_.decisions) {
-      if (dec.player != player) continue;
-      Move m;
-      m.kind = Move::Answer;
-      m.decision = dec.id;
-      if (dec.kind == DecisionKind::Discard) {
-        std::vector<int32_t> opts;
-        for (int32_t e : dec.options)
-          if (st_.ents[e].alive && st_.ents[e].zone >= 0 &&
-              std::find(st_.zones[st_.ents[e].zone].begin(), st_.zones[st_.ents[e].zone].end(), e) != st_.zones[st_.ents[e].zone].end())
-            opts.push_back(e);
-        int k = std::min<int>(dec.count, (int)opts.size());
-        size_t start = out.size();
-        combinations((int)opts.size(), k, [&](const std::vector<int>& idx) {
-          m.targets.clear();
-          for (int i : idx) m.targets.push_back(Slot{opts[i], VK::Ent});
-          std::sort(m.targets.begin(), m.targets.end(), slotLess);
-          out.push_back(m);
-          return out.size() - start < kMaxMovesPerAction;
-        });
-        continue;
-      }
-      Ctx c;
-      c.player = player;
-      c.self = c.selected = dec.self;
-      // the live event when it is still being resolved (a $Before answer sees its changes)
-      Event ev = dec.evFrame >= 0 && dec.evFrame < (int32_t)st_.stack.size() ? st_.stack[dec.evFrame].ev : dec.event;
-      c.event = &ev;
-      bool canAccept = true;
-      const TargetSpec* spec = nullptr;
-      if (dec.kind == DecisionKind::Reaction) {
-        const Reaction& r = d.reactions[dec.def];
-        if (r.action >= 0) canAccept = canPay(d.actions[r.action].cost, c);
-        if (r.target.present) spec = &r.target;
-      } else {
-        const Triggered& t = d.triggered[dec.def];
-        if (t.target.present) spec = &t.target;
-      }
-      if (canAccept) {
-        if (spec) {
-          targetCandidates(*spec, c, cands);
-          std::sort(cands.begin(), cands.end(), slotLess);
-          size_t start = out.size();
-          for (int k = spec->min; k <= spec->max && k <= (int)cands.size(); k++) {
-            combinations((int)cands.size(), k, [&](const std::vector<int>& idx) {
-              m.targets.clear();
-              for (int i : idx) m.targets.push_back(cands[i]);
-              m.accept = true;
-              out.push_back(m);
-              return out.size() - start < kMaxMovesPerAction;
-            });
-          }
-        } else {
-          m.accept = true;
-          m.targets.clear();
-          out.push_back(m);
-        }
-      }
-      bool acceptListed = !out.empty() && out.back().decision == dec.id && out.back().accept;
-      if (dec.optional || !acceptListed) {
-        m.accept = false;
-        m.targets.clear();
-        out.push_back(m);
-      }
-    }
+    if (player == decisionTurnPlayer()) collectAnswers(player, out);
     return;
   }
   if (player != st_.priority || st_.phase < 0 || st_.phase >= (int)d.phases.size()) return;

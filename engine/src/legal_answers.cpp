@@ -1,0 +1,80 @@
+// The answers a player may give to the decisions offered to them (a choice of targets, a
+// discard, accepting or declining): rarer than actions, so compiled for size in wasm.
+#include <algorithm>
+
+#include "rulestack/game.h"
+#include "combinations.h"
+
+namespace rulestack {
+
+void Game::collectAnswers(int player, std::vector<Move>& out) const {
+  const Def& d = *def_;
+  std::vector<Slot> cands;
+  for (const Decision& dec : st_.decisions) {
+    if (dec.player != player) continue;
+    Move m;
+    m.kind = Move::Answer;
+    m.decision = dec.id;
+    if (dec.kind == DecisionKind::Discard) {
+      std::vector<int32_t> opts;
+      for (int32_t e : dec.options)
+        if (st_.ents[e].alive && st_.ents[e].zone >= 0 &&
+            std::find(st_.zones[st_.ents[e].zone].begin(), st_.zones[st_.ents[e].zone].end(), e) != st_.zones[st_.ents[e].zone].end())
+          opts.push_back(e);
+      int k = std::min<int>(dec.count, (int)opts.size());
+      size_t start = out.size();
+      combinations((int)opts.size(), k, [&](const std::vector<int>& idx) {
+        m.targets.clear();
+        for (int i : idx) m.targets.push_back(Slot{opts[i], VK::Ent});
+        std::sort(m.targets.begin(), m.targets.end(), slotLess);
+        out.push_back(m);
+        return out.size() - start < kMaxMovesPerAction;
+      });
+      continue;
+    }
+    Ctx c;
+    c.player = player;
+    c.self = c.selected = dec.self;
+    // the live event when it is still being resolved (a $Before answer sees its changes)
+    Event ev = dec.evFrame >= 0 && dec.evFrame < (int32_t)st_.stack.size() ? st_.stack[dec.evFrame].ev : dec.event;
+    c.event = &ev;
+    bool canAccept = true;
+    const TargetSpec* spec = nullptr;
+    if (dec.kind == DecisionKind::Reaction) {
+      const Reaction& r = d.reactions[dec.def];
+      if (r.action >= 0) canAccept = canPay(d.actions[r.action].cost, c);
+      if (r.target.present) spec = &r.target;
+    } else {
+      const Triggered& t = d.triggered[dec.def];
+      if (t.target.present) spec = &t.target;
+    }
+    if (canAccept) {
+      if (spec) {
+        targetCandidates(*spec, c, cands);
+        std::sort(cands.begin(), cands.end(), slotLess);
+        size_t start = out.size();
+        for (int k = spec->min; k <= spec->max && k <= (int)cands.size(); k++) {
+          combinations((int)cands.size(), k, [&](const std::vector<int>& idx) {
+            m.targets.clear();
+            for (int i : idx) m.targets.push_back(cands[i]);
+            m.accept = true;
+            out.push_back(m);
+            return out.size() - start < kMaxMovesPerAction;
+          });
+        }
+      } else {
+        m.accept = true;
+        m.targets.clear();
+        out.push_back(m);
+      }
+    }
+    bool acceptListed = !out.empty() && out.back().decision == dec.id && out.back().accept;
+    if (dec.optional || !acceptListed) {
+      m.accept = false;
+      m.targets.clear();
+      out.push_back(m);
+    }
+  }
+}
+
+}  // namespace rulestack
