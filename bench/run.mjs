@@ -267,7 +267,7 @@ md.push(
 );
 md.push(
   `- wasm: \`bench/wasm.mjs\`, \`module.simulate(duel, {games: ${wasm.random.gamesPerCall}})\` per call (one game per call: ` +
-    `${n(wasm.randomOneGamePerCall.gamesPerSecond)} games/s — the definition is compiled on each call); MCTS: ` +
+    `${n(wasm.randomOneGamePerCall.gamesPerSecond)} games/s — each call reads the options and starts its games; the definition, compiled by the first call, is kept for the next calls with the same text); MCTS: ` +
     `\`Session.botChoose(player, {kind: "mcts", iterations: 200})\` per call, from the same position reached through the ` +
     `JSON API (hash ${wasm.mcts.positionHash}${wasm.mcts.positionHash === native.mcts.positionHash ? ', identical to native' : ', **differs from native**'}).`,
 );
