@@ -12,6 +12,7 @@
 #include <map>
 #include <sstream>
 
+#include "names.h"
 #include "test_util.h"
 
 using rt::json;
@@ -25,11 +26,7 @@ uint64_t digestOf(const json& hashes) {
   return h;
 }
 
-std::string hex16(uint64_t h) {
-  char buf[17];
-  std::snprintf(buf, sizeof buf, "%016llx", (unsigned long long)h);
-  return buf;
-}
+using rulestack::hex16;  // (names.h: the engine's own)
 
 struct Golden { const char* file; const char* options; const char* digest; };
 

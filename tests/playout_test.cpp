@@ -15,6 +15,7 @@
 #include <map>
 #include <set>
 
+#include "names.h"
 #include "test_util.h"
 
 using rt::json;
@@ -38,11 +39,7 @@ void strings(const json& j, const std::string& at, std::map<std::string, std::st
     for (auto it = j.begin(); it != j.end(); ++it) strings(it.value(), at + "/" + it.key(), out);
 }
 
-std::string hex16(uint64_t h) {
-  char buf[17];
-  std::snprintf(buf, sizeof buf, "%016llx", (unsigned long long)h);
-  return buf;
-}
+using rulestack::hex16;  // (names.h: the engine's own)
 
 // Entity ids the viewer (-1: spectator) must not see: of entities in zones hidden from them
 // (visibility owner of another player, or nobody) and of face-down cards not theirs.

@@ -13,6 +13,7 @@
 #include <sstream>
 
 #include "json_io.h"
+#include "names.h"
 #include "test_util.h"
 
 namespace {
@@ -25,11 +26,7 @@ struct Fnv {
   }
 };
 
-std::string hex16(uint64_t h) {
-  char buf[17];
-  std::snprintf(buf, sizeof buf, "%016llx", (unsigned long long)h);
-  return buf;
-}
+using rulestack::hex16;  // (names.h: the engine's own)
 
 struct Golden { const char* file; uint64_t seed; const char* digest; };
 

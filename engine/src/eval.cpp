@@ -241,7 +241,7 @@ bool Game::evalBool(int n, const Ctx& c) const {
     case N::GtConst: return evalInt(nd.a, c) > nd.imm;
     case N::GeConst: return evalInt(nd.a, c) >= nd.imm;
     case N::SelfInZone: {
-      int32_t e = nd.a == 0 ? c.self : c.selected;
+      int32_t e = fusedSelf(nd.a, c);
       if (e < 0 || st_.ents[e].zone < 0) return false;  // (a destroyed entity has no zone)
       return st_.ents[e].zone == def_->zoneInstance(nd.imm, c.player >= 0 ? c.player : st_.active);
     }
@@ -266,7 +266,7 @@ int32_t Game::evalInt(int n, const Ctx& c) const {
     case N::Turn: return st_.turn;
     case N::QueueSize: return (int32_t)st_.queue.size();
     case N::SelfProp: {
-      int32_t e = nd.a == 0 ? c.self : c.selected;
+      int32_t e = fusedSelf(nd.a, c);
       return e < 0 || !st_.ents[e].alive ? 0 : asInt(propValue(e, nd.imm));
     }
     case N::PlayerProp: {
@@ -357,7 +357,7 @@ Value Game::evalNode(int n, const Ctx& c) const {
     case N::And: case N::Or: case N::Not: case N::Lt: case N::Le: case N::Gt: case N::Ge: case N::LtConst: case N::LeConst: case N::GtConst: case N::GeConst:
       return Value::boolean(evalBool(n, c));  // (one definition of each: evalBool)
     case N::SelfProp: {
-      int32_t e = nd.a == 0 ? c.self : c.selected;
+      int32_t e = fusedSelf(nd.a, c);
       return e < 0 || !st_.ents[e].alive ? Value::null() : propValue(e, nd.imm);
     }
     case N::PlayerProp: {

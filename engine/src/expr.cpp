@@ -1,5 +1,4 @@
 // The expression parser: a recursive-descent parser that emits nodes directly.
-#include <cstdint>
 #include "rulestack/expr.h"
 
 #include <algorithm>

@@ -101,7 +101,7 @@ void Game::startTurn() {
   for (int p = 0; p < d.numPlayers(); p++)
     for (auto& kv : d.perTurn) {
       st_.props[(size_t)p * np + kv.first] = kv.second;
-      endDirty_ |= (size_t)kv.first < d.endPropMask.size() ? d.endPropMask[kv.first] : ~0ull;
+      endDirty_ |= d.endDirtyOf(kv.first);
     }
   if (checkEnd()) return;
   Event ev;

@@ -266,8 +266,8 @@ std::string Session::apply(const std::string& player, const std::string& moveTex
   game_->trace = trace_ ? &steps : nullptr;
   std::string reason = game_->apply(p, m, &msg);
   game_->trace = nullptr;
-  changed();  // (a refused move leaves the state as it was, but a view written again is the same)
-  if (!reason.empty()) return fail(reason.c_str(), msg);
+  if (!reason.empty()) return fail(reason.c_str(), msg);  // (the state as it was: the views kept hold)
+  changed();
   history_->states.push_back(std::move(before));
   history_->logSizes.push_back(logStart + history_->logErased);
   if (history_->states.size() > kUndoDepth) {

@@ -178,7 +178,6 @@ struct Def {
   std::vector<char> effectOnProp;  // property index -> some effect changes it (a read of another is plain)
   std::vector<int32_t> zoneDefOfInstance;  // zone instance -> its zone definition
   bool usesAttach = false;  // some mutation attaches: moves and destroys look for attachments
-  // What the end conditions read, so they are re-checked only after a relevant change:
   // What the end conditions read, so that a change re-checks only the conditions it can make
   // true: a bit per property (endBit), kEndTurn for $turn and the active player, kEndOther for
   // anything else (zones, entities, the queue, derived values). endPropMask[p]: what a change
@@ -187,6 +186,7 @@ struct Def {
   static uint64_t endBit(int p) { return 1ull << (p % 62); }
   std::vector<uint64_t> endPropMask;
   bool endAny = false;
+  uint64_t endDirtyOf(int p) const { return (size_t)p < endPropMask.size() ? endPropMask[p] : ~0ull; }
 
   int zoneInstance(int zoneDef, int player) const {
     const ZoneDef& z = zones[zoneDef];

@@ -117,7 +117,6 @@ class Game {
   int32_t number(const Expr& e, const Ctx& c) const;  // asInt(eval(e, c)); absent: 0
   int32_t prop(int32_t ent, int32_t p) const;  // derived (effects applied), as int
   Value propValue(int32_t ent, int32_t p) const;
-  __attribute__((noinline)) Value withEffects(int32_t ent, int32_t p, Value base) const;
 
   // Names
   std::string entityId(int32_t e) const;
@@ -206,6 +205,7 @@ class Game {
     st_.ents[e].prevHandle = st_.ents[e].handle;
     st_.ents[e].handle = st_.nextHandle++;
   }
+  __attribute__((noinline)) Value withEffects(int32_t ent, int32_t p, Value base) const;
   Value evalNode(int n, const Ctx& c) const;
   bool evalBool(int n, const Ctx& c) const;
   int32_t evalInt(int n, const Ctx& c) const;
@@ -218,8 +218,9 @@ class Game {
   Value live(int32_t e) const;
   Value liveValue(Value v) const;
   bool same(Value a, Value b) const;
-  int32_t opponentOf(int32_t player) const;
-  int32_t fusedPlayer(int32_t a, const Ctx& c) const;  // the next player in turn order, -1 for none
+  int32_t opponentOf(int32_t player) const;  // the next player in turn order, -1 for none
+  int32_t fusedPlayer(int32_t a, const Ctx& c) const;  // a fused node's player (PlayerProp)
+  static int32_t fusedSelf(int32_t a, const Ctx& c) { return a == 0 ? c.self : c.selected; }  // SelfProp, SelfInZone
   static void resetEval();  // after an exception unwound an evaluation
   void flatten(Value v, std::vector<Value>& out) const;
 

@@ -27,7 +27,7 @@ class Session {
   bool loaded() const;
 
   // A player's view ("" = spectator). JSON object, see DESIGN.md. Each viewer's text is kept
-  // until the game changes (a move applied or refused, undo, load, restore): asking again
+  // until the game changes (a move applied, undo, load, restore): asking again
   // copies it.
   std::string view(const std::string& player) const;
   // Every move that player may make now, fully specified. JSON array.
