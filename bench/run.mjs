@@ -75,6 +75,8 @@ log('wasm in node');
 const wasm = json(run(process.execPath, ['bench/wasm.mjs', 'build/bench/duel.json', 'build/bench/nexus.json', '--seconds', SECONDS, '--rounds', ROUNDS]));
 log('boardgame.io in node');
 const bgio = json(run(process.execPath, ['bench/bgio.mjs', '--seconds', SECONDS, '--rounds', ROUNDS]));
+log('simulate on every core (bench/cores.mjs)');
+const cores = json(run(process.execPath, ['bench/cores.mjs', '--games', '20000', '--rounds', ROUNDS, '--json']));
 
 // The speed limit: a Duel written by hand in C++ (native and wasm), a measuring instrument kept
 // beside the repository, not in it. When its folder is there it is built into build/bench/limit
@@ -337,6 +339,11 @@ md.push(`| wasm ≥ 0.75× native | ${r2(wasm.random.gamesPerSecond / native.ran
 md.push(`| mid-game Nexus state copy < 1 µs | ${nexusCopyUs.toFixed(3)} µs (copy-assign; ${(sc.nexus.copyConstructNs / 1000).toFixed(3)} µs copy-construct) | ${ok(nexusCopyUs < T.copyUs)} |`);
 md.push(`| Nexus definition load < 2 ms | ${nexusLoadMs.toFixed(3)} ms | ${ok(nexusLoadMs < T.loadMs)} |`);
 if (vw?.duel) md.push(`| Duel view(p) in wasm ≤ ${T.viewUs} µs | ${r2(vw.duel.freshUs)} µs fresh (after a move), ${r2(vw.duel.cachedUs)} µs kept | fresh ${ok(vw.duel.freshUs <= T.viewUs)}, kept ${ok(vw.duel.cachedUs <= T.viewUs)} |`);
+md.push(
+  `| \`simulateParallel\` on N workers ≥ 0.85·N × 1 worker (N = ${cores.workers}, ${cores.games} random ${cores.game} games, wall clock) | ` +
+    `${n(cores.many)} / ${n(cores.one)} games/s = ${cores.ratio.toFixed(2)}× (load average ${cores.loadBefore.map((l) => l.toFixed(1)).join(' ')} before; scaling holds only on free cores) | ` +
+    `${ok(cores.ratio >= 0.85 * cores.workers)} |`,
+);
 md.push(`| wasm + glue < 150 KB gzip | ${(gzTotal / 1000).toFixed(1)} KB | ${ok(gzTotal < T.gzKB * 1000)} |`);
 md.push('');
 md.push(
@@ -469,6 +476,6 @@ const previous = fs.existsSync('bench/RESULTS.md') ? fs.readFileSync('bench/RESU
 const multiplayer = previous.indexOf('## Multiplayer server');
 if (multiplayer >= 0) md.push(previous.slice(multiplayer).trimEnd(), '');
 fs.writeFileSync('bench/RESULTS.md', md.join('\n'));
-fs.writeFileSync('build/bench/results.json', JSON.stringify({ native, wasm, bgio, limit, bots, sizes, profile, vs }, null, 2));
+fs.writeFileSync('build/bench/results.json', JSON.stringify({ native, wasm, bgio, cores, limit, bots, sizes, profile, vs }, null, 2));
 log('wrote bench/RESULTS.md (raw numbers: build/bench/results.json)');
 process.stdout.write(md.join('\n') + '\n');
