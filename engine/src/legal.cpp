@@ -60,9 +60,11 @@ bool Game::canPay(const std::vector<Mutation>& cost, const Ctx& c) const {
   return true;
 }
 
-void Game::enumerateAction(int player, int actionIdx, int source, std::vector<Move>& out, size_t cap) const {
+void Game::enumerateAction(int player, int actionIdx, int source, std::vector<Move>& out, size_t cap,
+                           const Expr* condition) const {
   const Def& d = *def_;
   const Action& a = d.actions[actionIdx];
+  const Expr& cond = condition ? *condition : a.condition;
   Move m;
   m.kind = Move::Take;
   m.action = actionIdx;
@@ -86,7 +88,7 @@ void Game::enumerateAction(int player, int actionIdx, int source, std::vector<Mo
       c.x = m.x;
       m.targets.clear();
       c.targets = &m.targets;
-      if (a.condition.present() && !test(a.condition, c)) continue;
+      if (cond.present() && !test(cond, c)) continue;
       if (!canPay(a.cost, c)) continue;
       const TargetSpec* spec = a.target.present ? &a.target : (m.mode >= 0 && a.modes[m.mode].target.present ? &a.modes[m.mode].target : nullptr);
       if (!spec) {
@@ -185,10 +187,18 @@ void Game::collectMoves(int player, std::vector<Move>& out, bool firstOnly) cons
       bool group = a.groupable && !d.hasEffects;
       int32_t rep = -1;
       size_t repBegin = 0, repEnd = 0;
+      bool perActionTested = !a.perAction.present();
+      const Expr* perSource = perActionTested ? nullptr : &a.perSource;
       for (size_t k = 0; k < z.size(); k++) {
         int32_t e = z[k];
         const Entity& en = st_.ents[e];
         if (!en.alive || en.tmpl != a.tmpl || en.controller != player) continue;
+        if (!perActionTested) {  // at the first card, where the whole condition would first be tested
+          perActionTested = true;
+          Ctx c;
+          c.player = player;
+          if (!test(a.perAction, c)) break;
+        }
         if (group && rep >= 0 && sameProperties(rep, e)) {
           for (size_t i = repBegin; i < repEnd; i++) {
             out.push_back(out[i]);
@@ -197,7 +207,7 @@ void Game::collectMoves(int player, std::vector<Move>& out, bool firstOnly) cons
           continue;
         }
         size_t before = out.size();
-        enumerateAction(player, ai, e, out, firstOnly ? 1 : kMaxMovesPerAction);
+        enumerateAction(player, ai, e, out, firstOnly ? 1 : kMaxMovesPerAction, perSource);
         rep = e;
         repBegin = before;
         repEnd = out.size();

@@ -543,6 +543,12 @@ struct Loader {
       int z = requiredZone(nd.a);
       return z >= 0 ? z : requiredZone(nd.b);
     }
+    return sourceZoneTest(n);
+  }
+
+  // The zone Z when n is `$entity.self.zone == $zone.@Z` (or $entity.selected), else -1.
+  int sourceZoneTest(int n) {
+    const Node& nd = d.nodes.nodes[n];
     if (nd.op != N::Eq) return -1;
     auto isSourceZone = [&](int k) {
       const Node& m = d.nodes.nodes[k];
@@ -932,6 +938,7 @@ struct Loader {
       for (const Mode& mo : a.modes) ok = ok && selfSafe(mo.target.from.root, false) && selfSafe(mo.target.filter.root, false);
       a.groupable = ok;
     }
+    for (Action& a : d.actions) splitCondition(a);
     // what the end conditions read
     d.endPropMask.assign(d.propNames.size(), 0);
     for (EndCondition& c : d.ends) {
@@ -959,6 +966,61 @@ struct Loader {
     d.listens.assign(d.reactionsByKey.size(), 0);
     for (size_t k = 0; k < d.listens.size(); k++)
       d.listens[k] = !d.reactionsByKey[k].empty() || !d.triggeredByKey[k].empty();
+  }
+
+  // A condition's top-level `and` chain, in evaluation order.
+  void conjuncts(int n, std::vector<int>& out) {
+    const Node& nd = d.nodes.nodes[n];
+    if (nd.op == N::And) {
+      conjuncts(nd.a, out);
+      conjuncts(nd.b, out);
+    } else {
+      out.push_back(n);
+    }
+  }
+
+  // Whether n reads nothing of the move being enumerated (its source, targets, X, mode) nor
+  // the context's candidate, item or event: the same value for every card of a zone.
+  bool moveFree(int n) {
+    if (n < 0) return true;
+    const Node& nd = d.nodes.nodes[n];
+    switch (nd.op) {
+      case N::ESelf: case N::ESelected: case N::Target: case N::Targets: case N::Candidate: case N::Item:
+      case N::X: case N::Mode: case N::Event: case N::EventField:
+        return false;
+      default:
+        return moveFree(nd.a) && (nd.op == N::Prop || moveFree(nd.b));
+    }
+  }
+
+  Expr andOf(const std::vector<int>& parts, size_t from, size_t to) {
+    if (from >= to) return Expr{};
+    int root = parts[from];
+    for (size_t i = from + 1; i < to; i++) {
+      d.nodes.nodes.push_back(Node{N::And, root, parts[i]});
+      d.nodes.cols.push_back(d.nodes.cols[parts[i]]);
+      root = (int)d.nodes.nodes.size() - 1;
+    }
+    return Expr{root};
+  }
+
+  // Action::perAction/perSource. Only the leading conjuncts move: `and` stops at the first
+  // false one, so testing them first (once, at the first card) gives every card's result,
+  // and the same error, if one fails, at the same point. (Not with X: its bounds are
+  // evaluated before the condition.)
+  void splitCondition(Action& a) {
+    if (a.tmpl < 0 || a.fromZone < 0 || a.hasX || !a.condition.present()) return;
+    std::vector<int> parts, free;
+    conjuncts(a.condition.root, parts);
+    size_t k = 0;
+    for (; k < parts.size(); k++) {
+      if (sourceZoneTest(parts[k]) == a.fromZone) continue;  // true for every card of the zone
+      if (!moveFree(parts[k])) break;
+      free.push_back(parts[k]);
+    }
+    if (free.empty()) return;
+    a.perAction = andOf(free, 0, free.size());
+    a.perSource = andOf(parts, k, parts.size());
   }
 
   // Common node shapes fused into one node (after every static analysis, which reads the

@@ -59,21 +59,6 @@ Frame& Game::pushFrame(FK kind) {
   return st_.stack.push(kind);
 }
 
-// The names of the reactions and triggered actions running, innermost last (for loop errors).
-std::string Game::chainNames() const {
-  const Def& d = *def_;
-  std::vector<const std::string*> names;
-  for (const Frame& f : st_.stack) {
-    if (f.kind != FK::Muts) continue;
-    if (f.lk == LK::Reaction) names.push_back(&d.reactions[f.li].name);
-    else if (f.lk == LK::Triggered) names.push_back(&d.triggered[f.li].name);
-  }
-  std::string out;
-  for (size_t i = names.size() > 6 ? names.size() - 6 : 0; i < names.size(); i++)
-    out += (out.empty() ? "" : " -> ") + (names[i]->empty() ? std::string("(unnamed)") : *names[i]);
-  return out.empty() ? "(none)" : out;
-}
-
 const std::vector<Mutation>& Game::listOf(LK lk, int32_t li, int32_t lj) const {
   const Def& d = *def_;
   static const std::vector<Mutation> none;
@@ -962,48 +947,6 @@ bool Game::itemLeft(const Item& it, Ev type, int32_t named, Slot entity, bool fr
 }
 
 // A cancelled item says so, and a cancelled card goes from the queue to the cache first.
-// ---- run-time errors (Game::apply tries the move again) ----
-
-// An item that failed when it executed in an earlier try of this move: it is cancelled
-// instead, as if its targets had gone, after a GameError that says why.
-void Game::failItem(Item&& it, int32_t priorityTo, const std::shared_ptr<const RuntimeError>& e) {
-  logError(e, &it);
-  if (priorityTo >= 0) pushPriority(priorityTo);
-  cancelItem(std::move(it));
-}
-
-// An item that failed while it waited for this move (an answer to its decision): it is
-// cancelled with everything its resolution had started (frames above it, their decisions);
-// the answer goes with it.
-void Game::abortItem(int fi, const std::shared_ptr<const RuntimeError>& e) {
-  movesCachePlayer_ = -1;
-  eventsThisMove_ = 0;
-  quietCause_ = -1;
-  Item it = std::move(st_.stack[fi].item);
-  int32_t priorityTo = st_.stack[fi].a;
-  while ((int)st_.stack.size() > fi) st_.stack.pop_back();
-  st_.decisions.clear();  // (a decision belongs to the top frame: one of those)
-  failItem(std::move(it), priorityTo, e);
-  advance();
-}
-
-void Game::logError(const std::shared_ptr<const RuntimeError>& e, const Item* it) {
-  if (!logging) return;
-  Event ev;
-  ev.type = Ev::GameError;
-  if (it) {
-    const Def& d = *def_;
-    ev.item = it->id;
-    ev.player = it->player;
-    ev.named = it->kind == ItemKind::Action     ? d.actions[it->def].nameSym
-               : it->kind == ItemKind::Reaction ? d.reactions[it->def].nameSym
-                                                : d.triggered[it->def].nameSym;
-  }
-  size_t n = log.size();
-  logEvent(ev, false);
-  if (log.size() > n) log.back().error = e;
-}
-
 void Game::cancelItem(Item&& it) {
   const Def& d = *def_;
   it.cancelled = true;

@@ -71,10 +71,15 @@ struct Action {
   Expr xMin, xMax;
   std::vector<Mode> modes;
   bool play = false, queue = true;
-  bool anySource = false;
+  bool anySource = false;  // global, no `source`, reads $entity.selected: any entity the player controls
   int fromZone = -1;       // the condition requires the source to be in this zone (def index): enumerate only it
   bool groupable = false;  // reads its source only through properties, zone, type, template, tags,
-                           // controller: identical cards in one zone have the same moves  // global, no `source`, reads $entity.selected: any entity the player controls
+                           // controller: identical cards in one zone have the same moves
+  // A fromZone action whose condition begins with conjuncts that read nothing of the move
+  // (source, targets, X, mode): those are `perAction`, tested once per enumeration at the
+  // first card of the zone; `perSource` is the rest (absent: none), tested per card. The
+  // zone test itself holds for every card enumerated, so it is in neither.
+  Expr perAction, perSource;
   std::vector<std::pair<int, Expr>> props;  // symbol -> value at take time
 };
 

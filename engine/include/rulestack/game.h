@@ -282,7 +282,10 @@ class Game {
   std::string chainNames() const;
 
   // actions and legality
-  void enumerateAction(int player, int actionIdx, int source, std::vector<Move>& out, size_t cap) const;
+  // condition: what to test of the action's condition (null: all of it; collectMoves passes
+  // Action::perSource once it has tested perAction)
+  void enumerateAction(int player, int actionIdx, int source, std::vector<Move>& out, size_t cap,
+                       const Expr* condition = nullptr) const;
   void targetCandidates(const TargetSpec& t, const Ctx& c, std::vector<Slot>& out) const;
   bool canPay(const std::vector<Mutation>& cost, const Ctx& c) const;
   Ctx actionCtx(int player, int source, const Move& m) const;
