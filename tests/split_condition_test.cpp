@@ -1,0 +1,120 @@
+// Action::perAction/perSource (loader.cpp, splitCondition): testing a condition's leading
+// move-free conjuncts once per enumeration must list exactly the moves that testing the whole
+// condition on every card lists. Every example is played with random moves twice, with its
+// definition as compiled and with the split undone, comparing the legal moves at each step.
+#include "test_util.h"
+
+namespace {
+
+std::shared_ptr<const rulestack::Def> unsplit(const rulestack::Def& d, int& split) {
+  auto plain = std::make_shared<rulestack::Def>(d);
+  split = 0;
+  for (rulestack::Action& a : plain->actions) {
+    if (a.perAction.present()) split++;
+    a.perAction = a.perSource = rulestack::Expr{};
+  }
+  return plain;
+}
+
+// A card whose condition reads the card after the zone test, and cards that differ.
+const char* kSplitGame = R"J({
+  "name": "Split",
+  "players": { "count": 2, "properties": { "energy": 3 } },
+  "zones": [{ "name": "Hand", "per_player": true }],
+  "entities": [{
+    "id": "Card", "type": "card", "properties": { "power": 1 },
+    "actions": [{
+      "name": "Play",
+      "condition": "$queue.size == 0 and $entity.self.zone == $zone.@Hand and $entity.self.power <= $player.current.energy",
+      "mutations": [{ "target": "$entity.self", "property": "power", "operation": "+", "value": 2 }]
+    }]
+  }],
+  "setup": [
+    { "operation": "Create", "template": "Card", "count": 3, "destination": "$item.zone.@Hand", "for_each": "$player.all" },
+    { "operation": "=", "target": "$players[0].zone.@Hand.entities[0]", "property": "power", "value": 5 }
+  ],
+  "flow": { "turn_order": ["0", "1"], "first_player": "0", "phases": [{ "name": "Main", "valid_actions": ["Play"] }] },
+  "end_conditions": [{ "when": "$turn > 8", "draw": true }]
+})J";
+
+std::vector<std::pair<std::string, std::string>> definitions() {
+  std::vector<std::pair<std::string, std::string>> out{{"split game", kSplitGame}};
+  for (const std::string& file : rt::jsonFiles(RULESTACK_EXAMPLES_JSON, false))
+    out.push_back({file, rt::readFile(std::string(RULESTACK_EXAMPLES_JSON) + "/" + file)});
+  return out;
+}
+
+}  // namespace
+
+TEST_CASE("a split condition tests the card after the zone test on every card", "[legal]") {
+  std::vector<rulestack::DefError> errs;
+  auto def = rulestack::compileDefinition(kSplitGame, errs);
+  REQUIRE(def);
+  REQUIRE(def->actions.size() == 1);
+  CHECK(def->actions[0].perAction.present());  // $queue.size == 0
+  CHECK(def->actions[0].perSource.present());  // $entity.self.power <= $player.current.energy
+  rulestack::Game g(def, 1, false);
+  std::vector<rulestack::Move> moves;
+  g.legalMoves(0, moves);
+  // player 0's first card has power 5 > 3 energy: only the other two, and the pass
+  int power = def->prop(def->syms.find("power"));
+  std::vector<int32_t> powers;
+  for (const rulestack::Move& m : moves)
+    if (m.kind == rulestack::Move::Take) powers.push_back(g.state().props[(size_t)m.source * def->propNames.size() + power].v);
+  CHECK(powers == std::vector<int32_t>{1, 1});
+  REQUIRE(moves.size() == 3);
+  g.applyUnchecked(0, moves[0]);  // a queue item: while it waits, $queue.size == 0 is false for every card
+  if (g.nextToAct() == 1) {
+    g.legalMoves(1, moves);
+    for (const rulestack::Move& m : moves) CHECK(m.kind == rulestack::Move::Pass);
+  }
+}
+
+TEST_CASE("a split condition lists the moves the whole condition lists", "[legal]") {
+  int splitInAll = 0;
+  for (const auto& [file, text] : definitions()) {
+    std::vector<rulestack::DefError> errs;
+    auto def = rulestack::compileDefinition(text, errs);
+    REQUIRE(def);
+    int split = 0;
+    auto plain = unsplit(*def, split);
+    splitInAll += split;
+    for (uint64_t seed = 1; seed <= 12; seed++) {
+      INFO(file << ", seed " << seed);
+      rulestack::Game a(def, seed, false), b(plain, seed, false);
+      rt::Lcg pick(seed);
+      std::vector<rulestack::Move> ma, mb;
+      for (int n = 0; n < 300 && !a.state().over(); n++) {
+        int who = a.nextToAct();
+        REQUIRE(who == b.nextToAct());
+        if (who < 0) break;
+        for (int p = 0; p < (int)def->numPlayers(); p++) {  // the player to act and the others
+          a.legalMoves(p, ma);
+          b.legalMoves(p, mb);
+          REQUIRE(ma == mb);
+        }
+        a.legalMoves(who, ma);
+        if (ma.empty()) break;
+        const rulestack::Move& m = ma[pick.below((uint32_t)ma.size())];
+        a.applyUnchecked(who, m);
+        b.applyUnchecked(who, m);
+        REQUIRE(a.hash() == b.hash());
+      }
+    }
+  }
+  CHECK(splitInAll >= 3);  // the Duel's three cards at least: the test compares something
+}
+
+TEST_CASE("the Duel's card conditions are split at load", "[legal]") {
+  std::vector<rulestack::DefError> errs;
+  auto def = rulestack::compileDefinition(rt::readFile(std::string(RULESTACK_EXAMPLES_JSON) + "/duel.json"), errs);
+  REQUIRE(def);
+  for (const rulestack::Action& a : def->actions) {
+    INFO(a.name);
+    // `$entity.self.zone == $zone.@Hand and (...)`: the zone test is implied by the
+    // enumeration, the rest reads only the queue and the players
+    CHECK(a.fromZone >= 0);
+    CHECK(a.perAction.present());
+    CHECK_FALSE(a.perSource.present());
+  }
+}
