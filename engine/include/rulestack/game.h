@@ -179,13 +179,14 @@ class Game {
   int32_t quietCause_ = -1;       // the item executing at once (execAtOnce), for the log
   int64_t steps_ = 0;  // machine steps in this move (bounded)
   // The items that failed at run time in this move's earlier tries (apply), with the error:
-  // the next try cancels them when they would execute.
+  // the next try cancels them when they would execute. (The functions: failures.cpp.)
   std::vector<std::pair<int32_t, std::shared_ptr<const RuntimeError>>> failed_;
   const std::shared_ptr<const RuntimeError>* failureOf(int32_t item) const;
   void abortItem(int fi, const std::shared_ptr<const RuntimeError>& e);
   void failItem(Item&& it, int32_t priorityTo, const std::shared_ptr<const RuntimeError>& e);
   void logError(const std::shared_ptr<const RuntimeError>& e, const Item* it);
   void rollbackTo(const State& backup, size_t logSize, size_t traceSize);
+  std::string chainNames() const;  // the reactions running, for a loop error
 
   void init(uint64_t seed);
   // No log and nothing left of a move (caches, counters, the evaluator's depth: a playout
@@ -279,7 +280,6 @@ class Game {
   bool itemLeft(const Item& it, Ev type, int32_t named, Slot entity, bool framed);  // to recent items + its event
   bool targetsStillValid(Item& it);
   int32_t causeItem() const;
-  std::string chainNames() const;
 
   // actions and legality
   // condition: what to test of the action's condition (null: all of it; collectMoves passes
