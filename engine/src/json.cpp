@@ -103,15 +103,13 @@ void appendDouble(std::string& out, double v) {
   }
 }
 
-void appendInteger(std::string& out, uint64_t magnitude, bool negative) {
-  char buf[24];
-  char* p = buf + sizeof buf;
+// n's decimal digits written backwards, ending at end: where they begin
+char* digitsBefore(char* end, uint64_t n) {
   do {
-    *--p = (char)('0' + magnitude % 10);
-    magnitude /= 10;
-  } while (magnitude);
-  if (negative) *--p = '-';
-  out.append(p, (size_t)(buf + sizeof buf - p));
+    *--end = (char)('0' + n % 10);
+    n /= 10;
+  } while (n);
+  return end;
 }
 
 }  // namespace
@@ -615,13 +613,14 @@ Json Json::parse(const std::string& text, std::nullptr_t, bool allowExceptions) 
 
 // ---------------------------------------------------------------------------- writing
 
-void JsonWriter::separate() {
-  if (comma_) out_ += ',';
+void JsonWriter::grow(size_t n) {
+  size_t want = std::max<size_t>(std::max<size_t>(out_.size() * 2, 256), len_ + n);
+  out_.resize(want);
 }
 
 JsonWriter& JsonWriter::beginObject() {
   separate();
-  out_ += '{';
+  put('{');
   comma_ = false;
   openObjects_.push_back(members_.size());
   return *this;
@@ -629,7 +628,7 @@ JsonWriter& JsonWriter::beginObject() {
 
 JsonWriter& JsonWriter::beginOrderedObject() {
   separate();
-  out_ += '{';
+  put('{');
   comma_ = false;
   openObjects_.push_back(kOrdered);
   return *this;
@@ -642,73 +641,76 @@ JsonWriter& JsonWriter::endObject() {
     sortMembers(first);
     members_.resize(first);
   }
-  out_ += '}';
+  put('}');
   comma_ = true;
   return *this;
 }
 
-JsonWriter& JsonWriter::beginArray() {
-  separate();
-  out_ += '[';
-  comma_ = false;
-  return *this;
-}
-
-JsonWriter& JsonWriter::endArray() {
-  out_ += ']';
-  comma_ = true;
-  return *this;
-}
-
-JsonWriter& JsonWriter::key(std::string_view k) {
-  separate();
-  if (!openObjects_.empty() && openObjects_.back() == kOrdered) {
-    out_ += '"';
-    out_.append(k.data(), k.size());
-    out_.append("\":", 2);
-    comma_ = false;
-    return *this;
+void JsonWriter::quoted(std::string_view s) {
+  if (plainPrefix(s) == s.size()) {
+    char* p = room(s.size() + 2);
+    p[0] = '"';
+    if (!s.empty()) std::memcpy(p + 1, s.data(), s.size());
+    p[s.size() + 1] = '"';
+    return;
   }
-  size_t start = out_.size();
-  appendJsonString(out_, k);
-  size_t len = out_.size() - start - 2;
+  std::string text;
+  appendJsonString(text, s);
+  put(text);
+}
+
+JsonWriter& JsonWriter::sortedKey(std::string_view k) {
+  separate();
+  size_t start = len_;
+  quoted(k);
+  size_t len = len_ - start - 2;
   members_.push_back({start, len, len != k.size()});
-  out_ += ':';
+  put(':');
   comma_ = false;
   return *this;
 }
-
-JsonWriter& JsonWriter::scalar(std::string_view text) {
-  separate();
-  out_ += text;
-  comma_ = true;
-  return *this;
-}
-
-JsonWriter& JsonWriter::null() { return scalar("null"); }
-
-JsonWriter& JsonWriter::value(bool b) { return scalar(b ? "true" : "false"); }
 
 JsonWriter& JsonWriter::value(std::string_view s) {
   separate();
-  appendJsonString(out_, s);
+  quoted(s);
+  comma_ = true;
+  return *this;
+}
+
+JsonWriter& JsonWriter::idValue(std::string_view name, std::string_view sep, int64_t n) {
+  char digits[24];
+  char* d = digitsBefore(digits + sizeof digits, n < 0 ? 0 - (uint64_t)n : (uint64_t)n);
+  if (n < 0) *--d = '-';
+  const size_t nd = (size_t)(digits + sizeof digits - d);
+  if (plainPrefix(name) != name.size() || plainPrefix(sep) != sep.size()) {
+    std::string text(name);
+    text.append(sep).append(d, nd);
+    return value(std::string_view(text));
+  }
+  separate();
+  char* p = room(name.size() + sep.size() + nd + 2);
+  *p++ = '"';
+  std::memcpy(p, name.data(), name.size());
+  p += name.size();
+  std::memcpy(p, sep.data(), sep.size());
+  p += sep.size();
+  std::memcpy(p, d, nd);
+  p[nd] = '"';
   comma_ = true;
   return *this;
 }
 
 JsonWriter& JsonWriter::value(double d) {
-  separate();
-  appendDouble(out_, d);
-  comma_ = true;
-  return *this;
+  std::string text;
+  appendDouble(text, d);
+  return scalar(text);
 }
 
 JsonWriter& JsonWriter::integer(int64_t v, bool isUnsigned) {
-  separate();
-  if (isUnsigned || v >= 0) appendInteger(out_, (uint64_t)v, false);
-  else appendInteger(out_, 0 - (uint64_t)v, true);
-  comma_ = true;
-  return *this;
+  char buf[24];
+  char* p = digitsBefore(buf + sizeof buf, isUnsigned || v >= 0 ? (uint64_t)v : 0 - (uint64_t)v);
+  if (!isUnsigned && v < 0) *--p = '-';
+  return scalar(std::string_view(p, (size_t)(buf + sizeof buf - p)));
 }
 
 JsonWriter& JsonWriter::value(const Json& j) {
@@ -774,7 +776,7 @@ void JsonWriter::sortMembers(size_t first) {
   // each member's text: from its key to the comma before the next one
   std::vector<std::pair<size_t, size_t>> spans(n);  // (start, end) in out_
   for (size_t i = 0; i < n; i++)
-    spans[i] = {members_[first + i].start, i + 1 < n ? members_[first + i + 1].start - 1 : out_.size()};
+    spans[i] = {members_[first + i].start, i + 1 < n ? members_[first + i + 1].start - 1 : len_};
   struct Ctx {
     const JsonWriter* w;
     size_t first;
@@ -785,14 +787,15 @@ void JsonWriter::sortMembers(size_t first) {
   }, &ctx);
   auto less = [&](size_t a, size_t b) { return memberLess(members_[first + a], members_[first + b]); };
   std::string text;
-  text.reserve(out_.size() - spans[0].first);
+  text.reserve(len_ - spans[0].first);
   for (size_t i = 0; i < n; i++) {
     // of equal keys, the one written last (as an assignment to a map)
     if (i + 1 < n && !less(order[i], order[i + 1])) continue;
     if (!text.empty()) text += ',';
     text.append(out_, spans[order[i]].first, spans[order[i]].second - spans[order[i]].first);
   }
-  out_.replace(spans[0].first, std::string::npos, text);
+  len_ = spans[0].first;  // (equal keys dropped: the text may be shorter)
+  put(text);
 }
 
 }  // namespace rulestack

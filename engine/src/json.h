@@ -9,6 +9,7 @@
 #pragma once
 #include <cstddef>
 #include <cstdint>
+#include <cstring>
 #include <functional>  // std::less<> for stableSort
 #include <stdexcept>
 #include <string>
@@ -159,22 +160,47 @@ class Json {
 // keys kept), so writing them sorted only saves that copy.
 class JsonWriter {
  public:
-  const std::string& str() const { return out_; }
-  std::string take() { return std::move(out_); }
-  void reserve(size_t bytes) { out_.reserve(bytes); }
+  std::string_view str() const { return std::string_view(out_.data(), len_); }
+  std::string take() {
+    out_.resize(len_);
+    len_ = 0;
+    return std::move(out_);
+  }
+  void reserve(size_t bytes) {
+    if (out_.size() < bytes) out_.resize(bytes);
+  }
 
   JsonWriter& beginObject();
   // An object whose keys the caller writes in order (bytewise), distinct and printable ASCII
   // but '"' and '\\' (what a view writes): they are written as they are, not kept to sort.
   JsonWriter& beginOrderedObject();
   JsonWriter& endObject();
-  JsonWriter& beginArray();
-  JsonWriter& endArray();
-  JsonWriter& key(std::string_view k);
+  JsonWriter& beginArray() {
+    separate();
+    put('[');
+    comma_ = false;
+    return *this;
+  }
+  JsonWriter& endArray() {
+    put(']');
+    comma_ = true;
+    return *this;
+  }
+  JsonWriter& key(std::string_view k) {
+    if (openObjects_.empty() || openObjects_.back() != kOrdered) return sortedKey(k);
+    char* p = room(k.size() + 3 + comma_);
+    if (comma_) *p++ = ',';
+    *p++ = '"';
+    std::memcpy(p, k.data(), k.size());
+    p[k.size()] = '"';
+    p[k.size() + 1] = ':';
+    comma_ = false;
+    return *this;
+  }
 
-  JsonWriter& null();
+  JsonWriter& null() { return scalar("null"); }
   JsonWriter& value(std::nullptr_t) { return null(); }
-  JsonWriter& value(bool b);
+  JsonWriter& value(bool b) { return scalar(b ? std::string_view("true") : std::string_view("false")); }
   JsonWriter& value(std::string_view s);
   JsonWriter& value(const char* s) { return value(std::string_view(s)); }
   JsonWriter& value(const std::string& s) { return value(std::string_view(s)); }
@@ -191,6 +217,8 @@ class JsonWriter {
     return endArray();
   }
   JsonWriter& value(const Json& j);
+  // The string name + sep + n ("Bolt#3", "q12") without building it first.
+  JsonWriter& idValue(std::string_view name, std::string_view sep, int64_t n);
   // key(k) then value(v)
   template <class T>
   JsonWriter& field(std::string_view k, const T& v) {
@@ -204,14 +232,37 @@ class JsonWriter {
     size_t keyLen;  // the key's escaped length
     bool escaped;   // written otherwise than its bytes (an escape or a replaced byte: longer)
   };
-  void separate();
-  JsonWriter& scalar(std::string_view text);  // a value written as is
+  // n bytes to write at the end: the text is out_'s first len_ bytes, the rest is room, so a
+  // write is a bounds test and a copy (no std::string append call per piece)
+  char* room(size_t n) {
+    if (out_.size() - len_ < n) grow(n);
+    char* p = &out_[0] + len_;
+    len_ += n;
+    return p;
+  }
+  void grow(size_t n);
+  void put(char c) { *room(1) = c; }
+  void put(std::string_view s) {
+    if (!s.empty()) std::memcpy(room(s.size()), s.data(), s.size());
+  }
+  void separate() {
+    if (comma_) put(',');
+  }
+  JsonWriter& scalar(std::string_view text) {
+    separate();
+    put(text);
+    comma_ = true;
+    return *this;
+  }
+  JsonWriter& sortedKey(std::string_view k);
+  void quoted(std::string_view s);
   JsonWriter& integer(int64_t v, bool isUnsigned);
   void sortMembers(size_t first);
   bool memberLess(const Member& a, const Member& b) const;
   std::string_view keyOf(const Member& m) const { return std::string_view(out_).substr(m.start + 1, m.keyLen); }
 
   std::string out_;
+  size_t len_ = 0;                    // the bytes of out_ written
   bool comma_ = false;                // a value was written in the open container
   std::vector<Member> members_;       // the members of every open object, innermost last
   std::vector<size_t> openObjects_;   // members_.size() when each open object began, or kOrdered

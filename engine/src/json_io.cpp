@@ -33,15 +33,34 @@ std::string textOf(F&& write) {
   return w.take();
 }
 
+// Game::entityIdFor's id, the common one ("Bolt#3") written without building it
+void writeEntityId(JsonWriter& w, const Game& g, int32_t e, int viewer) {
+  const State& s = g.state();
+  if (e >= g.def().numPlayers() && e < (int32_t)s.ents.size() && s.ents[e].serial >= 0 && g.identifies(viewer, e))
+    w.idValue(g.def().templates[s.ents[e].idTmpl].id, "#", s.ents[e].serial);
+  else
+    w.value(g.entityIdFor(e, viewer));
+}
+
+// "q12": a queue item's id
+void writeItemId(JsonWriter& w, int32_t item) { w.idValue("q", "", item); }
+
+// Game::slotIdFor's id
+void writeSlotId(JsonWriter& w, const Game& g, const Slot& s, int viewer) {
+  if (s.k == VK::Ent) writeEntityId(w, g, s.v, viewer);
+  else if (s.k == VK::Item) writeItemId(w, s.v);
+  else w.value(g.slotId(s));
+}
+
 void writeValue(JsonWriter& w, const Game& g, Value v, int viewer) {
   const Def& d = g.def();
   switch (v.k()) {
     case VK::Int: w.value(v.v()); break;
     case VK::Bool: w.value(v.v() != 0); break;
     case VK::Str: w.value(d.syms.names[v.v()]); break;
-    case VK::Ent: w.value(g.entityIdFor(v.v(), viewer)); break;
+    case VK::Ent: writeEntityId(w, g, v.v(), viewer); break;
     case VK::Zone: w.value(g.zoneId(v.v())); break;
-    case VK::Item: w.value("q" + std::to_string(v.v())); break;
+    case VK::Item: writeItemId(w, v.v()); break;
     default: w.null();
   }
 }
@@ -94,8 +113,8 @@ void writeEntity(JsonWriter& w, const Game& g, int32_t e, int viewer, ViewLayout
   w.beginOrderedObject();
   w.field("controller", d.playerIds[en.controller]);
   if (t.faceDown) w.field("face_down", true);
-  if (en.host >= 0) w.field("host", g.entityIdFor(en.host, viewer));
-  w.field("id", g.entityIdFor(e, viewer));
+  if (en.host >= 0) writeEntityId(w.key("host"), g, en.host, viewer);
+  writeEntityId(w.key("id"), g, e, viewer);
   w.field("owner", d.playerIds[en.owner]);
   w.key("properties");
   writeProps(w, g, e, layout.propsOf(en.tmpl), viewer);
@@ -122,17 +141,17 @@ void writeItem(JsonWriter& w, const Game& g, const Item& it, int viewer) {
   w.key("action");
   if (name) w.value(*name);
   else w.value("");
-  w.field("id", "q" + std::to_string(it.id));
+  writeItemId(w.key("id"), it.id);
   w.field("kind", kind);
   w.key("mode");
   if (it.mode >= 0) w.value(it.mode);
   else w.null();
   w.field("player", d.playerIds[it.player]);
   w.key("source");
-  if (it.source >= 0) w.value(g.entityIdFor(it.source, viewer));
+  if (it.source >= 0) writeEntityId(w, g, it.source, viewer);
   else w.null();
   w.key("targets").beginArray();
-  for (auto& t : it.targets) w.value(g.slotIdFor(t, viewer));
+  for (auto& t : it.targets) writeSlotId(w, g, t, viewer);
   w.endArray();
   w.key("x");
   if (it.hasX) w.value(it.x);
@@ -159,12 +178,12 @@ const char* evName(Ev e) {
 
 void writeSlot(JsonWriter& w, const Game& g, const Slot& s, int viewer = -2) {
   if (s.k == VK::Null) w.null();
-  else w.value(g.slotIdFor(s, viewer));
+  else writeSlotId(w, g, s, viewer);
 }
 
 void writeTargets(JsonWriter& w, const Game& g, const std::vector<Slot>& targets, int viewer) {
   w.key("targets").beginArray();
-  for (auto& s : targets) w.value(g.slotIdFor(s, viewer));
+  for (auto& s : targets) writeSlotId(w, g, s, viewer);
   w.endArray();
 }
 
@@ -218,13 +237,13 @@ void writeView(JsonWriter& w, const Game& g, int viewer, ViewLayout& layout) {
       for (auto& m : moves)
         if (m.kind == Move::Answer && m.decision == dec.id && m.accept) {
           w.beginArray();
-          for (auto& s2 : m.targets) w.value(g.slotIdFor(s2, viewer));
+          for (auto& s2 : m.targets) writeSlotId(w, g, s2, viewer);
           w.endArray();
         }
       w.endArray();
     }
     if (dec.kind == DecisionKind::Discard) w.field("count", dec.count);
-    w.field("id", "d" + std::to_string(dec.id));
+    w.key("id").idValue("d", "", dec.id);
     // a reaction of a card the viewer may not identify does not name it (its name would)
     bool named = viewer == dec.player || dec.self < 0 || g.identifies(viewer, dec.self);
     switch (dec.kind) {
@@ -308,7 +327,7 @@ void writeMove(JsonWriter& w, const Game& g, const Move& m, int viewer) {
     case Move::Pass: w.field("action", "pass"); break;
     case Move::Answer: {
       w.field("accept", m.accept);
-      w.field("decision", "d" + std::to_string(m.decision));
+      w.key("decision").idValue("d", "", m.decision);
       if (!m.targets.empty()) writeTargets(w, g, m.targets, viewer);
       break;
     }
@@ -316,7 +335,7 @@ void writeMove(JsonWriter& w, const Game& g, const Move& m, int viewer) {
       const Action& a = d.actions[m.action];
       w.field("action", a.name);
       if (m.mode >= 0) w.field("mode", m.mode);
-      if (m.source >= 0) w.field("source", g.entityIdFor(m.source, viewer));
+      if (m.source >= 0) writeEntityId(w.key("source"), g, m.source, viewer);
       if (a.target.present || (m.mode >= 0 && a.modes[m.mode].target.present)) writeTargets(w, g, m.targets, viewer);
       if (m.hasX) w.field("x", m.x);
       break;
@@ -422,7 +441,7 @@ void writeEvent(JsonWriter& w, const Game& g, const LogEntry& le, int viewer) {
   w.beginObject();  // (keys in order)
   if (e.named >= 0) w.field("action", d.syms.names[e.named]);
   if (e.cancelled) w.field("cancelled", true);
-  if (le.cause >= 0) w.field("cause", "q" + std::to_string(le.cause));
+  if (le.cause >= 0) writeItemId(w.key("cause"), le.cause);
   if (e.type == Ev::DamageTaken) w.field("damage_value", e.damage);
   if (e.type == Ev::GameOver && e.winner < 0) w.field("draw", true);
   if (e.entity.k != VK::Null) {
@@ -433,7 +452,7 @@ void writeEvent(JsonWriter& w, const Game& g, const LogEntry& le, int viewer) {
     w.key("from");
     writeSlot(w, g, e.from);
   }
-  if (e.item >= 0) w.field("item", "q" + std::to_string(e.item));
+  if (e.item >= 0) writeItemId(w.key("item"), e.item);
   const bool failed = e.type == Ev::GameError && le.error;
   if (failed) w.field("message", le.error->what());
   if (e.phase >= 0) w.field("phase", d.phases[e.phase].name);
@@ -490,7 +509,7 @@ void writeTrace(JsonWriter& w, const Game& g, const Game::TraceStep& t) {
       if (t.kind == FK::Event) w.field("stage", t.stage == 0 ? "before" : t.stage == 1 ? "apply" : t.stage == 2 ? "after" : "done");
       break;
     case FK::Take: case FK::Exec:
-      if (t.item >= 0) w.field("item", "q" + std::to_string(t.item));
+      if (t.item >= 0) writeItemId(w.key("item"), t.item);
       w.field("stage", t.stage);
       break;
     default: break;

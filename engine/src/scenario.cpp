@@ -186,7 +186,7 @@ std::string runScenarioUnguarded(const std::string& scenarioText) {
       JsonWriter mw;
       mw.beginArray();
       for (auto& m : moves) writeMove(mw, g, m);
-      json mj = json::parse(mw.endArray().str());
+      json mj = json::parse(mw.endArray().take());
       if (l.contains("count") && l["count"] != json(moves.size()))
         failure(si, "player " + pid + " has " + std::to_string(moves.size()) + " legal moves, expected " + l["count"].dump() + ": " + mj.dump());
       if (l.contains("includes")) {
