@@ -8,6 +8,10 @@ import { fileURLToPath } from 'node:url';
 import path from 'node:path';
 import { parse } from 'yaml';
 
+// a view's JSON text (the module hands over its bytes; a module from before viewBytes, a string)
+const utf8 = new TextDecoder();
+const viewOf = (s, p) => (s.viewBytes ? utf8.decode(s.viewBytes(p)) : s.view(p));
+
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 execFileSync('cmake', ['--build', path.join(root, 'build/wasm'), '--target', 'rulestack_val_bench'], { stdio: 'inherit' });
 const dir = path.join(root, 'build/wasm');
@@ -33,12 +37,12 @@ for (const game of ['duel', 'nexus']) {
   s.load(def, '7'); // the seed as JSON text
   // a mid-game position: 12 random moves
   for (let i = 0; i < 12; i++) {
-    const v = JSON.parse(s.view(''));
+    const v = JSON.parse(viewOf(s, ''));
     if (v.result || !v.toAct.length) break;
     s.apply(v.toAct[0], s.botChoose(v.toAct[0], JSON.stringify({ seed: i })));
   }
-  const who = JSON.parse(s.view('')).toAct[0] ?? '0';
-  for (const [what, text] of [['view', () => s.view(who)], ['legalMoves', () => s.legalMoves(who)]]) {
+  const who = JSON.parse(viewOf(s, '')).toAct[0] ?? '0';
+  for (const [what, text] of [['view', () => viewOf(s, who)], ['legalMoves', () => s.legalMoves(who)]]) {
     const sample = text();
     const whole = timeIt(() => JSON.parse(text()));
     m.hold(sample);

@@ -8,6 +8,10 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 
+// a view's JSON text (the module hands over its bytes; a module from before viewBytes, a string)
+const utf8 = new TextDecoder();
+const viewOf = (s, p) => (s.viewBytes ? utf8.decode(s.viewBytes(p)) : s.view(p));
+
 const [dir, duelPath, mode, batchesArg] = process.argv.slice(2);
 const batches = Number(batchesArg);
 const create = (await import(pathToFileURL(path.resolve(dir, 'engine.mjs')).href)).default;
@@ -34,7 +38,7 @@ if (mode === 'random') {
   if (err) throw new Error(err);
   let plies = 0, player = null;
   for (;;) {
-    player = JSON.parse(s.view('')).toAct[0];
+    player = JSON.parse(viewOf(s, '')).toAct[0];
     const moves = JSON.parse(s.legalMoves(player));
     if (plies >= 12 && moves.length >= 2) break;
     s.apply(player, JSON.stringify(moves[(plies * 7 + 3) % moves.length]));

@@ -11,6 +11,10 @@ import { readFileSync } from 'node:fs';
 import { benchArgs, best } from './timing.mjs';
 import { loadEngine } from '../dist/index.js';
 
+// a view's JSON text (the module hands over its bytes; a module from before viewBytes, a string)
+const utf8 = new TextDecoder();
+const viewOf = (s, p) => (s.viewBytes ? utf8.decode(s.viewBytes(p)) : s.view(p));
+
 const opts = benchArgs();
 const { positionals } = opts;
 const duel = readFileSync(positionals[0], 'utf8');
@@ -45,7 +49,7 @@ async function mctsRate(definition, positionSeed, minPlies) {
   if (loadErr) throw new Error(loadErr);
   let plies = 0, player = null;
   for (;;) {
-    const view = JSON.parse(session.view(''));
+    const view = JSON.parse(viewOf(session, ''));
     if (view.result !== null || view.toAct.length === 0) break;
     player = view.toAct[0];
     const moves = JSON.parse(session.legalMoves(player));
@@ -76,11 +80,11 @@ async function viewCost(definition) {
   const loadErr = session.load(definition, '7');
   if (loadErr) throw new Error(loadErr);
   for (let i = 0; i < 12; i++) {
-    const v = JSON.parse(session.view(''));
+    const v = JSON.parse(viewOf(session, ''));
     if (v.result || !v.toAct.length) break;
     session.apply(v.toAct[0], session.botChoose(v.toAct[0], JSON.stringify({ seed: i })));
   }
-  const who = JSON.parse(session.view('')).toAct[0] ?? '0';
+  const who = JSON.parse(viewOf(session, '')).toAct[0] ?? '0';
   const move = session.botChoose(who, JSON.stringify({ seed: 99 }));
   const K = 100;
   const us = async (f) => {
@@ -97,7 +101,7 @@ async function viewCost(definition) {
   const changeAndView = () => {
     for (let i = 0; i < K; i++) {
       session.apply(who, move);
-      session.view(who);
+      viewOf(session, who);
       session.undo();
     }
   };
@@ -106,9 +110,9 @@ async function viewCost(definition) {
   session.undo();
   const changeUs = await us(change);
   const fresh = (await us(changeAndView)) - changeUs;
-  const cached = await us(() => { for (let i = 0; i < K; i++) session.view(who); });
-  const cachedParsed = await us(() => { for (let i = 0; i < K; i++) JSON.parse(session.view(who)); });
-  const bytes = session.view(who).length;
+  const cached = await us(() => { for (let i = 0; i < K; i++) viewOf(session, who); });
+  const cachedParsed = await us(() => { for (let i = 0; i < K; i++) JSON.parse(viewOf(session, who)); });
+  const bytes = viewOf(session, who).length;
   session.delete();
   return { viewer: who, bytes, freshUs: fresh, cachedUs: cached, cachedParsedUs: cachedParsed, applyUndoUs: changeUs };
 }

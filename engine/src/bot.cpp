@@ -70,7 +70,7 @@ void determinize(Game& g, int player, Rng& rng, const std::vector<bool>* known) 
       }
       if (places.size() < 2) continue;
       // the same deal from any state the player cannot tell apart: canonical order, then shuffled
-      std::sort(ids.begin(), ids.end());
+      stableSort(ids, std::less<>());  // (the cold sort: equal identities are alike)
       for (size_t i = ids.size(); i > 1; i--) std::swap(ids[i - 1], ids[rng.below((uint32_t)i)]);
       for (size_t i = 0; i < places.size(); i++) {
         Entity& en = s.ents[places[i]];

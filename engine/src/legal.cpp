@@ -11,6 +11,18 @@ namespace {
 constexpr int kMaxX = 20;
 }  // namespace
 
+void sortSlots(std::vector<Slot>& v) {
+  static const size_t gaps[] = {8858, 3937, 1750, 701, 301, 132, 57, 23, 10, 4, 1};  // Ciura's, extended
+  const size_t n = v.size();
+  for (size_t gap : gaps)
+    for (size_t i = gap; i < n; i++) {
+      const Slot x = v[i];
+      size_t j = i;
+      for (; j >= gap && slotLess(x, v[j - gap]); j -= gap) v[j] = v[j - gap];
+      v[j] = x;
+    }
+}
+
 void Game::targetCandidates(const TargetSpec& t, const Ctx& c, std::vector<Slot>& out) const {
   out.clear();
   thread_local std::vector<Value> raw;  // (eval never enumerates targets: no reentry)
@@ -97,7 +109,7 @@ void Game::enumerateAction(int player, int actionIdx, int source, std::vector<Mo
         continue;
       }
       targetCandidates(*spec, c, cands);
-      std::sort(cands.begin(), cands.end(), slotLess);
+      sortSlots(cands);
       for (int k = spec->min; k <= spec->max && k <= (int)cands.size(); k++) {
         if (k == 0) {
           m.targets.clear();

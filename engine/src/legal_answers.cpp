@@ -26,7 +26,7 @@ void Game::collectAnswers(int player, std::vector<Move>& out) const {
       combinations((int)opts.size(), k, [&](const std::vector<int>& idx) {
         m.targets.clear();
         for (int i : idx) m.targets.push_back(Slot{opts[i], VK::Ent});
-        std::sort(m.targets.begin(), m.targets.end(), slotLess);
+        sortSlots(m.targets);
         out.push_back(m);
         return out.size() - start < kMaxMovesPerAction;
       });
@@ -51,7 +51,7 @@ void Game::collectAnswers(int player, std::vector<Move>& out) const {
     if (canAccept) {
       if (spec) {
         targetCandidates(*spec, c, cands);
-        std::sort(cands.begin(), cands.end(), slotLess);
+        sortSlots(cands);
         size_t start = out.size();
         for (int k = spec->min; k <= spec->max && k <= (int)cands.size(); k++) {
           combinations((int)cands.size(), k, [&](const std::vector<int>& idx) {

@@ -13,7 +13,7 @@ std::string Game::check(int player, const Move& given, std::string* message) con
     return std::string(reason);
   };
   Move m = given;
-  std::sort(m.targets.begin(), m.targets.end(), slotLess);
+  sortSlots(m.targets);
   if (st_.over()) return fail("game_over", "the game is over");
   if (player < 0 || player >= d.numPlayers()) return fail("malformed_move", "unknown player");
   std::vector<Move> legal;

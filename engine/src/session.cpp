@@ -166,6 +166,7 @@ struct SessionViews {
   ViewLayout layout;       // the definition's zone and property orders, for every view
   uint64_t version = 1;
   std::vector<Kept> kept;  // by viewer + 1 (0: the spectator)
+  std::string other;       // the last answer that is not a view (no game, an unknown player)
 };
 
 Session::Session() = default;
@@ -218,15 +219,17 @@ bool Session::loaded() const { return game_ != nullptr; }
 
 static int playerIndex(const Game& g, const std::string& id) { return g.findPlayer(id); }
 
-std::string Session::view(const std::string& player) const {
-  if (!game_) return "null";
+std::string Session::view(const std::string& player) const { return keptView(player); }
+
+const std::string& Session::keptView(const std::string& player) const {
+  if (!views_) views_ = std::make_unique<SessionViews>();
+  SessionViews& v = *views_;
+  if (!game_) return v.other = "null";
   int p = -1;
   if (!player.empty()) {
     p = playerIndex(*game_, player);
-    if (p < 0) return JsonWriter().beginObject().field("error", "unknown player '" + player + "'").endObject().take();
+    if (p < 0) return v.other = JsonWriter().beginObject().field("error", "unknown player '" + player + "'").endObject().take();
   }
-  if (!views_) views_ = std::make_unique<SessionViews>();
-  SessionViews& v = *views_;
   if (v.kept.size() < (size_t)game_->def().numPlayers() + 1) v.kept.resize((size_t)game_->def().numPlayers() + 1);
   SessionViews::Kept& k = v.kept[(size_t)(p + 1)];
   if (k.version != v.version) {

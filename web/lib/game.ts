@@ -197,6 +197,13 @@ export function callGame<T>(game: Game, what: string, call: (s: Session) => T): 
 }
 
 /** The engine's answer (JSON text) read; an error naming the call when it is not JSON. */
+const utf8 = new TextDecoder();
+
+/** A view's JSON text: the module hands over its bytes, decoded here before any other call. */
+export function viewText(session: Session, player: string): string {
+  return utf8.decode(session.viewBytes(player));
+}
+
 export function parseEngineJson<T>(text: string, what: string): T {
   try {
     return JSON.parse(text) as T;
@@ -242,7 +249,7 @@ export class Game {
   get players(): readonly PlayerId[] {
     let players = gamePlayers.get(this);
     if (players === undefined) {
-      const v = parseEngineJson<GameView>(this.#call('game.players', (s) => s.view('')), 'view');
+      const v = parseEngineJson<GameView>(this.#call('game.players', (s) => viewText(s, '')), 'view');
       players = Object.freeze(v.players.map((p) => p.id));
       gamePlayers.set(this, players);
     }
@@ -259,7 +266,7 @@ export class Game {
    */
   view(player?: PlayerRef | null): GameView {
     const id = player === undefined || player === null ? '' : this.#player(player);
-    return parseEngineJson<GameView>(this.#call('game.view', (s) => s.view(id)), 'view');
+    return parseEngineJson<GameView>(this.#call('game.view', (s) => viewText(s, id)), 'view');
   }
 
   /** Every move the player may make now, each fully specified. RangeError for an unknown player. */

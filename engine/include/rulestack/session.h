@@ -30,6 +30,9 @@ class Session {
   // until the game changes (a move applied, undo, load, restore): asking again
   // copies it.
   std::string view(const std::string& player) const;
+  // view()'s text where the session keeps it: good until the next call that changes the game
+  // or asks for a view (what the wasm binding decodes in place, without a copy)
+  const std::string& keptView(const std::string& player) const;
   // Every move that player may make now, fully specified. JSON array.
   std::string legalMoves(const std::string& player) const;
   // Applies a move (JSON). {"ok":true,"events":[...]} (as the mover may see them) or

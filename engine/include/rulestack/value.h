@@ -3,6 +3,7 @@
 // scratch buffer owned by the evaluator (offset + length), so a Value never allocates.
 #pragma once
 #include <cstdint>
+#include <vector>
 
 namespace rulestack {
 
@@ -63,5 +64,9 @@ struct Slot {
 
 // An order on stored values (target lists are kept sorted).
 inline bool slotLess(const Slot& a, const Slot& b) { return a.k != b.k ? a.k < b.k : a.v < b.v; }
+// v in slotLess order (legal.cpp): a Shell sort, no allocation and a few dozen bytes of code
+// where std::sort's instantiation costs the module kilobytes; what it sorts is short (a move's
+// targets, an action's candidates), and slots that compare equal are the same slot.
+void sortSlots(std::vector<Slot>& v);
 
 }  // namespace rulestack

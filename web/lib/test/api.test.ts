@@ -360,6 +360,41 @@ describe('playing', () => {
   });
 });
 
+describe('the view across the boundary', () => {
+  // the module hands over a view as its UTF-8 bytes (Session.viewBytes); the package decodes them
+  const UNICODE_YAML = MINIMAL_YAML.replace('name: Minimal', 'name: "Café ♠ 🂡"');
+  const utf8 = new TextDecoder();
+
+  test('text beyond ASCII comes through as the engine wrote it', () => {
+    const game = rs.createGame(UNICODE_YAML, { seed: 3 });
+    try {
+      assert.equal(game.view().game, 'Café ♠ 🂡');
+      assert.equal(game.view('1').game, 'Café ♠ 🂡');
+    } finally {
+      game.dispose();
+    }
+  });
+
+  test('the raw Session: bytes of the view, an error object for an unknown player, null without a game', () => {
+    const s = new rs.module.Session();
+    try {
+      assert.equal(utf8.decode(s.viewBytes('')), 'null');
+      assert.equal(s.load(JSON.stringify(parseYaml(UNICODE_YAML)), '3'), '');
+      const bytes = s.viewBytes('0');
+      assert.ok(bytes instanceof Uint8Array);
+      const view = JSON.parse(utf8.decode(bytes));
+      assert.equal(view.game, 'Café ♠ 🂡');
+      assert.deepEqual(view.toAct, ['0']);
+      assert.deepEqual(JSON.parse(utf8.decode(s.viewBytes('nobody'))), { error: "unknown player 'nobody'" });
+      // the kept view of player 0 is written again once the game changes
+      assert.equal(JSON.parse(s.apply('0', JSON.stringify({ action: 'Noop' }))).ok, true);
+      assert.deepEqual(JSON.parse(utf8.decode(s.viewBytes('0'))).toAct, ['1']);
+    } finally {
+      s.delete();
+    }
+  });
+});
+
 describe('memory', () => {
   test('dispose frees the session; using the game afterwards throws', () => {
     const game = rs.createGame(TIC_TAC_TOE_YAML, { seed: 1 });

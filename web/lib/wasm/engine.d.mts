@@ -16,8 +16,11 @@ export interface Session extends EmbindObject {
    */
   load(definitionJson: string, seedJson: string): string;
   loaded(): boolean;
-  /** A player's view as JSON ("" = spectator). */
-  view(player: string): string;
+  /**
+   * A player's view as JSON ("" = spectator): its UTF-8 bytes, a Uint8Array over the module's
+   * memory, good until the next call into the module (decode it at once: game.ts's `viewText`).
+   */
+  viewBytes(player: string): Uint8Array;
   /** JSON array of fully specified moves. */
   legalMoves(player: string): string;
   /** `{"ok":true,"events":[...]}` or `{"ok":false,"reason":"...","message":"..."}`. */
