@@ -217,6 +217,8 @@ class JsonWriter {
     return endArray();
   }
   JsonWriter& value(const Json& j);
+  // Text that is already JSON: a value, or in an ordered object members ("a":1,"b":2).
+  JsonWriter& raw(std::string_view json) { return scalar(json); }
   // The string name + sep + n ("Bolt#3", "q12") without building it first.
   JsonWriter& idValue(std::string_view name, std::string_view sep, int64_t n);
   // key(k) then value(v)

@@ -106,26 +106,28 @@ void writeProps(JsonWriter& w, const Game& g, int32_t e, const ViewLayout::Props
 // What a viewer sees of an entity in a zone they see: a face-down one they may not identify
 // shows its face-down template (public) under its handle.
 void writeEntity(JsonWriter& w, const Game& g, int32_t e, int viewer, ViewLayout& layout) {
-  const Def& d = g.def();
-  const State& s = g.state();
-  const Entity& en = s.ents[e];
-  const Template& t = d.templates[en.tmpl];
+  const Entity& en = g.state().ents[e];
+  const ViewLayout::Props& props = layout.propsOf(en.tmpl);
   w.beginOrderedObject();
-  w.field("controller", d.playerIds[en.controller]);
-  if (t.faceDown) w.field("face_down", true);
+  w.raw(layout.controllerOf[en.controller]);
+  if (g.def().templates[en.tmpl].faceDown) w.field("face_down", true);
   if (en.host >= 0) writeEntityId(w.key("host"), g, en.host, viewer);
   writeEntityId(w.key("id"), g, e, viewer);
-  w.field("owner", d.playerIds[en.owner]);
+  w.raw(layout.ownerOf[en.owner]);
   w.key("properties");
-  writeProps(w, g, e, layout.propsOf(en.tmpl), viewer);
-  if (!t.tags.empty()) {
-    w.key("tags").beginArray();
-    for (int tg : t.tags) w.value(d.syms.names[tg]);
-    w.endArray();
-  }
-  w.field("template", t.id);
-  w.field("type", d.syms.names[t.typeSym]);
+  writeProps(w, g, e, props, viewer);
+  w.raw(props.tail);
   w.endObject();
+}
+
+// The members an object's writer adds in f, as JSON text (for ViewLayout's fixed members).
+template <class F>
+std::string membersText(F&& f) {
+  JsonWriter w;
+  w.beginOrderedObject();
+  f(w);
+  std::string text = w.endObject().take();
+  return text.substr(1, text.size() - 2);
 }
 
 void writeItem(JsonWriter& w, const Game& g, const Item& it, int viewer) {
@@ -204,12 +206,27 @@ void ViewLayout::prepare(const Game& g) {
   for (const std::string& id : zoneIds) zonesOrdered = zonesOrdered && plainJsonText(id);
   playerProps = propsInOrder(d, d.playerProps, d.perTurn);
   templateProps.assign(d.templates.size(), Props());
+  controllerOf.clear();
+  ownerOf.clear();
+  for (const std::string& id : d.playerIds) {
+    controllerOf.push_back(membersText([&](JsonWriter& w) { w.field("controller", id); }));
+    ownerOf.push_back(membersText([&](JsonWriter& w) { w.field("owner", id); }));
+  }
 }
 
 const ViewLayout::Props& ViewLayout::propsOf(int32_t tmpl) {
   if (!templateProps[tmpl].ready) {  // (on first use: a view shows a few of a definition's templates)
     const Template& t = def->templates[tmpl];
     templateProps[tmpl] = propsInOrder(*def, t.props, decltype(t.props){});
+    templateProps[tmpl].tail = membersText([&](JsonWriter& w) {
+      if (!t.tags.empty()) {
+        w.key("tags").beginArray();
+        for (int tg : t.tags) w.value(def->syms.names[tg]);
+        w.endArray();
+      }
+      w.field("template", t.id);
+      w.field("type", def->syms.names[t.typeSym]);
+    });
     templateProps[tmpl].ready = true;
   }
   return templateProps[tmpl];

@@ -13,18 +13,21 @@ namespace rulestack {
 void writeView(JsonWriter& w, const Game& g, int viewer);
 std::string viewText(const Game& g, int viewer);
 // What every view of one definition shares, worked out once rather than on each view: the
-// zone ids and their order, and the property names of players and of each template in order.
+// zone ids and their order, the property names of players and of each template in order, and
+// the members of an entity's object that its template or a player fixes, as JSON text.
 // prepare() (re)builds it for g's definition (it holds the definition, so the check is sound).
 struct ViewLayout {
   struct Props {
     std::vector<int> props;  // in name order, each name once
     bool ordered = true;     // no name needs an escape: written as JsonWriter::beginOrderedObject
     bool ready = false;      // (templates': made on first use)
+    std::string tail;        // (templates') "tags":[...],"template":"...","type":"..."
   };
   std::shared_ptr<const Def> def;
   std::vector<std::string> zoneIds;
   std::vector<uint32_t> zoneOrder;  // zone indexes in id order
   bool zonesOrdered = true;         // no zone id needs an escape
+  std::vector<std::string> controllerOf, ownerOf;  // by player: "controller":"<id>", "owner":"<id>"
   Props playerProps;                // playerProps then perTurn
   std::vector<Props> templateProps;  // each template's, once propsOf made it
   size_t sizeHint = 0;               // the longest view written: reserved for the next
