@@ -299,10 +299,10 @@ md.push('## Other measures (native unless said)');
 md.push('');
 md.push('| measure | Duel | Nexus |');
 md.push('|---|---:|---:|');
-// bench/wasm.mjs `views`: Session.view(p) from the position of seed 7, 12 random moves in
+// bench/wasm.mjs `views`: Session.viewBytes(p) decoded, from the position of seed 7, 12 random moves in
 const vw = wasm.views;
 const viewCell = (v) => (v ? `${r2(v.freshUs)} / ${r2(v.cachedUs)} / ${r2(v.cachedParsedUs)} (${n(v.bytes)} B)` : '—');
-md.push(`| \`Session.view(p)\` in wasm, µs: fresh (the state just changed) / kept (the same state again) / kept + \`JSON.parse\` | ${viewCell(vw?.duel)} | ${viewCell(vw?.nexus)} |`);
+md.push(`| \`Session.viewBytes(p)\` + \`TextDecoder\` in wasm, µs: fresh (the state just changed) / kept (the same state again) / kept + \`JSON.parse\` | ${viewCell(vw?.duel)} | ${viewCell(vw?.nexus)} |`);
 const sc = native.stateCopy;
 md.push(`| state copy-assign (what \`Game::clone\` costs a bot), ns | ${n(sc.duel.assignNs)} | ${n(sc.nexus.assignNs)} |`);
 md.push(`| state copy-construct (fresh allocations), ns | ${n(sc.duel.copyConstructNs)} | ${n(sc.nexus.copyConstructNs)} |`);
@@ -311,9 +311,9 @@ md.push(`| definition load (JSON text → validated, compiled \`Def\`), ms | ${n
 md.push('');
 if (vw?.duel) {
   md.push(
-    `\`Session.view(p)\`: bench/wasm.mjs, from the position of seed 7 after 12 random-bot moves, p the player to act (${vw.duel.viewer}), ` +
+    `The view's text as \`game.view(p)\` gets it before its \`JSON.parse\`: \`Session.viewBytes(p)\` (the kept text's bytes, a \`Uint8Array\` over the module's memory) decoded by a \`TextDecoder\`; bench/wasm.mjs, from the position of seed 7 after 12 random-bot moves, p the player to act (${vw.duel.viewer}), ` +
       'CPU µs per call in batches of 100 calls; fresh = (apply a move, view, undo) less (apply, undo): the Session keeps each viewer\'s ' +
-      'view until the game changes, so a view asked again is a copy of the kept text (most of which is embind\'s string conversion).',
+      'view until the game changes, so a view asked again is only decoded (no copy, no embind string conversion). `game.view` adds the `JSON.parse` (the third figure).',
   );
   md.push('');
 }
