@@ -81,16 +81,20 @@ int32_t Game::number(const Expr& e, const Ctx& c) const {
   return r;
 }
 
+bool Game::singleValued(const Expr& e) const {
+  switch (def_->nodes.nodes[e.root].op) {
+    case N::PCurrent: case N::PActive: case N::POpponent: case N::ESelf: case N::ESelected: return true;
+    default: return false;
+  }
+}
+
 void Game::evalList(const Expr& e, const Ctx& c, std::vector<Value>& out) const {
   out.clear();
   if (!e.present()) return;
-  switch (def_->nodes.nodes[e.root].op) {  // one player or entity (most targets): no list
-    case N::PCurrent: case N::PActive: case N::POpponent: case N::ESelf: case N::ESelected: {
-      Value v = evalNode(e.root, c);
-      if (!v.isNull()) out.push_back(v);
-      return;
-    }
-    default: break;
+  if (singleValued(e)) {  // one player or entity (most targets): no list
+    Value v = evalNode(e.root, c);
+    if (!v.isNull()) out.push_back(v);
+    return;
   }
   if (evalDepth == 0) scratch_.clear();
   evalDepth++;

@@ -51,6 +51,15 @@ void Game::targetCandidates(const TargetSpec& t, const Ctx& c, std::vector<Slot>
 }
 
 bool Game::canPay(const std::vector<Mutation>& cost, const Ctx& c) const {
+  if (cost.size() == 1 && cost[0].target.present() && singleValued(cost[0].target)) {
+    // one cost on one player or entity (the common shape): nothing spent before it to add up
+    const Mutation& m = cost[0];
+    if (m.op != Op::Sub || m.prop < 0 || m.forEach.present()) return true;
+    if (m.condition.present() && !test(m.condition, c)) return true;
+    int32_t a = number(m.value, c);
+    Value t = evalNode(m.target.root, c);
+    return t.k() != VK::Ent || prop(t.v(), m.prop) - a >= 0;
+  }
   struct Spend { int32_t ent, prop, amount; };
   thread_local std::vector<Spend> spent;
   thread_local std::vector<Value> targets;

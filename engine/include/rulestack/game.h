@@ -113,6 +113,8 @@ class Game {
   // Expressions (used by views, scenarios and the engine itself).
   Value eval(const Expr& e, const Ctx& c) const;
   void evalList(const Expr& e, const Ctx& c, std::vector<Value>& out) const;
+  // e is one player or entity ($player.current, $entity.self, ...): never a list
+  bool singleValued(const Expr& e) const;
   bool test(const Expr& e, const Ctx& c) const;       // eval(e, c).truthy(); absent: false
   int32_t number(const Expr& e, const Ctx& c) const;  // asInt(eval(e, c)); absent: 0
   int32_t prop(int32_t ent, int32_t p) const;  // derived (effects applied), as int
