@@ -46,6 +46,29 @@ TEST_CASE("a restarted game is the fresh game of its seed", "[reuse]") {
   }
 }
 
+// Without a log, the first restart keeps where the setup starts to depend on the seed (its first
+// draw from the RNG) and the later ones start from there: still the fresh game of each seed.
+TEST_CASE("a game restarted from the setup's kept start is the fresh game of its seed", "[reuse]") {
+  for (const std::string& file : rt::jsonFiles(RULESTACK_EXAMPLES_JSON, false)) {
+    std::vector<rulestack::DefError> errs;
+    auto def = rulestack::compileDefinition(rt::readFile(std::string(RULESTACK_EXAMPLES_JSON) + "/" + file), errs);
+    REQUIRE(def);
+    rulestack::Game reused(def, 3, false);
+    for (uint64_t seed : {5ull, 9ull, 123456789ull, 5ull}) {
+      INFO(file << ", seed " << seed);
+      play(reused, 11, 30);
+      reused.restart(seed);
+      rulestack::Game fresh(def, seed, false);
+      CHECK(reused.hash() == fresh.hash());
+      CHECK(play(reused, 23, 400) == play(fresh, 23, 400));
+    }
+    rulestack::Game copy(def);  // a copy restarts from the start its original kept
+    copy.copyFrom(reused);
+    copy.restart(77);
+    CHECK(copy.hash() == rulestack::Game(def, 77, false).hash());
+  }
+}
+
 TEST_CASE("simulate gives the same games whatever it compiled before", "[reuse]") {
   std::string dir = RULESTACK_EXAMPLES_JSON;
   std::string duel = rt::readFile(dir + "/duel.json"), nexus = rt::readFile(dir + "/nexus.json");

@@ -4,10 +4,67 @@
 
 namespace rulestack {
 
+namespace {
+constexpr int kMaxKeptSteps = 100000;
+}  // namespace
+
+struct Game::SetupStart {
+  State st;
+  std::vector<std::vector<Mutation>> extra;
+  std::vector<std::pair<int32_t, std::shared_ptr<const RuntimeError>>> failed;
+  uint64_t endDirty = ~0ull;
+  int eventsThisMove = 0;
+  int32_t quietCause = -1;
+  int64_t steps = 0;
+};
+
 void Game::restart(uint64_t seed) {
   freshRun();
   extra_.clear();
-  init(seed);
+  if (logging || trace) {  // (the part kept would miss its log and trace)
+    init(seed);
+  } else if (setupStart_) {
+    const SetupStart& k = *setupStart_;
+    st_ = k.st;
+    extra_ = k.extra;
+    failed_ = k.failed;
+    endDirty_ = k.endDirty;
+    eventsThisMove_ = k.eventsThisMove;
+    quietCause_ = k.quietCause;
+    steps_ = k.steps;
+    seedRng(seed);
+    advance();
+  } else {
+    init(seed, true);
+  }
+}
+
+// The setup stepped while it has not drawn from the RNG, the state kept before each step: the
+// last one kept is where the setup's course starts to depend on the seed.
+void Game::keepSetupStart() {
+  auto k = std::make_shared<SetupStart>();
+  const Rng seeded = st_.rng;
+  for (int i = 0; i < kMaxKeptSteps; i++) {
+    k->st = st_;
+    k->extra = extra_;
+    k->failed = failed_;
+    k->endDirty = endDirty_;
+    k->eventsThisMove = eventsThisMove_;
+    k->quietCause = quietCause_;
+    k->steps = steps_;
+    if (st_.stack.empty() || !st_.decisions.empty() || st_.over()) break;
+    step();
+    if (st_.rng.s != seeded.s) break;
+  }
+  setupStart_ = std::move(k);
+}
+
+// The RNG and the handles' salt: all that the seed decides.
+void Game::seedRng(uint64_t seed) {
+  st_.rng.seed(seed);
+  Rng salt = st_.rng;  // the handles' salt: from the seed, without drawing from the game's RNG
+  salt.s ^= 0x5A17ED5A17ED5A17ULL;
+  st_.salt = salt.next();
 }
 
 namespace {
@@ -32,7 +89,7 @@ void renew(State& s) {
 }
 }  // namespace
 
-void Game::init(uint64_t seed) {
+void Game::init(uint64_t seed, bool keepStart) {
   const Def& d = *def_;
   int np = d.numPlayers();
   size_t nprops = d.propNames.size();
@@ -48,16 +105,14 @@ void Game::init(uint64_t seed) {
   }
   st_.zones.resize(d.numZoneInstances);  // (each empty)
   st_.serials.assign(d.templates.size(), 0);
-  st_.rng.seed(seed);
-  Rng salt = st_.rng;  // the handles' salt: from the seed, without drawing from the game's RNG
-  salt.s ^= 0x5A17ED5A17ED5A17ULL;
-  st_.salt = salt.next();
+  seedRng(seed);
   st_.active = d.firstPlayer;
   eventsThisMove_ = 0;
   FrameCtx k;
   k.player = d.firstPlayer;
   pushMuts(LK::Setup, -1, -1, std::move(k));
   st_.started = true;
+  if (keepStart) keepSetupStart();
   advance();
 }
 

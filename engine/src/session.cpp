@@ -433,7 +433,12 @@ std::string simulate(const std::string& definitionJson, const std::string& optio
     int draws = 0, unfinished = 0;
     std::vector<int> wins(def->numPlayers(), 0);
     std::vector<Move> scratch;
-    std::unique_ptr<Game> g;  // one game, restarted for each seed
+    // one game, restarted for each seed, and kept for the next call on the same definition
+    // (a caller playing a batch per call: the setup's start is kept once, not once per batch)
+    thread_local std::unique_ptr<Game> kept;
+    std::unique_ptr<Game> g;
+    if (kept && kept->defPtr() == def) g = std::move(kept);
+    kept.reset();
     for (int i = 0; i < games; i++) {
       std::vector<DefError> e2;
       g = startGame(def, seed + (uint64_t)i, e2, false, std::move(g));
@@ -469,6 +474,7 @@ std::string simulate(const std::string& definitionJson, const std::string& optio
       else if (s.result < 0) draws++;
       else wins[s.result]++;
     }
+    kept = std::move(g);
     JsonWriter w;
     w.beginObject().field("draws", draws);
     if (!errorList.empty()) {

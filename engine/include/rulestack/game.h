@@ -73,6 +73,7 @@ class Game {
     def_ = o.def_;
     st_ = o.st_;
     extra_ = o.extra_;
+    setupStart_ = o.setupStart_;
     logging = false;
     trace = nullptr;
     freshRun();
@@ -183,6 +184,10 @@ class Game {
   // The items that failed at run time in this move's earlier tries (apply), with the error:
   // the next try cancels them when they would execute. (The functions: failures.cpp.)
   std::vector<std::pair<int32_t, std::shared_ptr<const RuntimeError>>> failed_;
+  // Where every seed's setup is still the same (before its first draw from the RNG), kept by
+  // the first restart without a log or trace: the later ones start from there (game_start.cpp).
+  struct SetupStart;
+  std::shared_ptr<const SetupStart> setupStart_;
   const std::shared_ptr<const RuntimeError>* failureOf(int32_t item) const;
   void abortItem(int fi, const std::shared_ptr<const RuntimeError>& e);
   void failItem(Item&& it, int32_t priorityTo, const std::shared_ptr<const RuntimeError>& e);
@@ -190,7 +195,10 @@ class Game {
   void rollbackTo(const State& backup, size_t logSize, size_t traceSize);
   std::string chainNames() const;  // the reactions running, for a loop error
 
-  void init(uint64_t seed);
+  // keepStart: also keeps where the setup starts to depend on the seed (setupStart_)
+  void init(uint64_t seed, bool keepStart = false);
+  void seedRng(uint64_t seed);
+  void keepSetupStart();
   // No log and nothing left of a move (caches, counters, the evaluator's depth: a playout
   // that threw may have left it mid-expression).
   void freshRun() {
