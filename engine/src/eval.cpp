@@ -20,6 +20,11 @@ bool Game::same(Value a, Value b) const {
   return a == b;
 }
 
+// The language's == (two lists are never equal).
+bool Game::equal(Value a, Value b) const {
+  return a.k() == b.k() ? (a.k() != VK::List && a.v() == b.v()) : same(a, b);
+}
+
 void Game::resetEval() {
   evalDepth = 0;
   effectDepth = 0;
@@ -244,6 +249,15 @@ bool Game::evalBool(int n, const Ctx& c) const {
     case N::LeConst: return evalInt(nd.a, c) <= nd.imm;
     case N::GtConst: return evalInt(nd.a, c) > nd.imm;
     case N::GeConst: return evalInt(nd.a, c) >= nd.imm;
+    case N::Eq: case N::Ne: return (nd.op == N::Ne) != equal(evalNode(nd.a, c), evalNode(nd.b, c));
+    case N::EqConst: case N::NeConst: {
+      Value v = evalNode(nd.a, c);
+      return (nd.op == N::NeConst) != ((v.k() == VK::Int || v.k() == VK::Bool) && v.v() == nd.imm);
+    }
+    case N::SamePlayer: {  // (a missing player, as null: equal to another missing one)
+      int32_t a = fusedPlayer(nd.a, c), b = fusedPlayer(nd.b, c);
+      return (nd.imm != 0) != (std::max(a, -1) == std::max(b, -1));
+    }
     case N::SelfInZone: {
       int32_t e = fusedSelf(nd.a, c);
       if (e < 0 || st_.ents[e].zone < 0) return false;  // (a destroyed entity has no zone)
@@ -350,14 +364,7 @@ Value Game::evalNode(int n, const Ctx& c) const {
     }
     case N::Add: case N::Sub: case N::Mul: case N::Min: case N::Max:
       return Value::num(evalInt(n, c));
-    case N::Eq: {
-      Value a = evalNode(nd.a, c), b = evalNode(nd.b, c);
-      return Value::boolean(a.k() == b.k() ? (a.k() != VK::List && a.v() == b.v()) : same(a, b));
-    }
-    case N::Ne: {
-      Value a = evalNode(nd.a, c), b = evalNode(nd.b, c);
-      return Value::boolean(!(a.k() == b.k() ? (a.k() != VK::List && a.v() == b.v()) : same(a, b)));
-    }
+    case N::Eq: case N::Ne: case N::EqConst: case N::NeConst: case N::SamePlayer:
     case N::And: case N::Or: case N::Not: case N::Lt: case N::Le: case N::Gt: case N::Ge: case N::LtConst: case N::LeConst: case N::GtConst: case N::GeConst:
       return Value::boolean(evalBool(n, c));  // (one definition of each: evalBool)
     case N::SelfProp: {
@@ -369,12 +376,6 @@ Value Game::evalNode(int n, const Ctx& c) const {
       return p < 0 ? Value::null() : propValue(p, nd.imm);
     }
     case N::SelfInZone: return Value::boolean(evalBool(n, c));
-    case N::EqConst:
-    case N::NeConst: {
-      Value v = evalNode(nd.a, c);
-      bool eq = (v.k() == VK::Int || v.k() == VK::Bool) && v.v() == nd.imm;
-      return Value::boolean(nd.op == N::EqConst ? eq : !eq);
-    }
     default: return evalCold(n, c);
   }
 }

@@ -1036,16 +1036,18 @@ struct Loader {
     };
     auto who = [&](N op) { return op == N::ESelf ? 0 : op == N::ESelected ? 1 : -1; };
     auto playerWho = [&](N op) { return op == N::PCurrent ? 0 : op == N::PActive ? 1 : op == N::POpponent ? 2 : -1; };
+    // a player node as PlayerProp's code (0 current, 1 active, 2 opponent, 3 + k $players[k]), or -1
+    auto fusedWho = [&](int p) {
+      int32_t k;
+      if (playerWho(nodes[p].op) >= 0) return playerWho(nodes[p].op);
+      if (nodes[p].op == N::PIndex && constInt(nodes[p].a, k) && k >= 0 && k < d.numPlayers()) return 3 + k;
+      return -1;
+    };
     for (size_t i = 0; i < nodes.size(); i++) {
       Node& n = nodes[i];
-      int32_t k;
-      if (n.op == N::Prop) {
-        N o = nodes[n.a].op;
-        if (who(o) >= 0) n = Node{N::SelfProp, who(o), -1, n.imm};
-        else if (playerWho(o) >= 0) n = Node{N::PlayerProp, playerWho(o), -1, n.imm};
-        else if (o == N::PIndex && constInt(nodes[n.a].a, k) && k >= 0 && k < d.numPlayers())
-          n = Node{N::PlayerProp, 3 + k, -1, n.imm};  // $players[k].<prop>
-      }
+      if (n.op != N::Prop) continue;
+      if (who(nodes[n.a].op) >= 0) n = Node{N::SelfProp, who(nodes[n.a].op), -1, n.imm};
+      else if (fusedWho(n.a) >= 0) n = Node{N::PlayerProp, fusedWho(n.a), -1, n.imm};  // (and $players[k].<prop>)
     }
     for (size_t i = 0; i < nodes.size(); i++) {
       Node& n = nodes[i];
@@ -1060,6 +1062,10 @@ struct Loader {
             break;
           }
         }
+      }
+      if (n.op == N::Eq || n.op == N::Ne) {  // $player.current == $player.active and the like
+        int l = fusedWho(n.a), r = fusedWho(n.b);
+        if (l >= 0 && r >= 0) n = Node{N::SamePlayer, l, r, n.op == N::Ne};
       }
       static const std::pair<N, N> cmp[] = {{N::Eq, N::EqConst}, {N::Ne, N::NeConst}, {N::Lt, N::LtConst},
                                             {N::Le, N::LeConst}, {N::Gt, N::GtConst}, {N::Ge, N::GeConst}};

@@ -22,8 +22,31 @@ void Game::setProp(int32_t e, int32_t p, Value v) {
   st_.props[(size_t)e * def_->propNames.size() + p] = Slot::of(v);
 }
 
+namespace {
+// A property operation's new value from the current one.
+Value combined(Op op, int32_t cur, Value v) {
+  int32_t x = asInt(v);
+  switch (op) {
+    case Op::Add: return Value::num((int32_t)((uint32_t)cur + (uint32_t)x));
+    case Op::Sub: return Value::num((int32_t)((uint32_t)cur - (uint32_t)x));
+    case Op::Mul: return Value::num((int32_t)((uint32_t)cur * (uint32_t)x));
+    case Op::Div: return Value::num(x == 0 || (cur == INT32_MIN && x == -1) ? 0 : cur / x);
+    default: return v;
+  }
+}
+bool isPropertyOp(Op op) { return op == Op::Set || op == Op::Add || op == Op::Sub || op == Op::Mul || op == Op::Div; }
+}  // namespace
+
 void Game::applyOp(const Mutation& m, Ctx& c) {
   const Def& d = *def_;
+  if (isPropertyOp(m.op) && m.eventField < 0 && m.target.present() && singleValued(m.target)) {
+    // a property of one player or entity (most mutations): no list of targets
+    Value v = eval(m.value, c);
+    Value t = evalNode(m.target.root, c);
+    if (t.k() == VK::Ent && st_.ents[t.v()].alive)
+      setProp(t.v(), m.prop, combined(m.op, asInt(st_.props[(size_t)t.v() * d.propNames.size() + m.prop].get()), v));
+    return;
+  }
   auto err = [&](const std::string& msg) { throw RuntimeError("runtime_error", m.path + ": " + msg); };
   // targets: a list of values (zones expand to their entities for entity operations), in
   // a list kept from one operation to the next (no allocation per mutation)
@@ -58,25 +81,15 @@ void Game::applyOp(const Mutation& m, Ctx& c) {
   switch (m.op) {
     case Op::Set: case Op::Add: case Op::Sub: case Op::Mul: case Op::Div: {
       Value v = eval(m.value, c);
-      auto combine = [&](int32_t cur) -> Value {
-        int32_t x = asInt(v);
-        switch (m.op) {
-          case Op::Add: return Value::num((int32_t)((uint32_t)cur + (uint32_t)x));
-          case Op::Sub: return Value::num((int32_t)((uint32_t)cur - (uint32_t)x));
-          case Op::Mul: return Value::num((int32_t)((uint32_t)cur * (uint32_t)x));
-          case Op::Div: return Value::num(x == 0 || (cur == INT32_MIN && x == -1) ? 0 : cur / x);
-          default: return v;
-        }
-      };
       if (m.eventField >= 0) {
         if (!c.event) err("$event is only available in a reaction");
-        c.event->damage = asInt(combine(c.event->damage));
+        c.event->damage = asInt(combined(m.op, c.event->damage, v));
         return;
       }
       entityTargets();
       for (Value t : targets) {
         Value cur = st_.props[(size_t)t.v() * d.propNames.size() + m.prop].get();
-        setProp(t.v(), m.prop, combine(asInt(cur)));
+        setProp(t.v(), m.prop, combined(m.op, asInt(cur), v));
       }
       return;
     }

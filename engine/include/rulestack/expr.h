@@ -47,6 +47,7 @@ enum class N : uint8_t {
   SelfProp,                // $entity.self/selected.<prop>: a 0 self / 1 selected, imm prop
   PlayerProp,              // $player.current/active/opponent.<prop>: a 0/1/2; $players[k].<prop>: a 3+k; imm prop
   SelfInZone,              // $entity.self/selected.zone == $zone.@Z: a 0/1, imm zone def
+  SamePlayer,              // two players compared (== when imm 0, != when 1): a, b as PlayerProp's a
   EqConst, NeConst, LtConst, LeConst, GtConst, GeConst  // a <op> imm (an integer literal)
 };
 

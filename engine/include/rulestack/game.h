@@ -229,6 +229,7 @@ class Game {
   Value live(int32_t e) const;
   Value liveValue(Value v) const;
   bool same(Value a, Value b) const;
+  bool equal(Value a, Value b) const;
   int32_t opponentOf(int32_t player) const;  // the next player in turn order, -1 for none
   int32_t fusedPlayer(int32_t a, const Ctx& c) const;  // a fused node's player (PlayerProp)
   static int32_t fusedSelf(int32_t a, const Ctx& c) { return a == 0 ? c.self : c.selected; }  // SelfProp, SelfInZone
