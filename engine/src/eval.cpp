@@ -107,7 +107,29 @@ void Game::evalList(const Expr& e, const Ctx& c, std::vector<Value>& out) const 
   evalDepth--;
 }
 
-int32_t Game::prop(int32_t ent, int32_t p) const { return asInt(propValue(ent, p)); }
+int32_t Game::prop(int32_t ent, int32_t p) const { return propInt(ent, p); }
+
+// A property as a number: the stored value itself when no effect can change it (the common case).
+inline int32_t Game::propInt(int32_t ent, int32_t p) const {
+  const Def& d = *def_;
+  if (!d.hasEffects && ent >= 0 && (size_t)ent < st_.ents.size() && p >= 0)
+    return asInt(st_.props[(size_t)ent * d.propNames.size() + p].get());
+  return asInt(propValue(ent, p));
+}
+
+// A number where it is compared: the common leaves read here, without a call of their own.
+inline int32_t Game::intOf(int n, const Ctx& c) const {
+  const Node& nd = def_->nodes.nodes[n];
+  switch (nd.op) {
+    case N::Turn: return st_.turn;
+    case N::QueueSize: return (int32_t)st_.queue.size();
+    case N::PlayerProp: {
+      int32_t p = fusedPlayer(nd.a, c);
+      return p < 0 ? 0 : propInt(p, nd.imm);
+    }
+    default: return evalInt(n, c);
+  }
+}
 
 Value Game::propValue(int32_t ent, int32_t p) const {
   const Def& d = *def_;
@@ -241,14 +263,14 @@ bool Game::evalBool(int n, const Ctx& c) const {
     case N::And: return evalBool(nd.a, c) && evalBool(nd.b, c);
     case N::Or: return evalBool(nd.a, c) || evalBool(nd.b, c);
     case N::Not: return !evalBool(nd.a, c);
-    case N::Lt: return evalInt(nd.a, c) < evalInt(nd.b, c);
-    case N::Le: return evalInt(nd.a, c) <= evalInt(nd.b, c);
-    case N::Gt: return evalInt(nd.a, c) > evalInt(nd.b, c);
-    case N::Ge: return evalInt(nd.a, c) >= evalInt(nd.b, c);
-    case N::LtConst: return evalInt(nd.a, c) < nd.imm;
-    case N::LeConst: return evalInt(nd.a, c) <= nd.imm;
-    case N::GtConst: return evalInt(nd.a, c) > nd.imm;
-    case N::GeConst: return evalInt(nd.a, c) >= nd.imm;
+    case N::Lt: return intOf(nd.a, c) < intOf(nd.b, c);
+    case N::Le: return intOf(nd.a, c) <= intOf(nd.b, c);
+    case N::Gt: return intOf(nd.a, c) > intOf(nd.b, c);
+    case N::Ge: return intOf(nd.a, c) >= intOf(nd.b, c);
+    case N::LtConst: return intOf(nd.a, c) < nd.imm;
+    case N::LeConst: return intOf(nd.a, c) <= nd.imm;
+    case N::GtConst: return intOf(nd.a, c) > nd.imm;
+    case N::GeConst: return intOf(nd.a, c) >= nd.imm;
     case N::Eq: case N::Ne: return (nd.op == N::Ne) != equal(evalNode(nd.a, c), evalNode(nd.b, c));
     case N::EqConst: case N::NeConst: {
       Value v = evalNode(nd.a, c);
@@ -285,11 +307,11 @@ int32_t Game::evalInt(int n, const Ctx& c) const {
     case N::QueueSize: return (int32_t)st_.queue.size();
     case N::SelfProp: {
       int32_t e = fusedSelf(nd.a, c);
-      return e < 0 || !st_.ents[e].alive ? 0 : asInt(propValue(e, nd.imm));
+      return e < 0 || !st_.ents[e].alive ? 0 : propInt(e, nd.imm);
     }
     case N::PlayerProp: {
       int32_t p = fusedPlayer(nd.a, c);
-      return p < 0 ? 0 : asInt(propValue(p, nd.imm));
+      return p < 0 ? 0 : propInt(p, nd.imm);
     }
     default: return asInt(evalNode(n, c));
   }

@@ -120,6 +120,8 @@ class Game {
   int32_t number(const Expr& e, const Ctx& c) const;  // asInt(eval(e, c)); absent: 0
   int32_t prop(int32_t ent, int32_t p) const;  // derived (effects applied), as int
   Value propValue(int32_t ent, int32_t p) const;
+  int32_t propInt(int32_t ent, int32_t p) const;
+  int32_t intOf(int n, const Ctx& c) const;
 
   // Names
   std::string entityId(int32_t e) const;
