@@ -263,10 +263,10 @@ bool Game::evalBool(int n, const Ctx& c) const {
     case N::And: return evalBool(nd.a, c) && evalBool(nd.b, c);
     case N::Or: return evalBool(nd.a, c) || evalBool(nd.b, c);
     case N::Not: return !evalBool(nd.a, c);
-    case N::Lt: return intOf(nd.a, c) < intOf(nd.b, c);
-    case N::Le: return intOf(nd.a, c) <= intOf(nd.b, c);
-    case N::Gt: return intOf(nd.a, c) > intOf(nd.b, c);
-    case N::Ge: return intOf(nd.a, c) >= intOf(nd.b, c);
+    case N::Lt: return evalInt(nd.a, c) < evalInt(nd.b, c);
+    case N::Le: return evalInt(nd.a, c) <= evalInt(nd.b, c);
+    case N::Gt: return evalInt(nd.a, c) > evalInt(nd.b, c);
+    case N::Ge: return evalInt(nd.a, c) >= evalInt(nd.b, c);
     case N::LtConst: return intOf(nd.a, c) < nd.imm;
     case N::LeConst: return intOf(nd.a, c) <= nd.imm;
     case N::GtConst: return intOf(nd.a, c) > nd.imm;

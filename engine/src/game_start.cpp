@@ -10,8 +10,6 @@ constexpr int kMaxKeptSteps = 100000;
 
 struct Game::SetupStart {
   State st;
-  std::vector<std::vector<Mutation>> extra;
-  std::vector<std::pair<int32_t, std::shared_ptr<const RuntimeError>>> failed;
   uint64_t endDirty = ~0ull;
   int eventsThisMove = 0;
   int32_t quietCause = -1;
@@ -26,8 +24,6 @@ void Game::restart(uint64_t seed) {
   } else if (setupStart_) {
     const SetupStart& k = *setupStart_;
     st_ = k.st;
-    extra_ = k.extra;
-    failed_ = k.failed;
     endDirty_ = k.endDirty;
     eventsThisMove_ = k.eventsThisMove;
     quietCause_ = k.quietCause;
@@ -40,14 +36,15 @@ void Game::restart(uint64_t seed) {
 }
 
 // The setup stepped while it has not drawn from the RNG, the state kept before each step: the
-// last one kept is where the setup's course starts to depend on the seed.
+// last one kept is where the setup's course starts to depend on the seed. (Kept only while
+// nothing but the state has changed: no mutation lists added, no item failed.)
 void Game::keepSetupStart() {
   auto k = std::make_shared<SetupStart>();
   const Rng seeded = st_.rng;
-  for (int i = 0; i < kMaxKeptSteps; i++) {
+  bool kept = false;
+  for (int i = 0; i < kMaxKeptSteps && extra_.empty() && failed_.empty(); i++) {
+    kept = true;
     k->st = st_;
-    k->extra = extra_;
-    k->failed = failed_;
     k->endDirty = endDirty_;
     k->eventsThisMove = eventsThisMove_;
     k->quietCause = quietCause_;
@@ -56,7 +53,7 @@ void Game::keepSetupStart() {
     step();
     if (st_.rng.s != seeded.s) break;
   }
-  setupStart_ = std::move(k);
+  if (kept) setupStart_ = std::move(k);
 }
 
 // The RNG and the handles' salt: all that the seed decides.

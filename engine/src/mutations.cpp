@@ -9,11 +9,6 @@
 
 namespace rulestack {
 
-namespace {
-constexpr int kMaxCreate = 1000;
-
-}  // namespace
-
 int32_t Game::playerZone(int zoneDef, int32_t player) const { return def_->zoneInstance(zoneDef, player); }
 
 void Game::setProp(int32_t e, int32_t p, Value v) {
@@ -47,7 +42,6 @@ void Game::applyOp(const Mutation& m, Ctx& c) {
       setProp(t.v(), m.prop, combined(m.op, asInt(st_.props[(size_t)t.v() * d.propNames.size() + m.prop].get()), v));
     return;
   }
-  auto err = [&](const std::string& msg) { throw RuntimeError("runtime_error", m.path + ": " + msg); };
   // targets: a list of values (zones expand to their entities for entity operations), in
   // a list kept from one operation to the next (no allocation per mutation)
   struct Level {
@@ -58,25 +52,10 @@ void Game::applyOp(const Mutation& m, Ctx& c) {
   if ((int)targetPool_.size() < targetDepth_) targetPool_.resize(targetDepth_);
   std::vector<Value>& targets = targetPool_[targetDepth_ - 1];
   targets.clear();
-  auto entityTargets = [&]() {
-    evalList(m.target, c, targets);
-    targets.erase(std::remove_if(targets.begin(), targets.end(),
-                                 [&](Value v) { return v.k() != VK::Ent || !st_.ents[v.v()].alive; }),
-                  targets.end());
-  };
-  auto playerTargets = [&]() {
-    evalList(m.target, c, targets);
-    for (Value& v : targets)
-      if (v.k() == VK::Ent && v.v() >= d.numPlayers()) v = Value::ent(st_.ents[v.v()].owner);
-    targets.erase(std::remove_if(targets.begin(), targets.end(), [&](Value v) { return v.k() != VK::Ent || v.v() < 0; }),
-                  targets.end());
-  };
-  auto zoneOf = [&](const Expr& e, const char* key) -> int32_t {
-    Value z = eval(e, c);
-    if (z.k() == VK::Ent && st_.ents[z.v()].zone >= 0) return st_.ents[z.v()].zone;
-    if (z.k() != VK::Zone) err(std::string(key) + " is not a zone");
-    return z.v();
-  };
+  auto entityTargets = [&]() { opTargets(m, c, targets, false); };
+  auto playerTargets = [&]() { opTargets(m, c, targets, true); };
+  auto zoneOf = [&](const Expr& e, const char* key) { return opZone(m, c, e, key); };
+  auto err = [&](const std::string& msg) { opError(m, msg); };
   if (d.endAny && (m.op == Op::Destroy || m.op == Op::Promote || m.op == Op::Attach || m.op == Op::Shuffle)) endDirty_ |= Def::kEndOther;
   switch (m.op) {
     case Op::Set: case Op::Add: case Op::Sub: case Op::Mul: case Op::Div: {
@@ -141,51 +120,6 @@ void Game::applyOp(const Mutation& m, Ctx& c) {
       if (Item* p = findPending(t.v())) p->cancelled = true;  // being taken or executed
       return;
     }
-    case Op::RequireDiscard: {
-      // one decision per player, active player first then turn order, each after the last
-      playerTargets();
-      int count = m.count.present() ? number(m.count, c) : 1;
-      auto& to = d.turnOrder;
-      auto turnPos = [&](int32_t p) {
-        long i = std::find(to.begin(), to.end(), p) - to.begin();
-        long s0 = std::find(to.begin(), to.end(), st_.active) - to.begin();
-        return (i - s0 + (long)to.size()) % (long)to.size();
-      };
-      stableSort(targets, [&](Value a, Value b) { return turnPos(a.v()) < turnPos(b.v()); });
-      std::vector<Slot> asked;  // player, from, destination
-      for (Value p : targets) {
-        int32_t from;
-        if (m.from.present()) from = zoneOf(m.from, "from");
-        else {
-          if (d.handZone < 0) err("RequireDiscard without 'from' needs a zone named Hand");
-          from = playerZone(d.handZone, p.v());
-        }
-        int32_t dest;
-        if (m.destination.present()) dest = zoneOf(m.destination, "destination");
-        else {
-          if (d.discardZone < 0) err("RequireDiscard without 'destination' needs settings.discard_zone");
-          dest = playerZone(d.discardZone, p.v());
-        }
-        asked.push_back(Slot{p.v(), VK::Ent});
-        asked.push_back(Slot{from, VK::Zone});
-        asked.push_back(Slot{dest, VK::Zone});
-      }
-      if (count <= 0 || asked.empty()) return;
-      Frame& f = pushFrame(FK::Discard);
-      f.a = count;
-      f.values = std::move(asked);
-      return;
-    }
-    case Op::Promote: {
-      entityTargets();
-      const Template& t = d.templates[m.tmpl];
-      for (Value v : targets) {
-        st_.ents[v.v()].tmpl = m.tmpl;
-        rehandle(v.v());
-        for (auto& kv : t.props) setProp(v.v(), kv.first, kv.second.get());
-      }
-      return;
-    }
     case Op::DrawCard: {
       playerTargets();
       int count = m.count.present() ? number(m.count, c) : 1;
@@ -223,48 +157,6 @@ void Game::applyOp(const Mutation& m, Ctx& c) {
       }
       return;
     }
-    case Op::Create: {
-      int count = m.count.present() ? number(m.count, c) : 1;
-      if (count > kMaxCreate) err("Create makes at most 1000 entities at once");
-      Value z = eval(m.destination, c);
-      if (z.k() != VK::Zone) err("destination is not a zone");
-      int32_t owner = -1;
-      if (m.owner.present()) {
-        Value o = eval(m.owner, c);
-        if (o.k() == VK::Ent) owner = o.v() < d.numPlayers() ? o.v() : st_.ents[o.v()].owner;
-      }
-      if (owner < 0) owner = zoneOwner(z.v());
-      if (owner < 0) owner = c.player >= 0 ? c.player : st_.active;
-      if (!m.id.empty()) {
-        if (count != 1) err("'id' can only be given when creating one entity");
-        if (findEntity(m.id) >= 0) err("an entity with id '" + m.id + "' already exists");
-        createOne(m.tmpl, z.v(), owner, &m.id, c.player);
-        return;
-      }
-      if (count <= 0) return;
-      Frame& f = pushFrame(FK::Create);  // one entity a step: each arrives before the next exists
-      f.a = m.tmpl;
-      f.b = z.v();
-      f.c = owner;
-      f.next = count;
-      f.ctx.player = c.player;
-      return;
-    }
-    case Op::Shuffle: {
-      Value z = eval(m.target, c);
-      std::vector<int32_t> zoneIds;
-      if (z.k() == VK::Zone) zoneIds.push_back(z.v());
-      else if (z.k() == VK::List) {
-        for (int32_t i = 0; i < z.n(); i++)
-          if (scratch_[z.v() + i].k() == VK::Zone) zoneIds.push_back(scratch_[z.v() + i].v());
-      }
-      for (int32_t zi : zoneIds) {
-        auto& v = st_.zones[zi];
-        for (size_t i = v.size(); i > 1; i--) std::swap(v[i - 1], v[st_.rng.below((uint32_t)i)]);
-        for (int32_t e : v) rehandle(e);  // a shuffled card cannot be followed
-      }
-      return;
-    }
     case Op::Damage: {
       Value amount = eval(m.value, c);
       evalList(m.target, c, targets);
@@ -284,32 +176,37 @@ void Game::applyOp(const Mutation& m, Ctx& c) {
       emitAll(hits, 3, m.prop);  // the damage is dealt between the halves (resolve.cpp)
       return;
     }
-    case Op::Attach: {
-      entityTargets();
-      Value h = eval(m.host, c);
-      if (h.k() != VK::Ent || !st_.ents[h.v()].alive) err("host is not an entity");
-      std::vector<Event>& moving = evScratch_;
-      moving.clear();
-      for (Value t : targets) {
-        if (t.v() == h.v()) err("an entity cannot be attached to itself");
-        st_.ents[t.v()].host = h.v();
-        if (st_.ents[h.v()].zone >= 0 && st_.ents[t.v()].zone != st_.ents[h.v()].zone)
-          moving.push_back(moveEvent(t.v(), st_.ents[h.v()].zone, c.player));
-      }
-      emitAll(moving, 3, 0);
-      return;
-    }
     case Op::EndTurn: st_.endTurn = true; return;
-    case Op::Win: case Op::Lose: {
-      playerTargets();
-      if (targets.empty()) return;
-      int32_t p = targets[0].v();
-      endGame(m.op == Op::Win ? p : nextInTurn(p));
-      return;
-    }
     case Op::Draw: endGame(-1); return;
+    default: applyRareOp(m, c, targets); return;
   }
 }
+
+// An operation's targets: the live entities it names, or (players) the players it names, an
+// entity standing for its owner.
+void Game::opTargets(const Mutation& m, const Ctx& c, std::vector<Value>& targets, bool players) const {
+  evalList(m.target, c, targets);
+  if (players) {
+    for (Value& v : targets)
+      if (v.k() == VK::Ent && v.v() >= def_->numPlayers()) v = Value::ent(st_.ents[v.v()].owner);
+    targets.erase(std::remove_if(targets.begin(), targets.end(), [&](Value v) { return v.k() != VK::Ent || v.v() < 0; }),
+                  targets.end());
+    return;
+  }
+  targets.erase(std::remove_if(targets.begin(), targets.end(),
+                               [&](Value v) { return v.k() != VK::Ent || !st_.ents[v.v()].alive; }),
+                targets.end());
+}
+
+// The zone an operation's key names (an entity stands for its zone).
+int32_t Game::opZone(const Mutation& m, const Ctx& c, const Expr& e, const char* key) const {
+  Value z = eval(e, c);
+  if (z.k() == VK::Ent && st_.ents[z.v()].zone >= 0) return st_.ents[z.v()].zone;
+  if (z.k() != VK::Zone) opError(m, std::string(key) + " is not a zone");
+  return z.v();
+}
+
+void Game::opError(const Mutation& m, const std::string& msg) const { throw RuntimeError("runtime_error", m.path + ": " + msg); }
 
 // One new entity: made, then moved into its zone (an event; true when it became a frame).
 bool Game::createOne(int32_t tmpl, int32_t zone, int32_t owner, const std::string* customId, int32_t player) {

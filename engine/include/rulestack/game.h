@@ -119,7 +119,7 @@ class Game {
   bool test(const Expr& e, const Ctx& c) const;       // eval(e, c).truthy(); absent: false
   int32_t number(const Expr& e, const Ctx& c) const;  // asInt(eval(e, c)); absent: 0
   int32_t prop(int32_t ent, int32_t p) const;  // derived (effects applied), as int
-  Value propValue(int32_t ent, int32_t p) const;
+  __attribute__((noinline)) Value propValue(int32_t ent, int32_t p) const;
   int32_t propInt(int32_t ent, int32_t p) const;
   int32_t intOf(int n, const Ctx& c) const;
 
@@ -230,7 +230,7 @@ class Game {
   Value zonesOfEntities(Value list) const;
   Value live(int32_t e) const;
   Value liveValue(Value v) const;
-  bool same(Value a, Value b) const;
+  __attribute__((noinline)) bool same(Value a, Value b) const;  // (ids compared as text: rare)
   bool equal(Value a, Value b) const;
   int32_t opponentOf(int32_t player) const;  // the next player in turn order, -1 for none
   int32_t fusedPlayer(int32_t a, const Ctx& c) const;  // a fused node's player (PlayerProp)
@@ -306,6 +306,10 @@ class Game {
 
   // mutations (mutations.cpp)
   void applyOp(const Mutation& m, Ctx& c);
+  void applyRareOp(const Mutation& m, Ctx& c, std::vector<Value>& targets);  // mutations_rare.cpp
+  void opTargets(const Mutation& m, const Ctx& c, std::vector<Value>& targets, bool players) const;
+  int32_t opZone(const Mutation& m, const Ctx& c, const Expr& e, const char* key) const;
+  [[noreturn]] void opError(const Mutation& m, const std::string& msg) const;
   void setProp(int32_t e, int32_t p, Value v);
   void logEvent(const Event& ev, bool before);
   void countEvent();
