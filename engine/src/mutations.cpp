@@ -32,14 +32,18 @@ Value combined(Op op, int32_t cur, Value v) {
 bool isPropertyOp(Op op) { return op == Op::Set || op == Op::Add || op == Op::Sub || op == Op::Mul || op == Op::Div; }
 }  // namespace
 
+// A property operation on one entity: its stored value combined with the operation's value.
+void Game::operateProp(int32_t e, const Mutation& m, Value v) {
+  setProp(e, m.prop, combined(m.op, asInt(st_.props[(size_t)e * def_->propNames.size() + m.prop].get()), v));
+}
+
 void Game::applyOp(const Mutation& m, Ctx& c) {
   const Def& d = *def_;
   if (isPropertyOp(m.op) && m.eventField < 0 && m.target.present() && singleValued(m.target)) {
     // a property of one player or entity (most mutations): no list of targets
     Value v = eval(m.value, c);
     Value t = evalNode(m.target.root, c);
-    if (t.k() == VK::Ent && st_.ents[t.v()].alive)
-      setProp(t.v(), m.prop, combined(m.op, asInt(st_.props[(size_t)t.v() * d.propNames.size() + m.prop].get()), v));
+    if (t.k() == VK::Ent && st_.ents[t.v()].alive) operateProp(t.v(), m, v);
     return;
   }
   // targets: a list of values (zones expand to their entities for entity operations), in
@@ -66,10 +70,7 @@ void Game::applyOp(const Mutation& m, Ctx& c) {
         return;
       }
       entityTargets();
-      for (Value t : targets) {
-        Value cur = st_.props[(size_t)t.v() * d.propNames.size() + m.prop].get();
-        setProp(t.v(), m.prop, combined(m.op, asInt(cur), v));
-      }
+      for (Value t : targets) operateProp(t.v(), m, v);
       return;
     }
     case Op::MoveZone: {

@@ -306,6 +306,7 @@ class Game {
 
   // mutations (mutations.cpp)
   void applyOp(const Mutation& m, Ctx& c);
+  void operateProp(int32_t e, const Mutation& m, Value v);
   void applyRareOp(const Mutation& m, Ctx& c, std::vector<Value>& targets);  // mutations_rare.cpp
   void opTargets(const Mutation& m, const Ctx& c, std::vector<Value>& targets, bool players) const;
   int32_t opZone(const Mutation& m, const Ctx& c, const Expr& e, const char* key) const;
