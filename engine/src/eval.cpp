@@ -109,14 +109,6 @@ void Game::evalList(const Expr& e, const Ctx& c, std::vector<Value>& out) const 
 
 int32_t Game::prop(int32_t ent, int32_t p) const { return propInt(ent, p); }
 
-// A property as a number: the stored value itself when no effect can change it (the common case).
-inline int32_t Game::propInt(int32_t ent, int32_t p) const {
-  const Def& d = *def_;
-  if (!d.hasEffects && ent >= 0 && (size_t)ent < st_.ents.size() && p >= 0)
-    return asInt(st_.props[(size_t)ent * d.propNames.size() + p].get());
-  return asInt(propValue(ent, p));
-}
-
 // A number where it is compared: the common leaves read here, without a call of their own.
 inline int32_t Game::intOf(int n, const Ctx& c) const {
   const Node& nd = def_->nodes.nodes[n];

@@ -56,9 +56,9 @@ bool Game::canPay(const std::vector<Mutation>& cost, const Ctx& c) const {
     const Mutation& m = cost[0];
     if (m.op != Op::Sub || m.prop < 0 || m.forEach.present()) return true;
     if (m.condition.present() && !test(m.condition, c)) return true;
-    int32_t a = number(m.value, c);
-    Value t = evalNode(m.target.root, c);
-    return t.k() != VK::Ent || prop(t.v(), m.prop) - a >= 0;
+    int32_t a = amount(m.value, c);
+    int32_t t = singleOf(m.target, c);
+    return t < 0 || propInt(t, m.prop) - a >= 0;
   }
   struct Spend { int32_t ent, prop, amount; };
   thread_local std::vector<Spend> spent;
@@ -228,7 +228,21 @@ void Game::collectMoves(int player, std::vector<Move>& out, bool firstOnly) cons
           continue;
         }
         size_t before = out.size();
-        enumerateAction(player, ai, e, out, firstOnly ? 1 : kMaxMovesPerAction, perSource);
+        if (a.plain && !(perSource ? perSource : &a.condition)->present()) {
+          // (enumerateAction's loops, for one move with nothing to choose and nothing more to test)
+          Ctx c;
+          c.player = player;
+          c.self = c.selected = e;
+          if (canPay(a.cost, c)) {
+            out.emplace_back();
+            Move& m = out.back();
+            m.kind = Move::Take;
+            m.action = ai;
+            m.source = e;
+          }
+        } else {
+          enumerateAction(player, ai, e, out, firstOnly ? 1 : kMaxMovesPerAction, perSource);
+        }
         rep = e;
         repBegin = before;
         repEnd = out.size();

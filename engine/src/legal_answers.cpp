@@ -1,5 +1,6 @@
 // The answers a player may give to the decisions offered to them (a choice of targets, a
-// discard, accepting or declining): rarer than actions, so compiled for size in wasm.
+// discard, accepting or declining), and what an answer does: rarer than actions, so compiled
+// for size in wasm.
 #include <algorithm>
 
 #include "rulestack/game.h"
@@ -73,6 +74,39 @@ void Game::collectAnswers(int player, std::vector<Move>& out) const {
       m.accept = false;
       m.targets.clear();
       out.push_back(m);
+    }
+  }
+}
+
+void Game::answer(int player, const Move& m) {
+  const Def& d = *def_;
+  auto di = std::find_if(st_.decisions.begin(), st_.decisions.end(), [&](const Decision& x) { return x.id == m.decision; });
+  Decision dec = *di;
+  st_.decisions.erase(di);
+  if (!m.accept) return;  // declined: nothing changes, the machine goes on
+  bool live = dec.evFrame >= 0 && dec.evFrame < (int32_t)st_.stack.size();
+  switch (dec.kind) {
+    case DecisionKind::Discard: {
+      std::vector<Event> moves;
+      for (const Slot& t : m.targets) moves.push_back(moveEvent(t.v, dec.dest, player));
+      emitAll(moves, 3, 0);
+      return;
+    }
+    case DecisionKind::Reaction:
+      startReaction(dec.def, player, dec.self, live ? dec.evFrame : -1, m.targets);
+      return;
+    case DecisionKind::Trigger: {
+      const Triggered& t = d.triggered[dec.def];
+      Item it = newItem(ItemKind::Triggered, dec.def, player, dec.self, live ? &st_.stack[dec.evFrame].ev : &dec.event);
+      it.targets = m.targets;
+      if (t.queue) {
+        pushItem(std::move(it));
+        st_.passes = 0;
+        if (st_.priority >= 0) st_.priority = nextInTurn(player);
+      } else {
+        pushExec(std::move(it), -1);
+      }
+      return;
     }
   }
 }

@@ -938,7 +938,10 @@ struct Loader {
       for (const Mode& mo : a.modes) ok = ok && selfSafe(mo.target.from.root, false) && selfSafe(mo.target.filter.root, false);
       a.groupable = ok;
     }
-    for (Action& a : d.actions) splitCondition(a);
+    for (Action& a : d.actions) {
+      splitCondition(a);
+      a.plain = !a.hasX && a.modes.empty() && !a.target.present;
+    }
     // what the end conditions read
     d.endPropMask.assign(d.propNames.size(), 0);
     for (EndCondition& c : d.ends) {

@@ -41,9 +41,9 @@ void Game::applyOp(const Mutation& m, Ctx& c) {
   const Def& d = *def_;
   if (isPropertyOp(m.op) && m.eventField < 0 && m.target.present() && singleValued(m.target)) {
     // a property of one player or entity (most mutations): no list of targets
-    Value v = eval(m.value, c);
-    Value t = evalNode(m.target.root, c);
-    if (t.k() == VK::Ent && st_.ents[t.v()].alive) operateProp(t.v(), m, v);
+    Value v = m.op == Op::Set ? eval(m.value, c) : Value::num(amount(m.value, c));  // (the others read a number)
+    int32_t t = singleOf(m.target, c);
+    if (t >= 0 && st_.ents[t].alive) operateProp(t, m, v);
     return;
   }
   // targets: a list of values (zones expand to their entities for entity operations), in

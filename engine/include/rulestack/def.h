@@ -80,6 +80,8 @@ struct Action {
   // first card of the zone; `perSource` is the rest (absent: none), tested per card. The
   // zone test itself holds for every card enumerated, so it is in neither.
   Expr perAction, perSource;
+  // no modes, no X, no targets: at most one move per source, enumerated without the general loops
+  bool plain = false;
   std::vector<std::pair<int, Expr>> props;  // symbol -> value at take time
 };
 

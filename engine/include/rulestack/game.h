@@ -122,6 +122,8 @@ class Game {
   __attribute__((noinline)) Value propValue(int32_t ent, int32_t p) const;
   int32_t propInt(int32_t ent, int32_t p) const;
   int32_t intOf(int n, const Ctx& c) const;
+  int32_t amount(const Expr& e, const Ctx& c) const;  // number(e, c), the common leaves read in place
+  int32_t singleOf(const Expr& e, const Ctx& c) const;  // a singleValued e's player or entity, -1: none
 
   // Names
   std::string entityId(int32_t e) const;
@@ -323,5 +325,40 @@ class Game {
   int32_t playerZone(int zoneDef, int32_t player) const;
   int32_t ownerOf(int32_t e) const;
 };
+
+// (inline here: the hot paths of legal.cpp and mutations.cpp call them)
+// A property as a number: the stored value itself when no effect can change it (the common case).
+inline int32_t Game::propInt(int32_t ent, int32_t p) const {
+  const Def& d = *def_;
+  if (!d.hasEffects && ent >= 0 && (size_t)ent < st_.ents.size() && p >= 0)
+    return asInt(st_.props[(size_t)ent * d.propNames.size() + p].get());
+  return asInt(propValue(ent, p));
+}
+
+inline int32_t Game::amount(const Expr& e, const Ctx& c) const {
+  const Def& d = *def_;
+  if (!e.present()) return 0;
+  const Node& nd = d.nodes.nodes[e.root];
+  if (nd.op == N::SelfProp && !d.hasEffects) {  // (a declared property: imm is its index)
+    int32_t s = fusedSelf(nd.a, c);
+    return s < 0 || !st_.ents[s].alive ? 0 : asInt(st_.props[(size_t)s * d.propNames.size() + nd.imm].get());
+  }
+  if (nd.op == N::Const) {
+    const ConstVal& cv = d.nodes.consts[nd.imm];
+    return cv.kind == 1 ? cv.v : cv.kind == 2 ? (cv.v != 0) : 0;
+  }
+  return number(e, c);
+}
+
+inline int32_t Game::singleOf(const Expr& e, const Ctx& c) const {
+  auto live = [&](int32_t x) { return x < 0 || !st_.ents[x].alive ? -1 : x; };
+  switch (def_->nodes.nodes[e.root].op) {
+    case N::PCurrent: return c.player;
+    case N::PActive: return st_.active;
+    case N::POpponent: return opponentOf(c.player);
+    case N::ESelf: return live(c.self);
+    default: return live(c.selected);  // N::ESelected
+  }
+}
 
 }  // namespace rulestack
