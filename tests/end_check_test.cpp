@@ -28,9 +28,9 @@ const char* kDef = R"J({
 
 struct Play {
   std::unique_ptr<rulestack::Game> g;
-  Play() {
+  explicit Play(const char* text = kDef) {
     std::vector<rulestack::DefError> errs;
-    auto def = rulestack::compileDefinition(kDef, errs);
+    auto def = rulestack::compileDefinition(text, errs);
     REQUIRE(def);
     g = std::make_unique<rulestack::Game>(def, 1);
   }
@@ -51,7 +51,54 @@ struct Play {
   int32_t result() const { return g->state().result; }  // -2 playing, -1 draw, else the winner
 };
 
+// The same actions; each condition begins with a conjunct that reads one thing and goes on with
+// one that reads another (the first is tested apart: EndCondition::guard).
+const char* kGuarded = R"J({
+  "name": "Guarded", "players": { "count": 2, "properties": { "score": 0, "other": 0 } },
+  "actions": [
+    { "name": "Score", "queue": false,
+      "mutations": [ { "target": "$player.current", "property": "score", "operation": "+", "value": 1 } ] },
+    { "name": "Other", "queue": false,
+      "mutations": [ { "target": "$player.current", "property": "other", "operation": "+", "value": 1 } ] } ],
+  "flow": { "phases": [ { "name": "Main", "valid_actions": ["Score", "Other"] } ] },
+  "end_conditions": [
+    { "when": "$turn > 2 and $player.current.score >= 2", "winner": "$player.current" },
+    { "when": "$player.current.other >= 1 and $player.current.score >= 1", "winner": "$player.current" },
+    { "when": "$player.current.other >= 2 and $turn > 3", "draw": true } ] })J";
+
+void passUntilTurn(Play& p, int turn) {
+  for (int i = 0; i < 20 && p.g->state().turn < turn && p.result() == -2; i++) p.move("pass");
+}
+
 }  // namespace
+
+TEST_CASE("an end condition whose first conjunct is false is re-tested when that conjunct's reads change", "[end]") {
+  SECTION("the first conjunct turns true later (the turn), the rest held already") {
+    Play p(kGuarded);
+    p.move("Score");
+    p.move("Score");  // score 2 at turn 1: the first condition's $turn > 2 is false
+    CHECK(p.result() == -2);
+    passUntilTurn(p, 3);
+    CHECK(p.result() == 0);
+    CHECK(p.g->state().turn == 3);
+  }
+  SECTION("the first conjunct turns true (other) after the rest held") {
+    Play p(kGuarded);
+    p.move("Score");  // score 1; other 0: the second condition's first conjunct is false
+    CHECK(p.result() == -2);
+    p.move("Other");  // other 1: now both hold
+    CHECK(p.result() == 0);
+  }
+  SECTION("the first conjunct holds; the rest (the turn) turns true later") {
+    Play p(kGuarded);
+    p.move("Other");
+    p.move("Other");  // other 2, score 0: the third condition waits for turn 4
+    CHECK(p.result() == -2);
+    passUntilTurn(p, 4);
+    CHECK(p.result() == -1);
+    CHECK(p.g->state().turn == 4);
+  }
+}
 
 TEST_CASE("an end condition ends the game at the first change of what it reads", "[end]") {
   SECTION("a property it reads") {

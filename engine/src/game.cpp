@@ -138,11 +138,21 @@ bool Game::checkEnd() {
   endDirty_ = 0;
   for (const EndCondition& ec : d.ends) {
     if (!(ec.reads & dirty)) continue;  // false when last checked, and nothing it reads changed
+    uint64_t bit = ec.guardBit;
     for (int p : d.turnOrder) {
       if (!ec.perPlayer && p != d.turnOrder.front()) break;  // the same for every player
       Ctx c;
       c.player = p;
-      if (!test(ec.when, c)) continue;
+      if (bit) {  // the first conjunct apart (the same order of evaluation)
+        const uint64_t b = bit;
+        bit <<= 1;
+        if ((falseGuards_ & b) && !(ec.guardReads & dirty)) continue;
+        if (!test(ec.guard, c)) { falseGuards_ |= b; continue; }
+        falseGuards_ &= ~b;
+        if (!test(ec.rest, c)) continue;
+      } else if (!test(ec.when, c)) {
+        continue;
+      }
       if (ec.draw) { endGame(-1); return true; }
       Value w = eval(ec.winner, c);
       if (w.k() == VK::Ent && w.v() < d.numPlayers()) { endGame(w.v()); return true; }

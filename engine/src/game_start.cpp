@@ -10,7 +10,7 @@ constexpr int kMaxKeptSteps = 100000;
 
 struct Game::SetupStart {
   State st;
-  uint64_t endDirty = ~0ull;
+  uint64_t endDirty = ~0ull, falseGuards = 0;
   int eventsThisMove = 0;
   int32_t quietCause = -1;
   int64_t steps = 0;
@@ -25,6 +25,7 @@ void Game::restart(uint64_t seed) {
     const SetupStart& k = *setupStart_;
     st_ = k.st;
     endDirty_ = k.endDirty;
+    falseGuards_ = k.falseGuards;
     eventsThisMove_ = k.eventsThisMove;
     quietCause_ = k.quietCause;
     steps_ = k.steps;
@@ -46,6 +47,7 @@ void Game::keepSetupStart() {
     kept = true;
     k->st = st_;
     k->endDirty = endDirty_;
+    k->falseGuards = falseGuards_;
     k->eventsThisMove = eventsThisMove_;
     k->quietCause = quietCause_;
     k->steps = steps_;

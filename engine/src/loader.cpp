@@ -951,6 +951,17 @@ struct Loader {
       if (!c.reads) c.reads = Def::kEndTurn;          // (a constant: checked when a turn starts)
       c.perPlayer = readsCurrentPlayer(c.when.root) || readsCurrentPlayer(c.winner.root);
       if (c.reads & Def::kEndOther) d.endAny = true;
+      std::vector<int> parts;
+      conjuncts(c.when.root, parts);
+      const size_t bit = (size_t)(&c - d.ends.data()) * d.turnOrder.size();
+      if (parts.size() > 1 && !d.hasEffects && bit + d.turnOrder.size() <= 64) {
+        endReads(parts[0], c.guardReads);
+        if (c.guardReads) {
+          c.guard = Expr{parts[0]};
+          c.rest = andOf(parts, 1, parts.size());
+          c.guardBit = 1ull << bit;
+        }
+      }
       for (size_t p = 0; p < d.propNames.size(); p++)
         if (c.reads & Def::endBit((int)p)) d.endPropMask[p] |= Def::endBit((int)p);
     }

@@ -140,6 +140,11 @@ struct EndCondition {
   bool draw = false;
   bool perPlayer = true;  // reads $player.current/opponent: checked once per player, else once
   uint64_t reads = 0;     // Def::endBit of what it reads
+  // `when` as its first conjunct and the rest (guard absent: not split). While the guard was
+  // false at the last check and nothing it reads has changed, the condition is still false.
+  Expr guard, rest;
+  uint64_t guardReads = 0;
+  uint64_t guardBit = 0;  // its bit in Game's record of false guards (one per player in turn order)
 };
 
 // Symbols of the built-in member names, interned at load so member access compares ints.

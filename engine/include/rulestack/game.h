@@ -173,6 +173,9 @@ class Game {
   mutable std::vector<Value> scratch_;
   int eventsThisMove_ = 0;
   uint64_t endDirty_ = ~0ull;  // Def::endBit of what changed since the end conditions were checked
+  // EndCondition::guardBit of the guards that were false at the last check (meaningful where
+  // what a guard reads is not in endDirty_)
+  uint64_t falseGuards_ = 0;
   // The legal moves of the priority player, computed when advance() decided whether to
   // pass for them automatically; valid until the state changes.
   mutable std::vector<Move> movesCache_;
