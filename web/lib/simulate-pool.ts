@@ -1,12 +1,14 @@
 // Batches of a simulate run played by a pool of workers (node worker_threads, or Web Workers
 // in a browser), each with its own engine instance started from the one compiled module:
-// each worker is given the next batch when it answers, so a slow batch holds up no other.
+// each worker holds two batches (the second waits in the worker: no idle round trip between
+// them) and is given the next when it answers one, so batches go to whoever is free.
 import { EngineCrashedError } from './errors.js';
 import { isNode } from './wasm-load.js';
 
-/** What the main thread posts to a simulate worker. */
+/** What the main thread posts to a simulate worker (`init` once, `definition` at each run). */
 export type ToWorker =
-  | { type: 'init'; module: WebAssembly.Module; definition: string }
+  | { type: 'init'; module: WebAssembly.Module }
+  | { type: 'definition'; definition: string }
   | { type: 'batch'; id: number; options: string };
 
 /** A worker's answer: the engine's text for batch `id`, or the error it threw. */
@@ -16,10 +18,16 @@ export interface FromWorker {
   error?: { name: string; message: string; crashedNow?: boolean };
 }
 
-/** A worker as the pool sees it, whichever kind it is. */
+/** A worker as the pool sees it, whichever kind it is: its answers go to the run using it. */
 interface PoolWorker {
   post(m: ToWorker): void;
   terminate(): void;
+  /** node: whether the worker keeps the process alive (in a run, not while idle) */
+  hold(on: boolean): void;
+  receive: (m: FromWorker) => void;
+  fail: (e: Error) => void;
+  /** it exited or failed (an idle one is then not given to a run) */
+  dead: boolean;
 }
 
 /** How many cores the platform says it has (at least 1). */
@@ -33,25 +41,98 @@ export async function coreCount(): Promise<number> {
   return typeof n === 'number' && n >= 1 ? Math.floor(n) : 1;
 }
 
-/** A new simulate worker; `receive` gets its answers, `fail` an error that killed it. */
-async function spawn(receive: (m: FromWorker) => void, fail: (e: Error) => void): Promise<PoolWorker> {
+const idle = () => {};
+
+/** A new simulate worker, its engine started from `module`. */
+async function spawn(module: WebAssembly.Module): Promise<PoolWorker> {
+  let w: PoolWorker;
   if (isNode) {
     const name = 'node:worker_threads'; // hidden from bundlers
     const { Worker } = (await import(/* @vite-ignore */ /* webpackIgnore: true */ name)) as typeof import('node:worker_threads');
-    const w = new Worker(new URL('./simulate-worker.js', import.meta.url));
-    w.on('message', receive);
-    w.on('error', fail);
-    w.on('exit', (code) => fail(new Error(`rulestack: a simulate worker exited (code ${code})`)));
-    return { post: (m) => w.postMessage(m), terminate: () => void w.terminate() };
+    const t = new Worker(new URL('./simulate-worker.js', import.meta.url));
+    w = {
+      post: (m) => t.postMessage(m),
+      terminate: () => void t.terminate(),
+      hold: (on) => (on ? t.ref() : t.unref()),
+      receive: idle,
+      fail: idle,
+      dead: false,
+    };
+    t.on('message', (m: FromWorker) => w.receive(m));
+    t.on('error', (e) => ((w.dead = true), w.fail(e)));
+    t.on('exit', (code) => ((w.dead = true), w.fail(new Error(`rulestack: a simulate worker exited (code ${code})`))));
+  } else {
+    // the pattern bundlers (Vite, webpack) recognise: they build the worker and give its URL
+    const t = new Worker(new URL('./simulate-worker.js', import.meta.url), { type: 'module' });
+    w = { post: (m) => t.postMessage(m), terminate: () => t.terminate(), hold: idle, receive: idle, fail: idle, dead: false };
+    t.onmessage = (ev: MessageEvent<FromWorker>) => w.receive(ev.data);
+    t.onerror = (ev) => {
+      ev.preventDefault();
+      w.dead = true;
+      w.fail(new Error(`rulestack: a simulate worker failed: ${ev.message || 'it could not be loaded'}`));
+    };
   }
-  // the pattern bundlers (Vite, webpack) recognise: they build the worker and give its URL
-  const w = new Worker(new URL('./simulate-worker.js', import.meta.url), { type: 'module' });
-  w.onmessage = (ev: MessageEvent<FromWorker>) => receive(ev.data);
-  w.onerror = (ev) => {
-    ev.preventDefault();
-    fail(new Error(`rulestack: a simulate worker failed: ${ev.message || 'it could not be loaded'}`));
-  };
-  return { post: (m) => w.postMessage(m), terminate: () => w.terminate() };
+  w.post({ type: 'init', module });
+  return w;
+}
+
+/**
+ * The workers of one compiled module, kept from one run to the next so that a run does not
+ * pay for starting them again: a run takes the idle ones (and starts more if it needs them)
+ * and gives them back when it ends well; a failed run's workers are ended. Idle workers end
+ * after `idleMs`, and in node they do not keep the process alive.
+ */
+export class WorkerPool {
+  readonly #module: WebAssembly.Module;
+  readonly #idleMs: number;
+  #idle: PoolWorker[] = [];
+  #timer: ReturnType<typeof setTimeout> | undefined;
+  /** How many workers this pool has started (for tests and benchmarks). */
+  started = 0;
+
+  constructor(module: WebAssembly.Module, opts: { idleMs?: number } = {}) {
+    this.#module = module;
+    this.#idleMs = opts.idleMs ?? 30_000;
+  }
+
+  /** Idle workers now. */
+  get idle(): number {
+    return this.#idle.length;
+  }
+
+  async take(): Promise<PoolWorker> {
+    let w = this.#idle.pop();
+    while (w?.dead) w = this.#idle.pop();
+    if (!w) {
+      w = await spawn(this.#module);
+      this.started++;
+    }
+    w.hold(true);
+    return w;
+  }
+
+  give(w: PoolWorker): void {
+    w.receive = idle;
+    w.fail = idle;
+    w.hold(false);
+    this.#idle.push(w);
+    if (this.#timer !== undefined) clearTimeout(this.#timer);
+    this.#timer = setTimeout(() => this.close(), this.#idleMs);
+    (this.#timer as { unref?: () => void }).unref?.();
+  }
+
+  /** Ends the idle workers (a run in progress keeps its own). */
+  close(): void {
+    if (this.#timer !== undefined) clearTimeout(this.#timer);
+    this.#timer = undefined;
+    for (const w of this.#idle.splice(0)) end(w);
+  }
+}
+
+function end(w: PoolWorker): void {
+  w.receive = idle;
+  w.fail = idle; // (its exit is not a failure)
+  w.terminate();
 }
 
 /** The error a worker reported, rebuilt with its class. */
@@ -62,7 +143,7 @@ function rebuilt(e: NonNullable<FromWorker['error']>): Error {
 }
 
 export interface PoolRun {
-  module: WebAssembly.Module;
+  pool: WorkerPool;
   /** The definition's JSON text. */
   definition: string;
   /** Each batch's options as JSON text, in game order. */
@@ -74,7 +155,7 @@ export interface PoolRun {
 
 /** Plays every batch on `workers` workers (at most one a batch); resolves when all answered. */
 export async function runInWorkers(run: PoolRun): Promise<void> {
-  const pool: PoolWorker[] = [];
+  const used: PoolWorker[] = [];
   let next = 0;
   let answered = 0;
   let settled = false;
@@ -87,7 +168,8 @@ export async function runInWorkers(run: PoolRun): Promise<void> {
   const finish = (e?: unknown) => {
     if (settled) return;
     settled = true;
-    for (const w of pool) w.terminate();
+    // workers that may be mid-batch or broken are ended; after a run that went well, kept
+    for (const w of used) (e === undefined ? run.pool.give(w) : end(w));
     if (e === undefined) resolveRun();
     else rejectRun(e);
   };
@@ -99,34 +181,31 @@ export async function runInWorkers(run: PoolRun): Promise<void> {
   };
   try {
     const count = Math.max(1, Math.min(run.workers, run.options.length));
-    for (let i = 0; i < count; i++) {
-      let self: PoolWorker | undefined;
-      const w = await spawn(
-        (m) => {
-          if (settled) return;
-          if (m.error) return finish(rebuilt(m.error));
-          try {
-            run.onAnswer(m.id, m.text ?? '');
-          } catch (e) {
-            return finish(e);
-          }
-          if (++answered === run.options.length) return finish();
-          give(self!);
-        },
-        (e) => finish(e),
-      );
+    for (let i = 0; i < count && !settled; i++) {
+      const w = await run.pool.take();
       if (settled) {
-        w.terminate(); // an early failure: the rest is not started
+        run.pool.give(w); // an early failure: the rest is not started
         break;
       }
-      self = w;
-      pool.push(w);
-      w.post({ type: 'init', module: run.module, definition: run.definition });
+      used.push(w);
+      w.receive = (m) => {
+        if (settled) return;
+        if (m.error) return finish(rebuilt(m.error));
+        try {
+          run.onAnswer(m.id, m.text ?? '');
+        } catch (e) {
+          return finish(e);
+        }
+        if (++answered === run.options.length) return finish();
+        give(w);
+      };
+      w.fail = (e) => finish(e);
+      w.post({ type: 'definition', definition: run.definition });
       give(w);
+      give(w); // a second one waiting in the worker: no idle round trip between two batches
     }
   } catch (e) {
     finish(e);
   }
-  // terminate() makes node's workers exit: that is not a failure once the run is settled
   return done;
 }

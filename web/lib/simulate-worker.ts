@@ -1,5 +1,6 @@
 // A simulate worker (node worker_threads or a Web Worker): its own instance of the engine,
-// from the compiled module the main thread posts, plays the batches it is sent and answers
+// from the compiled module the main thread posts once, plays the batches it is sent (of the
+// definition last posted: the pool keeps a worker from one run to the next) and answers
 // with the engine's JSON text. It imports no YAML reader and has no top-level await, so that
 // a bundler can build it in any worker format.
 import { isNode, instantiateLater } from './wasm-load.js';
@@ -21,6 +22,9 @@ function errorData(e: unknown): NonNullable<FromWorker['error']> {
 async function handle(msg: ToWorker, post: (m: FromWorker) => void): Promise<void> {
   if (msg.type === 'init') {
     engine = instantiateLater(msg.module).then((m) => new EngineInstance(m));
+    return;
+  }
+  if (msg.type === 'definition') {
     definition = msg.definition;
     return;
   }

@@ -125,3 +125,54 @@ test('without workers: as many as the cores', { timeout: 60_000 }, async () => {
   const ttt = example('tictactoe');
   assert.deepEqual(await rs.simulateParallel(ttt, { games: 12, seed: 9 }), rs.simulate(ttt, { games: 12, seed: 9 }));
 });
+
+describe('simulateParallel keeps its workers between runs', () => {
+  const ttt = example('tictactoe');
+
+  test('a second run starts no worker; a run of another definition reuses them too', { timeout: 120_000 }, async () => {
+    const { WorkerPool, runInWorkers } = await import('../simulate-pool.js');
+    const { compileEngine } = await import('../wasm-load.js');
+    const pool = new WorkerPool(await compileEngine({}));
+    const play = async (definition: string, opts: SimulateOptions, batch: number) => {
+      const { parseDefinition } = await import('../definition.js');
+      const json = parseDefinition(definition).json;
+      const options: string[] = [];
+      for (let first = 0; first < opts.games; first += batch)
+        options.push(JSON.stringify({ ...opts, games: Math.min(batch, opts.games - first), seed: (opts.seed ?? 1) + first }));
+      const texts: string[] = new Array(options.length);
+      await runInWorkers({ pool, definition: json, options, workers: 2, onAnswer: (i, t) => (texts[i] = t) });
+      return texts.map((t) => JSON.parse(t) as { games: number; hashes: string[] }).flatMap((r) => r.hashes);
+    };
+    const hashesOf = (definition: string, opts: SimulateOptions) => rs.simulate(definition, { ...opts, hashes: true }).hashes;
+    assert.deepEqual(await play(ttt, { games: 8, seed: 3, hashes: true }, 2), hashesOf(ttt, { games: 8, seed: 3 }));
+    assert.equal(pool.started, 2);
+    assert.equal(pool.idle, 2);
+    assert.deepEqual(await play(ttt, { games: 6, seed: 50, hashes: true }, 1), hashesOf(ttt, { games: 6, seed: 50 }));
+    const duel = example('duel');
+    assert.deepEqual(await play(duel, { games: 4, seed: 9, hashes: true }, 1), hashesOf(duel, { games: 4, seed: 9 }));
+    assert.equal(pool.started, 2, 'the same two workers played all three runs');
+    pool.close();
+    assert.equal(pool.idle, 0);
+  });
+
+  test('a failed run ends its workers (the next starts new ones); idle workers end after idleMs', { timeout: 120_000 }, async () => {
+    const { WorkerPool, runInWorkers } = await import('../simulate-pool.js');
+    const { compileEngine } = await import('../wasm-load.js');
+    const pool = new WorkerPool(await compileEngine({}), { idleMs: 100 });
+    const { parseDefinition } = await import('../definition.js');
+    const json = parseDefinition(ttt).json;
+    const options = [1, 2, 3].map((seed) => JSON.stringify({ games: 1, seed }));
+    await assert.rejects(
+      runInWorkers({ pool, definition: json, options, workers: 2, onAnswer: () => { throw new Error('refused'); } }),
+      { message: 'refused' },
+    );
+    assert.equal(pool.idle, 0);
+    const texts: string[] = [];
+    await runInWorkers({ pool, definition: json, options, workers: 2, onAnswer: (i, t) => (texts[i] = t) });
+    assert.equal(pool.started, 4);
+    assert.deepEqual(texts.map((t) => JSON.parse(t).games), [1, 1, 1]);
+    assert.equal(pool.idle, 2);
+    await new Promise((r) => setTimeout(r, 400));
+    assert.equal(pool.idle, 0);
+  });
+});
