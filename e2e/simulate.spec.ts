@@ -147,14 +147,15 @@ test('Simulate 200 Duel games on 2 cores: 2 workers, the charts appear and the w
   await expectOddGames(page, 'duel.yaml', 7, 200);
   // the bar moved on as the games came in, not only at the end
   expect(new Set(reports.filter((v) => v > 0 && v < 200)).size).toBeGreaterThan(0);
-  // the panel's worker and the package's two it started, which ended with the run (the panel's is kept for the next)
+  // the panel's worker and the package's two it started, all kept for the next run
   expect(started).toHaveLength(3);
   expect(new Set(started).size).toBe(2); // two scripts: the panel's worker, the package's
-  await expect.poll(() => simWorkers(page)).toBe(1);
-  // a second run: the same figures, from the same panel worker and two new ones of the package's
+  expect(simWorkers(page)).toBe(3);
+  // a second run: the same figures, from the same three workers (none started)
   await simulate(page, 200, 'random', 7, 'Random', 90_000);
   await expectFigures(page, expected);
-  expect(started).toHaveLength(5);
+  expect(started).toHaveLength(3);
+  expect(simWorkers(page)).toBe(3);
 });
 
 test('Simulate 200 Duel games on 1 core: 1 worker (the panel’s own), the same figures', async ({ page }) => {
