@@ -86,13 +86,6 @@ int32_t Game::number(const Expr& e, const Ctx& c) const {
   return r;
 }
 
-bool Game::singleValued(const Expr& e) const {
-  switch (def_->nodes.nodes[e.root].op) {
-    case N::PCurrent: case N::PActive: case N::POpponent: case N::ESelf: case N::ESelected: return true;
-    default: return false;
-  }
-}
-
 void Game::evalList(const Expr& e, const Ctx& c, std::vector<Value>& out) const {
   out.clear();
   if (!e.present()) return;
@@ -247,6 +240,19 @@ Value Game::member(Value obj, int sym, const Ctx& c) const {
   }
 }
 
+// The comparisons of two evaluated operands, apart from evalBool: what they keep across their
+// two calls would make evalBool's every call save more registers.
+bool Game::compare(int n, const Ctx& c) const {
+  const Node& nd = def_->nodes.nodes[n];
+  switch (nd.op) {
+    case N::Lt: return evalInt(nd.a, c) < evalInt(nd.b, c);
+    case N::Le: return evalInt(nd.a, c) <= evalInt(nd.b, c);
+    case N::Gt: return evalInt(nd.a, c) > evalInt(nd.b, c);
+    case N::Ge: return evalInt(nd.a, c) >= evalInt(nd.b, c);
+    default: return (nd.op == N::Ne) != equal(evalNode(nd.a, c), evalNode(nd.b, c));  // Eq, Ne
+  }
+}
+
 // evalNode(n).truthy() and asInt(evalNode(n)), without making a Value where a node already
 // gives a truth or a number (most of the nodes of conditions and amounts).
 bool Game::evalBool(int n, const Ctx& c) const {
@@ -255,15 +261,11 @@ bool Game::evalBool(int n, const Ctx& c) const {
     case N::And: return evalBool(nd.a, c) && evalBool(nd.b, c);
     case N::Or: return evalBool(nd.a, c) || evalBool(nd.b, c);
     case N::Not: return !evalBool(nd.a, c);
-    case N::Lt: return evalInt(nd.a, c) < evalInt(nd.b, c);
-    case N::Le: return evalInt(nd.a, c) <= evalInt(nd.b, c);
-    case N::Gt: return evalInt(nd.a, c) > evalInt(nd.b, c);
-    case N::Ge: return evalInt(nd.a, c) >= evalInt(nd.b, c);
+    case N::Lt: case N::Le: case N::Gt: case N::Ge: case N::Eq: case N::Ne: return compare(n, c);
     case N::LtConst: return intOf(nd.a, c) < nd.imm;
     case N::LeConst: return intOf(nd.a, c) <= nd.imm;
     case N::GtConst: return intOf(nd.a, c) > nd.imm;
     case N::GeConst: return intOf(nd.a, c) >= nd.imm;
-    case N::Eq: case N::Ne: return (nd.op == N::Ne) != equal(evalNode(nd.a, c), evalNode(nd.b, c));
     case N::EqConst: case N::NeConst: {
       Value v = evalNode(nd.a, c);
       return (nd.op == N::NeConst) != ((v.k() == VK::Int || v.k() == VK::Bool) && v.v() == nd.imm);

@@ -263,7 +263,8 @@ bool Game::execAtOnce(Item& it, int32_t priorityTo) {
     it.cancelled = true;
     if (card && st_.ents[it.source].zone == d.queueZone)
       emit(moveEvent(it.source, playerZone(d.cancelZone >= 0 ? d.cancelZone : d.discardZone, ownerOf(it.source)), it.player), 3, 0);
-    itemLeft(it, Ev::ActionCancelled, a.nameSym, it.source >= 0 ? Slot{it.source, VK::Ent} : Slot{}, false);
+    const Slot source = it.source >= 0 ? Slot{it.source, VK::Ent} : Slot{};
+    itemLeft(std::move(it), Ev::ActionCancelled, a.nameSym, source, false);  // (the caller drops it)
   } else {
     Event ev;
     ev.type = Ev::Named;
@@ -288,7 +289,7 @@ bool Game::execAtOnce(Item& it, int32_t priorityTo) {
       for (const Mutation& m : a.modes[it.mode].mutations)
         if (!m.condition.present() || test(m.condition, c)) applyOp(m, c);
     if (card && st_.ents[it.source].zone == d.queueZone) emit(moveEvent(it.source, playerZone(zd, ownerOf(it.source)), it.player), 3, 0);
-    itemLeft(it, Ev::ActionExecuted, ev.named, ev.entity, false);
+    itemLeft(std::move(it), Ev::ActionExecuted, ev.named, ev.entity, false);  // (the caller drops it)
     countEvent();
     if (logging) logEvent(ev, false);
   }
@@ -736,7 +737,7 @@ void Game::stepExec(int fi) {
       }
       case 4:
         f.stage = 5;
-        if (itemLeft(it, Ev::ActionExecuted, f.ev.named, f.ev.entity, false)) return;
+        if (itemLeft(Item(it), Ev::ActionExecuted, f.ev.named, f.ev.entity, false)) return;  // (the frame keeps its own)
         break;
       case 5:
         f.stage = 6;
@@ -754,15 +755,15 @@ void Game::stepExec(int fi) {
 
 // An item that leaves the queue stays findable a little while ($event.action) and says so
 // (true: as a frame, which `framed` forces).
-bool Game::itemLeft(const Item& it, Ev type, int32_t named, Slot entity, bool framed) {
-  st_.recent.push_back(it);
-  // dropped in halves, not one at a time (each is a few vectors to move)
-  if (st_.recent.size() >= 2 * kRecentItems)
-    st_.recent.erase(st_.recent.begin(), st_.recent.begin() + (st_.recent.size() - kRecentItems));
+bool Game::itemLeft(Item&& it, Ev type, int32_t named, Slot entity, bool framed) {
   Event ev;
   ev.type = type;
   ev.player = it.player;
   ev.item = it.id;
+  st_.recent.push_back(std::move(it));
+  // dropped in halves, not one at a time (each is a few vectors to move)
+  if (st_.recent.size() >= 2 * kRecentItems)
+    st_.recent.erase(st_.recent.begin(), st_.recent.begin() + (st_.recent.size() - kRecentItems));
   ev.named = named;
   ev.entity = entity;
   if (!framed) return emit(ev, 2);
@@ -784,15 +785,15 @@ void Game::cancelItem(Item&& it) {
   Slot ent = source >= 0 ? Slot{source, VK::Ent} : Slot{};
   int zd = d.cancelZone >= 0 ? d.cancelZone : d.discardZone;
   if (!card || zd < 0) {
-    itemLeft(it, Ev::ActionCancelled, named, ent, false);
+    itemLeft(std::move(it), Ev::ActionCancelled, named, ent, false);
     return;
   }
   Event move = moveEvent(source, playerZone(zd, ownerOf(source)), player);
   if (quiet(move, 3)) {  // the move, then ActionCancelled
     emit(move, 3, 0);
-    itemLeft(it, Ev::ActionCancelled, named, ent, false);
+    itemLeft(std::move(it), Ev::ActionCancelled, named, ent, false);
   } else {  // the same order as frames: ActionCancelled under the move
-    itemLeft(it, Ev::ActionCancelled, named, ent, true);
+    itemLeft(std::move(it), Ev::ActionCancelled, named, ent, true);
     pushEvent(move, 3, 0);
   }
 }

@@ -226,6 +226,7 @@ class Game {
   __attribute__((noinline)) Value withEffects(int32_t ent, int32_t p, Value base) const;
   Value evalNode(int n, const Ctx& c) const;
   bool evalBool(int n, const Ctx& c) const;
+  __attribute__((noinline)) bool compare(int n, const Ctx& c) const;  // (of evalBool)
   int32_t evalInt(int n, const Ctx& c) const;
   __attribute__((noinline)) Value evalCold(int n, const Ctx& c) const;  // the rarer nodes
   Value member(Value obj, int sym, const Ctx& c) const;
@@ -295,7 +296,7 @@ class Game {
   int applyEvent(int fi);
   void startReaction(int ri, int32_t player, int32_t self, int32_t evFrame, const std::vector<Slot>& targets);
   void cancelItem(Item&& it);
-  bool itemLeft(const Item& it, Ev type, int32_t named, Slot entity, bool framed);  // to recent items + its event
+  bool itemLeft(Item&& it, Ev type, int32_t named, Slot entity, bool framed);  // to recent items + its event
   bool targetsStillValid(Item& it);
   int32_t causeItem() const;
 
@@ -351,6 +352,13 @@ inline int32_t Game::amount(const Expr& e, const Ctx& c) const {
     return cv.kind == 1 ? cv.v : cv.kind == 2 ? (cv.v != 0) : 0;
   }
   return number(e, c);
+}
+
+inline bool Game::singleValued(const Expr& e) const {
+  switch (def_->nodes.nodes[e.root].op) {
+    case N::PCurrent: case N::PActive: case N::POpponent: case N::ESelf: case N::ESelected: return true;
+    default: return false;
+  }
 }
 
 inline int32_t Game::singleOf(const Expr& e, const Ctx& c) const {
