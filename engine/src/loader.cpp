@@ -952,7 +952,7 @@ struct Loader {
       c.perPlayer = readsCurrentPlayer(c.when.root) || readsCurrentPlayer(c.winner.root);
       if (c.reads & Def::kEndOther) d.endAny = true;
       std::vector<int> parts;
-      conjuncts(c.when.root, parts);
+      if (c.when.present()) conjuncts(c.when.root, parts);  // (absent in a definition with errors)
       const size_t bit = (size_t)(&c - d.ends.data()) * d.turnOrder.size();
       if (parts.size() > 1 && !d.hasEffects && bit + d.turnOrder.size() <= 64) {
         endReads(parts[0], c.guardReads);
