@@ -287,10 +287,7 @@ int32_t Game::evalInt(int n, const Ctx& c) const {
   const Def& d = *def_;
   const Node& nd = d.nodes.nodes[n];
   switch (nd.op) {
-    case N::Const: {
-      const ConstVal& cv = d.nodes.consts[nd.imm];
-      return cv.kind == 1 ? cv.v : cv.kind == 2 ? (cv.v != 0) : 0;
-    }
+    case N::Const: return constInt(d.nodes.consts[nd.imm]);
     case N::Add: return (int32_t)((uint32_t)evalInt(nd.a, c) + (uint32_t)evalInt(nd.b, c));
     case N::Sub: return (int32_t)((uint32_t)evalInt(nd.a, c) - (uint32_t)evalInt(nd.b, c));
     case N::Mul: return (int32_t)((uint32_t)evalInt(nd.a, c) * (uint32_t)evalInt(nd.b, c));
@@ -299,10 +296,7 @@ int32_t Game::evalInt(int n, const Ctx& c) const {
     case N::X: return c.x;
     case N::Turn: return st_.turn;
     case N::QueueSize: return (int32_t)st_.queue.size();
-    case N::SelfProp: {
-      int32_t e = fusedSelf(nd.a, c);
-      return e < 0 || !st_.ents[e].alive ? 0 : propInt(e, nd.imm);
-    }
+    case N::SelfProp: return selfPropInt(nd, c);
     case N::PlayerProp: {
       int32_t p = fusedPlayer(nd.a, c);
       return p < 0 ? 0 : propInt(p, nd.imm);

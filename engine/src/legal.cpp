@@ -210,6 +210,8 @@ void Game::collectMoves(int player, std::vector<Move>& out, bool firstOnly) cons
       size_t repBegin = 0, repEnd = 0;
       bool perActionTested = !a.perAction.present();
       const Expr* perSource = perActionTested ? nullptr : &a.perSource;
+      // a move for each card that can pay: nothing to choose, and nothing to test per card
+      const bool direct = a.plain && !(perSource ? *perSource : a.condition).present();
       for (size_t k = 0; k < z.size(); k++) {
         int32_t e = z[k];
         const Entity& en = st_.ents[e];
@@ -228,8 +230,7 @@ void Game::collectMoves(int player, std::vector<Move>& out, bool firstOnly) cons
           continue;
         }
         size_t before = out.size();
-        if (a.plain && !(perSource ? perSource : &a.condition)->present()) {
-          // (enumerateAction's loops, for one move with nothing to choose and nothing more to test)
+        if (direct) {  // (what enumerateAction's loops would find)
           Ctx c;
           c.player = player;
           c.self = c.selected = e;

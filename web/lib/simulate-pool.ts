@@ -112,8 +112,7 @@ export class WorkerPool {
   }
 
   give(w: PoolWorker): void {
-    w.receive = idle;
-    w.fail = idle;
+    detach(w);
     w.hold(false);
     this.#idle.push(w);
     if (this.#timer !== undefined) clearTimeout(this.#timer);
@@ -129,9 +128,14 @@ export class WorkerPool {
   }
 }
 
-function end(w: PoolWorker): void {
+/** No run hears from it any more (an ended worker's exit is not a failure). */
+function detach(w: PoolWorker): void {
   w.receive = idle;
-  w.fail = idle; // (its exit is not a failure)
+  w.fail = idle;
+}
+
+function end(w: PoolWorker): void {
+  detach(w);
   w.terminate();
 }
 
@@ -173,7 +177,7 @@ export async function runInWorkers(run: PoolRun): Promise<void> {
     if (e === undefined) resolveRun();
     else rejectRun(e);
   };
-  const give = (w: PoolWorker) => {
+  const nextBatch = (w: PoolWorker) => {
     if (next < run.options.length) {
       const id = next++;
       w.post({ type: 'batch', id, options: run.options[id]! });
@@ -197,12 +201,12 @@ export async function runInWorkers(run: PoolRun): Promise<void> {
           return finish(e);
         }
         if (++answered === run.options.length) return finish();
-        give(w);
+        nextBatch(w);
       };
       w.fail = (e) => finish(e);
       w.post({ type: 'definition', definition: run.definition });
-      give(w);
-      give(w); // a second one waiting in the worker: no idle round trip between two batches
+      nextBatch(w);
+      nextBatch(w); // a second one waiting in the worker: no idle round trip between two batches
     }
   } catch (e) {
     finish(e);

@@ -68,6 +68,7 @@ struct Nodes {
 };
 
 struct ConstVal { uint8_t kind; int32_t v; };  // kind: 0 null, 1 int, 2 bool, 3 str
+inline int32_t constInt(const ConstVal& cv) { return cv.kind == 1 ? cv.v : cv.kind == 2 ? (cv.v != 0) : 0; }  // as a number
 
 // A compiled expression: the index of its root node (-1: absent).
 struct Expr {

@@ -123,6 +123,7 @@ class Game {
   int32_t propInt(int32_t ent, int32_t p) const;
   int32_t intOf(int n, const Ctx& c) const;
   int32_t amount(const Expr& e, const Ctx& c) const;  // number(e, c), the common leaves read in place
+  int32_t selfPropInt(const Node& nd, const Ctx& c) const;  // a SelfProp node as a number
   int32_t singleOf(const Expr& e, const Ctx& c) const;  // a singleValued e's player or entity, -1: none
 
   // Names
@@ -339,18 +340,19 @@ inline int32_t Game::propInt(int32_t ent, int32_t p) const {
   return asInt(propValue(ent, p));
 }
 
-inline int32_t Game::amount(const Expr& e, const Ctx& c) const {
+// (propInt without its range checks: a live entity, and imm a declared property's index)
+inline int32_t Game::selfPropInt(const Node& nd, const Ctx& c) const {
   const Def& d = *def_;
+  int32_t e = fusedSelf(nd.a, c);
+  if (e < 0 || !st_.ents[e].alive) return 0;
+  return d.hasEffects ? asInt(propValue(e, nd.imm)) : asInt(st_.props[(size_t)e * d.propNames.size() + nd.imm].get());
+}
+
+inline int32_t Game::amount(const Expr& e, const Ctx& c) const {
   if (!e.present()) return 0;
-  const Node& nd = d.nodes.nodes[e.root];
-  if (nd.op == N::SelfProp && !d.hasEffects) {  // (a declared property: imm is its index)
-    int32_t s = fusedSelf(nd.a, c);
-    return s < 0 || !st_.ents[s].alive ? 0 : asInt(st_.props[(size_t)s * d.propNames.size() + nd.imm].get());
-  }
-  if (nd.op == N::Const) {
-    const ConstVal& cv = d.nodes.consts[nd.imm];
-    return cv.kind == 1 ? cv.v : cv.kind == 2 ? (cv.v != 0) : 0;
-  }
+  const Node& nd = def_->nodes.nodes[e.root];
+  if (nd.op == N::SelfProp) return selfPropInt(nd, c);
+  if (nd.op == N::Const) return constInt(def_->nodes.consts[nd.imm]);
   return number(e, c);
 }
 
