@@ -312,9 +312,10 @@ int32_t Game::causeItem() const {
 // Runs the list's mutations one after the other in this step, until one pushes a frame,
 // asks for a decision or ends the game: the machine then takes over from there.
 void Game::stepMuts(int fi) {
+  // (the list is the definition's or a scenario's, never in the stack: found once)
+  const std::vector<Mutation>& ms = listOf(st_.stack[fi].lk, st_.stack[fi].li, st_.stack[fi].lj);
   for (;;) {
     Frame& f = st_.stack[fi];
-    const std::vector<Mutation>& ms = listOf(f.lk, f.li, f.lj);
     if (f.next >= (int32_t)ms.size()) {
       st_.stack.pop_back();
       return;
