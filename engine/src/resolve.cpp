@@ -101,31 +101,32 @@ Ctx Game::ctxFrom(const FrameCtx& k) const {
 
 Ctx Game::ctxOf(int fi) const { return ctxFrom(st_.stack[fi].ctx); }
 
-namespace {
-// A list whose operations can neither set off an event nor ask a player (arithmetic,
-// Shuffle, Promote, EndTurn) runs at once, with no frame: nothing can interrupt it.
-bool plain(const std::vector<Mutation>& ms) {
-  for (const Mutation& m : ms) {
-    if (m.forEach.present()) return false;
-    switch (m.op) {
-      case Op::Set: case Op::Add: case Op::Sub: case Op::Mul: case Op::Div: case Op::Shuffle: case Op::Promote:
-      case Op::EndTurn:
-        break;
-      default:
-        return false;
-    }
+// Whether a list runs to its end at once, with no frame (Def::runsAtOnce). Traced, every
+// mutation is a step of its own.
+bool Game::atOnce(LK lk, int32_t li, int32_t lj) const {
+  const Def& d = *def_;
+  if (trace) return false;
+  switch (lk) {
+    case LK::OnEnter: return d.phases[li].onEnterAtOnce;
+    case LK::Cost: return d.actions[li].costAtOnce;
+    case LK::Action: return d.actions[li].mutationsAtOnce;
+    case LK::Mode: return d.actions[li].modes[lj].atOnce;
+    default: return d.runsAtOnce(listOf(lk, li, lj));
   }
-  return true;
 }
-}  // namespace
+
+// Runs a list that atOnce() allows, in this step.
+void Game::runAtOnce(const std::vector<Mutation>& ms, const Ctx& c) {
+  Ctx k = c;
+  for (const Mutation& m : ms)
+    if (!m.condition.present() || test(m.condition, k)) applyOp(m, k);
+}
 
 bool Game::pushMuts(LK lk, int32_t li, int32_t lj, FrameCtx&& ctx) {
   const std::vector<Mutation>& ms = listOf(lk, li, lj);
   if (ms.empty()) return false;
-  if (!trace && plain(ms)) {  // (traced, every mutation is a step of its own)
-    Ctx c = ctxFrom(ctx);
-    for (const Mutation& m : ms)
-      if (!m.condition.present() || test(m.condition, c)) applyOp(m, c);
+  if (atOnce(lk, li, lj)) {
+    runAtOnce(ms, ctxFrom(ctx));
     return false;
   }
   Frame& f = pushFrame(FK::Muts);
@@ -157,7 +158,7 @@ Event Game::moveEvent(int32_t e, int32_t zone, int32_t player) const {
 bool Game::quiet(const Event& ev, uint8_t halves) const {
   const Def& d = *def_;
   if (ev.type == Ev::OnZoneEnter && d.usesAttach) return false;  // attachments move with it
-  if (ev.type == Ev::PhaseExecute && !d.phases[ev.phase].onEnter.empty()) return false;
+  if (ev.type == Ev::PhaseExecute && !d.phases[ev.phase].onEnter.empty() && !atOnce(LK::OnEnter, ev.phase, -1)) return false;
   return !((halves & 1) && d.listens[Def::key(true, ev.type)]) && !((halves & 2) && d.listens[Def::key(false, ev.type)]);
 }
 
@@ -173,7 +174,14 @@ bool Game::emit(Event e, uint8_t halves, int32_t a) {
     countEvent();
     if (logging) logEvent(e, true);
   }
-  if (!changeNow(e, a)) return false;
+  if (e.type == Ev::PhaseExecute) {  // its on_enter, which atOnce() allows (else not quiet)
+    Ctx c;
+    c.player = st_.active;
+    c.event = &e;
+    runAtOnce(def_->phases[e.phase].onEnter, c);
+  } else if (!changeNow(e, a)) {
+    return false;
+  }
   if (halves & 2) {
     countEvent();
     if (logging) logEvent(e, false);
@@ -250,9 +258,9 @@ bool Game::execAtOnce(Item& it, int32_t priorityTo) {
   const Def& d = *def_;
   if (trace || it.kind != ItemKind::Action) return false;
   const Action& a = d.actions[it.def];
-  if (d.listens[Def::key(true, Ev::Named)] || d.listens[Def::key(false, Ev::Named)] ||
+  if (d.heard(Ev::Named) ||
       d.listens[Def::key(false, Ev::ActionExecuted)] || d.listens[Def::key(false, Ev::ActionCancelled)] ||
-      !plain(a.mutations) || (it.mode >= 0 && !plain(a.modes[it.mode].mutations)))
+      !a.mutationsAtOnce || (it.mode >= 0 && !a.modes[it.mode].atOnce))
     return false;
   int zd = d.discardZone >= 0 ? d.discardZone : d.cancelZone;
   bool card = a.play && it.source >= 0 && zd >= 0;
@@ -517,8 +525,7 @@ void Game::takeAction(int player, const Move& m) {
   const Def& d = *def_;
   const Action& a = d.actions[m.action];
   // nothing can answer it (no ActionPlayed listener, a cost of plain arithmetic): at once
-  bool quietTake = !trace && plain(a.cost) && !d.listens[Def::key(true, Ev::ActionPlayed)] &&
-                   !d.listens[Def::key(false, Ev::ActionPlayed)];
+  bool quietTake = !trace && a.costAtOnce && !d.heard(Ev::ActionPlayed);
   Item local;
   Item& it = quietTake ? local : pushFrame(FK::Take).item;  // a reused frame keeps its lists' memory
   if (!quietTake) st_.stack.back().a = player;

@@ -44,6 +44,7 @@ struct Mode {
   std::string name;
   TargetSpec target;
   std::vector<Mutation> mutations;
+  bool atOnce = false;  // Def::runsAtOnce(mutations)
 };
 
 struct Reaction {
@@ -67,6 +68,7 @@ struct Action {
   Expr source, condition;
   TargetSpec target;
   std::vector<Mutation> cost, mutations;
+  bool costAtOnce = false, mutationsAtOnce = false;  // Def::runsAtOnce of each
   bool hasX = false;
   Expr xMin, xMax;
   std::vector<Mode> modes;
@@ -130,6 +132,7 @@ struct Phase {
   std::string name;
   int nameSym = -1;
   std::vector<Mutation> onEnter;
+  bool onEnterAtOnce = false;    // Def::runsAtOnce(onEnter)
   std::vector<int> actions;      // action indexes valid in this phase
   bool hasActions = false;
   bool canPass = true;           // false: pass only when no action can be taken
@@ -207,6 +210,12 @@ struct Def {
   int prop(int sym) const { return sym >= 0 && sym < (int)propOfSym.size() ? propOfSym[sym] : -1; }
   int numPlayers() const { return (int)playerIds.size(); }
   static int key(bool before, Ev e) { return (before ? 0 : 1) * (int)Ev::Count + (int)e; }
+  bool heard(Ev e) const { return listens[key(true, e)] || listens[key(false, e)]; }
+  // Whether a list can run to its end at once, with no frame of the resolution machine:
+  // nothing in it can set off an event someone answers, ask a player or end the game.
+  // (Known at load, like who listens; kept per list in Phase, Action and Mode.)
+  bool runsAtOnce(const std::vector<Mutation>& ms) const;
+  void markListsAtOnce();  // sets those flags (once the listeners are known)
 };
 
 }  // namespace rulestack

@@ -1,0 +1,40 @@
+// What a definition knows of itself once loaded: which mutation lists run at once.
+#include "rulestack/def.h"
+
+namespace rulestack {
+
+// Arithmetic, Shuffle, Promote and EndTurn never set off an event; a draw, a move, damage
+// and a destroy set off only the events their names say, which may have no listener.
+bool Def::runsAtOnce(const std::vector<Mutation>& ms) const {
+  for (const Mutation& m : ms) {
+    if (m.forEach.present()) return false;
+    switch (m.op) {
+      case Op::Set: case Op::Add: case Op::Sub: case Op::Mul: case Op::Div: case Op::Shuffle: case Op::Promote:
+      case Op::EndTurn:
+        break;
+      case Op::DrawCard:
+        if (heard(Ev::DrawFailed)) return false;
+        [[fallthrough]];
+      case Op::MoveZone: case Op::Destroy:  // (attachments move and are discarded with them)
+        if (usesAttach || heard(Ev::OnZoneEnter)) return false;
+        break;
+      case Op::Damage:
+        if (heard(Ev::DamageTaken)) return false;
+        break;
+      default:
+        return false;
+    }
+  }
+  return true;
+}
+
+void Def::markListsAtOnce() {
+  for (Phase& p : phases) p.onEnterAtOnce = runsAtOnce(p.onEnter);
+  for (Action& a : actions) {
+    a.costAtOnce = runsAtOnce(a.cost);
+    a.mutationsAtOnce = runsAtOnce(a.mutations);
+    for (Mode& m : a.modes) m.atOnce = runsAtOnce(m.mutations);
+  }
+}
+
+}  // namespace rulestack
