@@ -101,21 +101,7 @@ Ctx Game::ctxFrom(const FrameCtx& k) const {
 
 Ctx Game::ctxOf(int fi) const { return ctxFrom(st_.stack[fi].ctx); }
 
-// Whether a list runs to its end at once, with no frame (Def::runsAtOnce). Traced, every
-// mutation is a step of its own.
-bool Game::atOnce(LK lk, int32_t li, int32_t lj) const {
-  const Def& d = *def_;
-  if (trace) return false;
-  switch (lk) {
-    case LK::OnEnter: return d.phases[li].onEnterAtOnce;
-    case LK::Cost: return d.actions[li].costAtOnce;
-    case LK::Action: return d.actions[li].mutationsAtOnce;
-    case LK::Mode: return d.actions[li].modes[lj].atOnce;
-    default: return d.runsAtOnce(listOf(lk, li, lj));
-  }
-}
-
-// Runs a list that atOnce() allows, in this step.
+// Runs a list that Def::runsAtOnce allows, in this step.
 void Game::runAtOnce(const std::vector<Mutation>& ms, const Ctx& c) {
   Ctx k = c;
   for (const Mutation& m : ms)
@@ -125,7 +111,7 @@ void Game::runAtOnce(const std::vector<Mutation>& ms, const Ctx& c) {
 bool Game::pushMuts(LK lk, int32_t li, int32_t lj, FrameCtx&& ctx) {
   const std::vector<Mutation>& ms = listOf(lk, li, lj);
   if (ms.empty()) return false;
-  if (atOnce(lk, li, lj)) {
+  if (!trace && def_->runsAtOnce(ms)) {  // (traced, every mutation is a step of its own)
     runAtOnce(ms, ctxFrom(ctx));
     return false;
   }
@@ -158,7 +144,9 @@ Event Game::moveEvent(int32_t e, int32_t zone, int32_t player) const {
 bool Game::quiet(const Event& ev, uint8_t halves) const {
   const Def& d = *def_;
   if (ev.type == Ev::OnZoneEnter && d.usesAttach) return false;  // attachments move with it
-  if (ev.type == Ev::PhaseExecute && !d.phases[ev.phase].onEnter.empty() && !atOnce(LK::OnEnter, ev.phase, -1)) return false;
+  if (ev.type == Ev::PhaseExecute && !d.phases[ev.phase].onEnter.empty() &&
+      (trace || !d.phases[ev.phase].onEnterAtOnce))
+    return false;  // (its on_enter runs as frames)
   return !((halves & 1) && d.listens[Def::key(true, ev.type)]) && !((halves & 2) && d.listens[Def::key(false, ev.type)]);
 }
 
@@ -174,7 +162,7 @@ bool Game::emit(Event e, uint8_t halves, int32_t a) {
     countEvent();
     if (logging) logEvent(e, true);
   }
-  if (e.type == Ev::PhaseExecute) {  // its on_enter, which atOnce() allows (else not quiet)
+  if (e.type == Ev::PhaseExecute) {  // its on_enter, which runs at once (else not quiet)
     Ctx c;
     c.player = st_.active;
     c.event = &e;

@@ -269,7 +269,6 @@ class Game {
   void step();
   Frame& pushFrame(FK kind);
   bool pushMuts(LK lk, int32_t li, int32_t lj, FrameCtx&& ctx);  // false: no frame (empty, or ran at once)
-  bool atOnce(LK lk, int32_t li, int32_t lj) const;
   void runAtOnce(const std::vector<Mutation>& ms, const Ctx& c);
   void pushEvent(const Event& ev, uint8_t halves, int32_t a = -1);
   Event moveEvent(int32_t e, int32_t zone, int32_t player) const;
