@@ -1,5 +1,8 @@
-// What a definition knows of itself once loaded: which mutation lists run at once.
+// What a definition knows of itself once loaded: which mutation lists run at once, and
+// what paying each action's cost can fail on.
 #include "rulestack/def.h"
+
+#include <algorithm>
 
 namespace rulestack {
 
@@ -28,10 +31,21 @@ bool Def::runsAtOnce(const std::vector<Mutation>& ms) const {
   return true;
 }
 
-void Def::markListsAtOnce() {
+// (A mutation that takes nothing away is never a reason not to pay: Game::canPayAll.)
+CostShape Def::costShape(const std::vector<Mutation>& cost) const {
+  auto takes = [](const Mutation& m) { return m.op == Op::Sub && m.prop >= 0 && !m.forEach.present(); };
+  if (std::none_of(cost.begin(), cost.end(), takes)) return CostShape::Free;
+  const Mutation& m = cost[0];
+  if (cost.size() == 1 && m.target.present() && nodes.singleValued(m.target) && !m.condition.present())
+    return CostShape::One;
+  return CostShape::Any;
+}
+
+void Def::prepare() {
   for (Phase& p : phases) p.onEnterAtOnce = runsAtOnce(p.onEnter);
   for (Action& a : actions) {
     a.costAtOnce = runsAtOnce(a.cost);
+    a.costShape = costShape(a.cost);
     a.mutationsAtOnce = runsAtOnce(a.mutations);
     for (Mode& m : a.modes) m.atOnce = runsAtOnce(m.mutations);
   }

@@ -50,16 +50,20 @@ void Game::targetCandidates(const TargetSpec& t, const Ctx& c, std::vector<Slot>
   }
 }
 
-bool Game::canPay(const std::vector<Mutation>& cost, const Ctx& c) const {
-  if (cost.size() == 1 && cost[0].target.present() && singleValued(cost[0].target)) {
-    // one cost on one player or entity (the common shape): nothing spent before it to add up
-    const Mutation& m = cost[0];
-    if (m.op != Op::Sub || m.prop < 0 || m.forEach.present()) return true;
-    if (m.condition.present() && !test(m.condition, c)) return true;
-    int32_t a = amount(m.value, c);
-    int32_t t = singleOf(m.target, c);
-    return t < 0 || propInt(t, m.prop) - a >= 0;
+bool Game::canPay(const Action& a, const Ctx& c) const {
+  switch (a.costShape) {
+    case CostShape::Free: return true;
+    case CostShape::One: {  // one amount from one player or entity: nothing spent before it
+      const Mutation& m = a.cost[0];
+      int32_t n = amount(m.value, c);
+      int32_t t = singleOf(m.target, c);
+      return t < 0 || propInt(t, m.prop) - n >= 0;
+    }
+    default: return canPayAll(a.cost, c);
   }
+}
+
+bool Game::canPayAll(const std::vector<Mutation>& cost, const Ctx& c) const {
   struct Spend { int32_t ent, prop, amount; };
   thread_local std::vector<Spend> spent;
   thread_local std::vector<Value> targets;
@@ -110,7 +114,7 @@ void Game::enumerateAction(int player, int actionIdx, int source, std::vector<Mo
       m.targets.clear();
       c.targets = &m.targets;
       if (cond.present() && !test(cond, c)) continue;
-      if (!canPay(a.cost, c)) continue;
+      if (!canPay(a, c)) continue;
       const TargetSpec* spec = a.target.present ? &a.target : (m.mode >= 0 && a.modes[m.mode].target.present ? &a.modes[m.mode].target : nullptr);
       if (!spec) {
         out.push_back(m);
@@ -234,7 +238,7 @@ void Game::collectMoves(int player, std::vector<Move>& out, bool firstOnly) cons
           Ctx c;
           c.player = player;
           c.self = c.selected = e;
-          if (canPay(a.cost, c)) {
+          if (canPay(a, c)) {
             out.emplace_back();
             Move& m = out.back();
             m.kind = Move::Take;

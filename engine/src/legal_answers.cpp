@@ -43,7 +43,7 @@ void Game::collectAnswers(int player, std::vector<Move>& out) const {
     const TargetSpec* spec = nullptr;
     if (dec.kind == DecisionKind::Reaction) {
       const Reaction& r = d.reactions[dec.def];
-      if (r.action >= 0) canAccept = canPay(d.actions[r.action].cost, c);
+      if (r.action >= 0) canAccept = canPay(d.actions[r.action], c);
       if (r.target.present) spec = &r.target;
     } else {
       const Triggered& t = d.triggered[dec.def];

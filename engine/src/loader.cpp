@@ -980,7 +980,7 @@ struct Loader {
     d.listens.assign(d.reactionsByKey.size(), 0);
     for (size_t k = 0; k < d.listens.size(); k++)
       d.listens[k] = !d.reactionsByKey[k].empty() || !d.triggeredByKey[k].empty();
-    d.markListsAtOnce();
+    d.prepare();
   }
 
   // A condition's top-level `and` chain, in evaluation order.

@@ -207,10 +207,12 @@ int32_t Game::opZone(const Mutation& m, const Ctx& c, const Expr& e, const char*
   return z.v();
 }
 
-void Game::opError(const Mutation& m, const std::string& msg) const { throw RuntimeError("runtime_error", m.path + ": " + msg); }
+// (RULESTACK_SMALL: a definition error, once a game at most)
+RULESTACK_SMALL void Game::opError(const Mutation& m, const std::string& msg) const { throw RuntimeError("runtime_error", m.path + ": " + msg); }
 
 // One new entity: made, then moved into its zone (an event; true when it became a frame).
-bool Game::createOne(int32_t tmpl, int32_t zone, int32_t owner, const std::string* customId, int32_t player) {
+// (RULESTACK_SMALL: entities are made rarely, next to their moves)
+RULESTACK_SMALL bool Game::createOne(int32_t tmpl, int32_t zone, int32_t owner, const std::string* customId, int32_t player) {
   const Def& d = *def_;
   if (st_.ents.size() >= kMaxEntities) {  // as for the queue: a game that outgrew its bounds is a draw
     endGame(-1);
@@ -237,7 +239,8 @@ bool Game::createOne(int32_t tmpl, int32_t zone, int32_t owner, const std::strin
 
 // ---- events ----
 
-void Game::logEvent(const Event& ev, bool before) {
+// (RULESTACK_SMALL: the log is off in searches and playouts)
+RULESTACK_SMALL void Game::logEvent(const Event& ev, bool before) {
   if (!logging || (st_.over() && ev.type != Ev::GameOver)) return;  // GameOver is the last event
   LogEntry le{ev, before, causeItem()};
   int np = def_->numPlayers();

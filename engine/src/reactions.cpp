@@ -36,7 +36,7 @@ void Game::stepReact(int fi) {
       // the action must be one its controller could take now (condition, cost)
       const Action& a = d.actions[r.action];
       if (a.condition.present() && !test(a.condition, c)) return false;
-      if (!canPay(a.cost, c)) return false;
+      if (!canPay(a, c)) return false;
     }
     return true;
   };

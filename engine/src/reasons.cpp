@@ -72,7 +72,7 @@ std::string Game::check(int player, const Move& given, std::string* message) con
   }
   if (a.condition.present() && !test(a.condition, c))
     return fail("condition_false", "the condition of '" + a.name + "' does not hold now");
-  if (!canPay(a.cost, c)) return fail("cannot_pay", "the cost of '" + a.name + "' cannot be paid");
+  if (!canPay(a, c)) return fail("cannot_pay", "the cost of '" + a.name + "' cannot be paid");
   return fail("bad_target", "those targets are not a legal choice for '" + a.name + "'");
 }
 

@@ -15,6 +15,10 @@
 
 namespace rulestack {
 
+// RULESTACK_SMALL (game.h) on the frames' own bookkeeping (a list's cursor, an event's stages,
+// pushing a list, an item leaving): the work they hand on (applyOp, eval, emit) stays fast;
+// inlined into step() at -O3 they cost ~1 KB gzip of wasm.
+
 namespace {
 constexpr size_t kMaxFrames = 400;
 constexpr size_t kRecentItems = 8;
@@ -108,7 +112,7 @@ void Game::runAtOnce(const std::vector<Mutation>& ms, const Ctx& c) {
     if (!m.condition.present() || test(m.condition, k)) applyOp(m, k);
 }
 
-bool Game::pushMuts(LK lk, int32_t li, int32_t lj, FrameCtx&& ctx) {
+RULESTACK_SMALL bool Game::pushMuts(LK lk, int32_t li, int32_t lj, FrameCtx&& ctx) {
   const std::vector<Mutation>& ms = listOf(lk, li, lj);
   if (ms.empty()) return false;
   if (!trace && def_->runsAtOnce(ms)) {  // (traced, every mutation is a step of its own)
@@ -215,14 +219,10 @@ bool Game::changeNow(const Event& ev, int32_t a) {
   Entity& ent = st_.ents[e];
   if (!ent.alive) return false;
   if (d.endAny) endDirty_ |= Def::kEndOther;
-  if (ent.zone >= 0) {
-    auto& from = st_.zones[ent.zone];
-    auto it = std::find(from.begin(), from.end(), e);
-    if (it != from.end()) from.erase(it);
-  }
+  if (ent.zone >= 0) takeOut(st_.zones[ent.zone], e);
   auto& to = st_.zones[zone];
   if (a == 1) to.push_back(e);  // a: 1 to the bottom
-  else to.insert(to.begin(), e);
+  else putOnTop(to, e);
   ent.zone = zone;
   rehandle(e);
   if (ent.host >= 0 && st_.ents[ent.host].zone != zone) ent.host = -1;  // moved away from its host
@@ -307,7 +307,7 @@ int32_t Game::causeItem() const {
 
 // Runs the list's mutations one after the other in this step, until one pushes a frame,
 // asks for a decision or ends the game: the machine then takes over from there.
-void Game::stepMuts(int fi) {
+RULESTACK_SMALL void Game::stepMuts(int fi) {
   // (the list is the definition's or a scenario's, never in the stack: found once)
   const std::vector<Mutation>& ms = listOf(st_.stack[fi].lk, st_.stack[fi].li, st_.stack[fi].lj);
   for (;;) {
@@ -342,7 +342,7 @@ void Game::stepMuts(int fi) {
   }
 }
 
-void Game::stepForEach(int fi) {
+RULESTACK_SMALL void Game::stepForEach(int fi) {
   Frame& f = st_.stack[fi];
   if (f.pos >= (int32_t)f.values.size()) {
     st_.stack.pop_back();
@@ -370,7 +370,7 @@ bool Game::announce(int fi, bool before) {
   return true;
 }
 
-void Game::stepEvent(int fi) {
+RULESTACK_SMALL void Game::stepEvent(int fi) {
   for (;;) {
     Frame& f = st_.stack[fi];
     switch (f.stage) {
@@ -405,7 +405,7 @@ void Game::stepEvent(int fi) {
 }
 
 // What an event changes, between its halves: 0 done, 1 pushed more work, 2 did not happen.
-int Game::applyEvent(int fi) {
+RULESTACK_SMALL int Game::applyEvent(int fi) {
   const Def& d = *def_;
   Frame& f = st_.stack[fi];
   if (f.ev.type == Ev::PhaseExecute) {
@@ -552,11 +552,10 @@ Event Game::actionPlayed(const Item& it) {
   int32_t src = it.source;
   if (a.play && src >= 0 && st_.ents[src].zone >= 0) {
     Entity& e = st_.ents[src];
-    auto& from = st_.zones[e.zone];
-    from.erase(std::find(from.begin(), from.end(), src));
+    takeOut(st_.zones[e.zone], src);
     e.zone = d.queueZone;
     rehandle(src);
-    st_.zones[d.queueZone].insert(st_.zones[d.queueZone].begin(), src);
+    putOnTop(st_.zones[d.queueZone], src);
   }
   Event ev;
   ev.type = Ev::ActionPlayed;
@@ -751,7 +750,7 @@ void Game::stepExec(int fi) {
 
 // An item that leaves the queue stays findable a little while ($event.action) and says so
 // (true: as a frame, which `framed` forces).
-bool Game::itemLeft(Item&& it, Ev type, int32_t named, Slot entity, bool framed) {
+RULESTACK_SMALL bool Game::itemLeft(Item&& it, Ev type, int32_t named, Slot entity, bool framed) {
   Event ev;
   ev.type = type;
   ev.player = it.player;

@@ -61,6 +61,13 @@ struct Reaction {
   int action = -1;        // action it is declared in (-1: on the entity itself)
 };
 
+// What paying an action's cost can fail on (Game::canPay), known at load.
+enum class CostShape : uint8_t {
+  Free,  // nothing it takes away (no '-' of a property): always payable
+  One,   // one '-' of a property of one player or entity, unconditional
+  Any    // anything else: added up mutation by mutation
+};
+
 struct Action {
   std::string name;
   int nameSym = -1;
@@ -69,6 +76,7 @@ struct Action {
   TargetSpec target;
   std::vector<Mutation> cost, mutations;
   bool costAtOnce = false, mutationsAtOnce = false;  // Def::runsAtOnce of each
+  CostShape costShape = CostShape::Any;
   bool hasX = false;
   Expr xMin, xMax;
   std::vector<Mode> modes;
@@ -215,7 +223,8 @@ struct Def {
   // nothing in it can set off an event someone answers, ask a player or end the game.
   // (Known at load, like who listens; kept per list in Phase, Action and Mode.)
   bool runsAtOnce(const std::vector<Mutation>& ms) const;
-  void markListsAtOnce();  // sets those flags (once the listeners are known)
+  CostShape costShape(const std::vector<Mutation>& cost) const;
+  void prepare();  // sets what is kept of those in the definition (once the listeners are known)
 };
 
 }  // namespace rulestack

@@ -61,10 +61,14 @@ struct Node {
 
 struct Value;
 
+struct Expr;
+
 struct Nodes {
   std::vector<Node> nodes;
   std::vector<struct ConstVal> consts;
   std::vector<int32_t> cols;  // each node's column in its expression's text (load-time errors only)
+  // e is one player or entity ($player.current, $entity.self, ...): never a list
+  bool singleValued(const Expr& e) const;
 };
 
 struct ConstVal { uint8_t kind; int32_t v; };  // kind: 0 null, 1 int, 2 bool, 3 str
@@ -75,6 +79,13 @@ struct Expr {
   int root = -1;
   bool present() const { return root >= 0; }
 };
+
+inline bool Nodes::singleValued(const Expr& e) const {
+  switch (nodes[e.root].op) {
+    case N::PCurrent: case N::PActive: case N::POpponent: case N::ESelf: case N::ESelected: return true;
+    default: return false;
+  }
+}
 
 // What the compiler needs to know about the game being loaded.
 struct CompileEnv {

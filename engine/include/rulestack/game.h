@@ -9,6 +9,15 @@
 #include "rulestack/def.h"
 #include "rulestack/state.h"
 
+// Code off the hot path that -O3 would inline and grow (a frame's bookkeeping, a decision
+// offered, an error's message): a call of its own, compiled for size in wasm (clang's minsize;
+// the files in CMakeLists.txt's RULESTACK_COLD_SOURCES are so as a whole).
+#if defined(__clang__)
+#define RULESTACK_SMALL __attribute__((noinline, minsize))
+#else
+#define RULESTACK_SMALL __attribute__((noinline))
+#endif
+
 namespace rulestack {
 
 struct Move {
@@ -308,7 +317,10 @@ class Game {
   void enumerateAction(int player, int actionIdx, int source, std::vector<Move>& out, size_t cap,
                        const Expr* condition = nullptr) const;
   void targetCandidates(const TargetSpec& t, const Ctx& c, std::vector<Slot>& out) const;
-  bool canPay(const std::vector<Mutation>& cost, const Ctx& c) const;
+  // Whether the player can pay an action's cost: every amount it takes away (a '-' of a
+  // property) leaves that property at 0 or more.
+  bool canPay(const Action& a, const Ctx& c) const;
+  bool canPayAll(const std::vector<Mutation>& cost, const Ctx& c) const;  // (any cost)
   Ctx actionCtx(int player, int source, const Move& m) const;
   int decisionTurnPlayer() const;
 
@@ -357,12 +369,7 @@ inline int32_t Game::amount(const Expr& e, const Ctx& c) const {
   return number(e, c);
 }
 
-inline bool Game::singleValued(const Expr& e) const {
-  switch (def_->nodes.nodes[e.root].op) {
-    case N::PCurrent: case N::PActive: case N::POpponent: case N::ESelf: case N::ESelected: return true;
-    default: return false;
-  }
-}
+inline bool Game::singleValued(const Expr& e) const { return def_->nodes.singleValued(e); }
 
 inline int32_t Game::singleOf(const Expr& e, const Ctx& c) const {
   auto live = [&](int32_t x) { return x < 0 || !st_.ents[x].alive ? -1 : x; };

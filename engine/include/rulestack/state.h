@@ -214,4 +214,21 @@ struct State {
 
 uint64_t hashState(const State& s);
 
+// A zone's entities are top first. Zones are short: a plain shift to make room on top or to
+// close a gap is cheaper than the library's insert and erase (most of all in wasm).
+inline void putOnTop(std::vector<int32_t>& z, int32_t e) {
+  z.push_back(e);
+  for (size_t i = z.size() - 1; i > 0; i--) z[i] = z[i - 1];
+  z[0] = e;
+}
+// Takes e out of z (where it is once at most); false when it was not there.
+inline bool takeOut(std::vector<int32_t>& z, int32_t e) {
+  size_t i = 0, n = z.size();
+  while (i < n && z[i] != e) i++;
+  if (i == n) return false;
+  for (; i + 1 < n; i++) z[i] = z[i + 1];
+  z.pop_back();
+  return true;
+}
+
 }  // namespace rulestack
