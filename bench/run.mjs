@@ -214,7 +214,7 @@ md.push('');
 md.push(
   `Written by \`npm run bench\` (bench/run.mjs) on ${new Date().toISOString().slice(0, 10)}: commit ${commit}` +
     `${dirtyEngine ? ' with uncommitted engine changes in the working tree' : ''}; ${cpu}, ${os.cpus().length} CPUs; ` +
-    `node ${process.version}; native: ${cxx} -O3; wasm: ${emcc} -O3. Load average ${loadBefore.map((x) => x.toFixed(1)).join(' ')} before, ` +
+    `node ${process.version}; native: ${cxx} -O3 with LTO and profile feedback (scripts/build.mjs); wasm: ${emcc} -O3. Load average ${loadBefore.map((x) => x.toFixed(1)).join(' ')} before, ` +
     `${loadAfter.map((x) => x.toFixed(1)).join(' ')} after: the machine was shared with other work and loaded, so read the ratios of one run, not the absolute figures. ` +
     `Rates are per second of CPU time of the benchmark process (less disturbed than wall time on a shared machine), the best of ${ROUNDS} rounds of ${SECONDS} CPU-seconds.`,
 );

@@ -88,10 +88,11 @@ function parsePlaywright({ output }) {
     const m = last(new RegExp(`^\\s+(\\d+) ${word}\\b`, 'gm'), output);
     return m ? Number(m[1]) : 0;
   };
-  const passed = count('passed') + count('flaky');
+  const flaky = count('flaky');
+  const passed = count('passed') + flaky;
   const failed = count('failed') + count('interrupted') + count('did not run');
   if (passed + failed === 0) return null;
-  return { passed, failed };
+  return { passed, failed, flaky };
 }
 
 // scripts/fuzz.mjs: "fuzz: 5 passed, 0 failed"
@@ -243,6 +244,7 @@ for (const name of wanted) {
   }
   totals.passed += counts.passed;
   totals.failed += counts.failed;
-  lines.push(`${name}: ${counts.passed} passed, ${counts.failed} failed (${secs} s)`);
+  const flaky = counts.flaky ? `, ${counts.flaky} of them only on a retry (flaky: see the suite's log)` : '';
+  lines.push(`${name}: ${counts.passed} passed${flaky}, ${counts.failed} failed (${secs} s)`);
 }
 finish();
