@@ -109,14 +109,12 @@ function nativeBuild() {
   const common = ['-G', 'Ninja', '-S', '.', '-DCMAKE_BUILD_TYPE=Release', '-DCMAKE_INTERPROCEDURAL_OPTIMIZATION=ON'];
   const counts = path.join(root, 'build', 'pgo', 'counts');
   if (pgo) {
-    const games = listFiles('build/examples-json', (p) => p.endsWith('.json') && path.dirname(p) === path.join('build', 'examples-json'));
-    const inputs = [
-      'CMakeLists.txt',
-      'scripts/build.mjs',
-      'tools/rulestack_native.cpp',
-      ...listFiles('engine', (p) => /\.(cpp|h)$/.test(p)),
-      ...listFiles('build/examples-json', (p) => p.endsWith('.json')),
-    ];
+    const examples = path.join('build', 'examples-json');
+    const json = listFiles(examples, (p) => p.endsWith('.json'));
+    const games = json.filter((p) => path.dirname(p) === examples);
+    // (a scenario folder's games/ holds the definitions its scenarios name, not scenarios)
+    const scenarios = json.filter((p) => p.startsWith(path.join(examples, 'scenarios')) && !p.split(path.sep).includes('games'));
+    const inputs = ['CMakeLists.txt', 'scripts/build.mjs', 'tools/rulestack_native.cpp', ...listFiles('engine', (p) => /\.(cpp|h)$/.test(p)), ...json];
     const stamp = `${counts}.stamp`;
     if (upToDate(stamp, inputs)) {
       console.log('native: the profile counts are up to date');
@@ -131,11 +129,11 @@ function nativeBuild() {
       // the search (clone, deal, playouts) is the same code for every game: a few short games of it
       // (an MCTS game of Nexus, its playouts whole games, takes the instrumented build a minute)
       for (const [name, n, iterations] of [['duel', 4, 200], ['tictactoe', 1, 50], ['crazy-eights', 1, 50]]) {
-        const g = path.join('build', 'examples-json', `${name}.json`);
+        const g = path.join(examples, `${name}.json`);
         run(gen, ['simulate', g, '--bot', 'mcts', '--iterations', String(iterations), '--games', String(n), '--seed', '1', '--json'], quiet);
       }
-      // (a scenario the native tool cannot read alone, e.g. one whose game is inline YAML, fails: no matter here)
-      spawnSync(gen, ['test', path.join('build', 'examples-json', 'scenarios')], quiet);
+      // (their verdicts are the test suites' to give: here only what they run counts)
+      spawnSync(gen, ['test', ...scenarios], quiet);
       console.log(`native: profile counts of ${games.length} games written in ${((Date.now() - t0) / 1000).toFixed(1)} s`);
       fs.writeFileSync(stamp, JSON.stringify(inputs));
     }
