@@ -2,19 +2,10 @@
 // move-free conjuncts once per enumeration must list exactly the moves that testing the whole
 // condition on every card lists. Every example is played with random moves twice, with its
 // definition as compiled and with the split undone, comparing the legal moves at each step.
+// The same for the other shortcuts Def::prepare gives the enumeration.
 #include "test_util.h"
 
 namespace {
-
-std::shared_ptr<const rulestack::Def> unsplit(const rulestack::Def& d, int& split) {
-  auto plain = std::make_shared<rulestack::Def>(d);
-  split = 0;
-  for (rulestack::Action& a : plain->actions) {
-    if (a.perAction.present()) split++;
-    a.perAction = a.perSource = rulestack::Expr{};
-  }
-  return plain;
-}
 
 // A card whose condition reads the card after the zone test, and cards that differ.
 const char* kSplitGame = R"J({
@@ -70,15 +61,19 @@ TEST_CASE("a split condition tests the card after the zone test on every card", 
   }
 }
 
-TEST_CASE("a split condition lists the moves the whole condition lists", "[legal]") {
-  int splitInAll = 0;
+// Plays every definition with random moves twice, as compiled and as `undo` leaves it,
+// comparing every player's legal moves and the state at each step; returns how many
+// actions `undo` changed in all.
+template <class Undo>
+int sameMovesWithout(Undo undo) {
+  int changedInAll = 0;
   for (const auto& [file, text] : definitions()) {
     std::vector<rulestack::DefError> errs;
     auto def = rulestack::compileDefinition(text, errs);
     REQUIRE(def);
-    int split = 0;
-    auto plain = unsplit(*def, split);
-    splitInAll += split;
+    auto plain = std::make_shared<rulestack::Def>(*def);
+    int changed = undo(*plain);
+    changedInAll += changed;
     for (uint64_t seed = 1; seed <= 12; seed++) {
       INFO(file << ", seed " << seed);
       rulestack::Game a(def, seed, false), b(plain, seed, false);
@@ -102,7 +97,38 @@ TEST_CASE("a split condition lists the moves the whole condition lists", "[legal
       }
     }
   }
-  CHECK(splitInAll >= 3);  // the Duel's three cards at least: the test compares something
+  return changedInAll;
+}
+
+TEST_CASE("a split condition lists the moves the whole condition lists", "[legal]") {
+  int split = sameMovesWithout([](rulestack::Def& d) {
+    int n = 0;
+    for (rulestack::Action& a : d.actions) {
+      if (a.perAction.present()) n++;
+      a.perAction = a.perSource = rulestack::Expr{};
+    }
+    d.prepare();  // (what the enumeration knows of each action follows)
+    return n;
+  });
+  CHECK(split >= 3);  // the Duel's three cards at least: the test compares something
+}
+
+// Def::prepare: an action whose perAction is the same as an earlier one's takes that one's
+// result (Action::perActionKey); a cost paid by the player from a constant or a property of
+// the card is read in place (CostShape::Own). Undone, the moves are the same.
+TEST_CASE("a shared perAction test and an own cost list the moves the general ones list", "[legal]") {
+  int shared = 0;
+  int own = sameMovesWithout([&](rulestack::Def& d) {
+    int n = 0;
+    for (size_t i = 0; i < d.actions.size(); i++) {
+      rulestack::Action& a = d.actions[i];
+      if (a.perActionKey >= 0 && a.perActionKey != (int)i) shared++, a.perActionKey = (int)i;
+      if (a.costShape == rulestack::CostShape::Own) n++, a.costShape = rulestack::CostShape::One;
+    }
+    return n;
+  });
+  CHECK(own >= 3);     // the Duel's cards pay their cost from the player's energy
+  CHECK(shared >= 1);  // the Duel's Heal tests what its Bolt tests
 }
 
 TEST_CASE("the Duel's card conditions are split at load", "[legal]") {

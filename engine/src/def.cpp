@@ -41,13 +41,53 @@ CostShape Def::costShape(const std::vector<Mutation>& cost) const {
   return CostShape::Any;
 }
 
+// Whether the expressions rooted at a and b are the same tree (the same text, compiled twice).
+bool Def::sameExpr(int a, int b) const {
+  if (a < 0 || b < 0) return a == b;
+  const Node &x = nodes.nodes[a], &y = nodes.nodes[b];
+  if (x.op != y.op) return false;
+  if (x.op == N::Const) {
+    const ConstVal &p = nodes.consts[x.imm], &q = nodes.consts[y.imm];
+    return p.kind == q.kind && p.v == q.v;
+  }
+  return x.imm == y.imm && sameExpr(x.a, y.a) && sameExpr(x.b, y.b);
+}
+
+// CostShape::Own's reads, in place of the expressions (see Game::canPay).
+void Def::ownCost(Action& a) const {
+  if (a.costShape != CostShape::One || hasEffects) return;
+  const Mutation& m = a.cost[0];
+  const Node& t = nodes.nodes[m.target.root];
+  if (t.op != N::PCurrent) return;
+  if (!m.value.present()) {
+    a.ownAmountProp = -1, a.ownAmount = 0;
+  } else {
+    const Node& v = nodes.nodes[m.value.root];
+    if (v.op == N::SelfProp) a.ownAmountProp = v.imm, a.ownWho = v.a;
+    else if (v.op == N::Const) a.ownAmountProp = -1, a.ownAmount = constInt(nodes.consts[v.imm]);
+    else return;
+  }
+  a.ownProp = m.prop;
+  a.costShape = CostShape::Own;
+}
+
 void Def::prepare() {
   for (Phase& p : phases) p.onEnterAtOnce = runsAtOnce(p.onEnter);
   for (Action& a : actions) {
     a.costAtOnce = runsAtOnce(a.cost);
     a.costShape = costShape(a.cost);
+    ownCost(a);
     a.mutationsAtOnce = runsAtOnce(a.mutations);
     for (Mode& m : a.modes) m.atOnce = runsAtOnce(m.mutations);
+    a.group = a.groupable && !hasEffects;
+    a.direct = a.plain && !(a.perAction.present() ? a.perSource : a.condition).present();
+    a.perActionKey = -1;
+    if (a.perAction.present())
+      for (const Action& b : actions) {
+        if (&b == &a) break;
+        if (b.perAction.present() && sameExpr(a.perAction.root, b.perAction.root)) { a.perActionKey = b.perActionKey; break; }
+      }
+    if (a.perAction.present() && a.perActionKey < 0) a.perActionKey = (int)(&a - actions.data());
   }
 }
 

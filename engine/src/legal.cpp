@@ -59,6 +59,15 @@ bool Game::canPay(const Action& a, const Ctx& c) const {
       int32_t t = singleOf(m.target, c);
       return t < 0 || propInt(t, m.prop) - n >= 0;
     }
+    case CostShape::Own: {  // (One, with its two reads in place)
+      const size_t np = def_->propNames.size();
+      int32_t n = a.ownAmount;
+      if (a.ownAmountProp >= 0) {
+        int32_t e = fusedSelf(a.ownWho, c);
+        n = e < 0 || !st_.ents[e].alive ? 0 : asInt(st_.props[(size_t)e * np + a.ownAmountProp].get());
+      }
+      return asInt(st_.props[(size_t)c.player * np + a.ownProp].get()) - n >= 0;
+    }
     default: return canPayAll(a.cost, c);
   }
 }
@@ -181,6 +190,8 @@ void Game::collectMoves(int player, std::vector<Move>& out, bool firstOnly) cons
   }
   if (player != st_.priority || st_.phase < 0 || st_.phase >= (int)d.phases.size()) return;
   thread_local std::vector<Value> sources, srcs;
+  int memoKey = -1;  // the last perAction tested (Action::perActionKey) and its result
+  bool memo = false;
   for (int ai : d.phases[st_.phase].actions) {
     const Action& a = d.actions[ai];
     if (a.tmpl < 0) {
@@ -209,24 +220,25 @@ void Game::collectMoves(int player, std::vector<Move>& out, bool firstOnly) cons
       const std::vector<int32_t>& z = st_.zones[d.zoneInstance(a.fromZone, player)];
       // identical cards (same properties) of a groupable action have the same moves but the
       // source: the first of a kind is enumerated, the others copy its moves
-      bool group = a.groupable && !d.hasEffects;
       int32_t rep = -1;
       size_t repBegin = 0, repEnd = 0;
       bool perActionTested = !a.perAction.present();
       const Expr* perSource = perActionTested ? nullptr : &a.perSource;
-      // a move for each card that can pay: nothing to choose, and nothing to test per card
-      const bool direct = a.plain && !(perSource ? *perSource : a.condition).present();
       for (size_t k = 0; k < z.size(); k++) {
         int32_t e = z[k];
         const Entity& en = st_.ents[e];
-        if (!en.alive || en.tmpl != a.tmpl || en.controller != player) continue;
+        if (en.tmpl != a.tmpl || en.controller != player || !en.alive) continue;
         if (!perActionTested) {  // at the first card, where the whole condition would first be tested
           perActionTested = true;
-          Ctx c;
-          c.player = player;
-          if (!test(a.perAction, c)) break;
+          if (a.perActionKey != memoKey) {  // (Duel's Bolt and Heal: the same test)
+            Ctx c;
+            c.player = player;
+            memoKey = a.perActionKey;
+            memo = test(a.perAction, c);
+          }
+          if (!memo) break;
         }
-        if (group && rep >= 0 && sameProperties(rep, e)) {
+        if (a.group && rep >= 0 && sameProperties(rep, e)) {
           for (size_t i = repBegin; i < repEnd; i++) {
             out.push_back(out[i]);
             out.back().source = e;
@@ -234,7 +246,7 @@ void Game::collectMoves(int player, std::vector<Move>& out, bool firstOnly) cons
           continue;
         }
         size_t before = out.size();
-        if (direct) {  // (what enumerateAction's loops would find)
+        if (a.direct) {  // (what enumerateAction's loops would find)
           Ctx c;
           c.player = player;
           c.self = c.selected = e;

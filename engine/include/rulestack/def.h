@@ -65,6 +65,7 @@ struct Reaction {
 enum class CostShape : uint8_t {
   Free,  // nothing it takes away (no '-' of a property): always payable
   One,   // one '-' of a property of one player or entity, unconditional
+  Own,   // One, from $player.current, of a constant or a property of the source (no effects): read in place
   Any    // anything else: added up mutation by mutation
 };
 
@@ -92,6 +93,12 @@ struct Action {
   Expr perAction, perSource;
   // no modes, no X, no targets: at most one move per source, enumerated without the general loops
   bool plain = false;
+  // Known at load for the enumeration of a fromZone action (Game::collectMoves):
+  bool group = false;      // groupable in a game without effects
+  bool direct = false;     // plain, nothing tested per card: a move for each card that can pay
+  int perActionKey = -1;   // the first action with the same perAction: one test serves both
+  // CostShape::Own: the property paid, and the source's property (-1: the constant) and who reads it
+  int32_t ownProp = -1, ownAmountProp = -1, ownAmount = 0, ownWho = 0;
   std::vector<std::pair<int, Expr>> props;  // symbol -> value at take time
 };
 
@@ -224,6 +231,8 @@ struct Def {
   // (Known at load, like who listens; kept per list in Phase, Action and Mode.)
   bool runsAtOnce(const std::vector<Mutation>& ms) const;
   CostShape costShape(const std::vector<Mutation>& cost) const;
+  bool sameExpr(int a, int b) const;
+  void ownCost(Action& a) const;
   void prepare();  // sets what is kept of those in the definition (once the listeners are known)
 };
 
