@@ -135,6 +135,10 @@ void Game::logError(const std::shared_ptr<const RuntimeError>& e, const Item* it
 }
 
 // The names of the reactions and triggered actions running, innermost last (for loop errors).
+void Game::tooManyEvents() const {
+  throw RuntimeError("loop_limit", "more than " + std::to_string(def_->maxEvents) + " events in one move; the chain: " + chainNames());
+}
+
 std::string Game::chainNames() const {
   const Def& d = *def_;
   std::vector<const std::string*> names;

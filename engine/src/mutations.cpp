@@ -269,9 +269,5 @@ RULESTACK_SMALL void Game::logEvent(const Event& ev, bool before) {
   log.push_back(le);
 }
 
-void Game::countEvent() {
-  if (++eventsThisMove_ > def_->maxEvents)
-    throw RuntimeError("loop_limit", "more than " + std::to_string(def_->maxEvents) + " events in one move; the chain: " + chainNames());
-}
 
 }  // namespace rulestack

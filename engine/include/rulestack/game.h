@@ -333,7 +333,10 @@ class Game {
   [[noreturn]] void opError(const Mutation& m, const std::string& msg) const;
   void setProp(int32_t e, int32_t p, Value v);
   void logEvent(const Event& ev, bool before);
-  void countEvent();
+  void countEvent() {  // (on every event: in place; the error apart, in failures.cpp)
+    if (++eventsThisMove_ > def_->maxEvents) tooManyEvents();
+  }
+  [[noreturn]] void tooManyEvents() const;
   bool createOne(int32_t tmpl, int32_t zone, int32_t owner, const std::string* customId, int32_t player);
   void endGame(int32_t winner);
   const Item* findItem(int32_t id) const;
