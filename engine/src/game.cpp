@@ -76,9 +76,8 @@ void Game::advance() {
     if (st_.priority < 0) { st_.priority = st_.active; st_.passes = 0; }
     if (d.autoPass) {
       collectMoves(st_.priority, movesCache_, false);
-      bool real = false;
-      for (const Move& m : movesCache_) real = real || m.kind != Move::Pass;
-      if (!real) {
+      // (a pass is listed last, and only once: a real move, if any, is first)
+      if (movesCache_.empty() || movesCache_.front().kind == Move::Pass) {
         doPass(st_.priority);
         continue;
       }
