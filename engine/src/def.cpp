@@ -53,22 +53,14 @@ bool Def::sameExpr(int a, int b) const {
   return x.imm == y.imm && sameExpr(x.a, y.a) && sameExpr(x.b, y.b);
 }
 
-// CostShape::Own's reads, in place of the expressions (see Game::canPay).
+// A One cost is Own when the player pays it from a constant or a property of the source, with
+// no effects: Game::canPay reads both in place (Game::amount reads those two amounts so).
 void Def::ownCost(Action& a) const {
   if (a.costShape != CostShape::One || hasEffects) return;
   const Mutation& m = a.cost[0];
-  const Node& t = nodes.nodes[m.target.root];
-  if (t.op != N::PCurrent) return;
-  if (!m.value.present()) {
-    a.ownAmountProp = -1, a.ownAmount = 0;
-  } else {
-    const Node& v = nodes.nodes[m.value.root];
-    if (v.op == N::SelfProp) a.ownAmountProp = v.imm, a.ownWho = v.a;
-    else if (v.op == N::Const) a.ownAmountProp = -1, a.ownAmount = constInt(nodes.consts[v.imm]);
-    else return;
-  }
-  a.ownProp = m.prop;
-  a.costShape = CostShape::Own;
+  if (nodes.nodes[m.target.root].op != N::PCurrent) return;
+  const N v = m.value.present() ? nodes.nodes[m.value.root].op : N::Const;
+  if (v == N::SelfProp || v == N::Const) a.costShape = CostShape::Own;
 }
 
 void Def::prepare() {

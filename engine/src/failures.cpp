@@ -134,11 +134,12 @@ void Game::logError(const std::shared_ptr<const RuntimeError>& e, const Item* it
   if (log.size() > n) log.back().error = e;
 }
 
-// The names of the reactions and triggered actions running, innermost last (for loop errors).
+// Game::countEvent's error: a move past the definition's max_events.
 void Game::tooManyEvents() const {
   throw RuntimeError("loop_limit", "more than " + std::to_string(def_->maxEvents) + " events in one move; the chain: " + chainNames());
 }
 
+// The names of the reactions and triggered actions running, innermost last (for loop errors).
 std::string Game::chainNames() const {
   const Def& d = *def_;
   std::vector<const std::string*> names;

@@ -59,14 +59,9 @@ bool Game::canPay(const Action& a, const Ctx& c) const {
       int32_t t = singleOf(m.target, c);
       return t < 0 || propInt(t, m.prop) - n >= 0;
     }
-    case CostShape::Own: {  // (One, with its two reads in place)
-      const size_t np = def_->propNames.size();
-      int32_t n = a.ownAmount;
-      if (a.ownAmountProp >= 0) {
-        int32_t e = fusedSelf(a.ownWho, c);
-        n = e < 0 || !st_.ents[e].alive ? 0 : asInt(st_.props[(size_t)e * np + a.ownAmountProp].get());
-      }
-      return asInt(st_.props[(size_t)c.player * np + a.ownProp].get()) - n >= 0;
+    case CostShape::Own: {  // (One, paid by the player: no effects, no range checks)
+      const Mutation& m = a.cost[0];
+      return asInt(st_.props[(size_t)c.player * def_->propNames.size() + m.prop].get()) - amount(m.value, c) >= 0;
     }
     default: return canPayAll(a.cost, c);
   }

@@ -269,5 +269,4 @@ RULESTACK_SMALL void Game::logEvent(const Event& ev, bool before) {
   log.push_back(le);
 }
 
-
 }  // namespace rulestack

@@ -97,8 +97,6 @@ struct Action {
   bool group = false;      // groupable in a game without effects
   bool direct = false;     // plain, nothing tested per card: a move for each card that can pay
   int perActionKey = -1;   // the first action with the same perAction: one test serves both
-  // CostShape::Own: the property paid, and the source's property (-1: the constant) and who reads it
-  int32_t ownProp = -1, ownAmountProp = -1, ownAmount = 0, ownWho = 0;
   std::vector<std::pair<int, Expr>> props;  // symbol -> value at take time
 };
 
