@@ -219,45 +219,53 @@ void Game::collectMoves(int player, std::vector<Move>& out, bool firstOnly) cons
       size_t repBegin = 0, repEnd = 0;
       bool perActionTested = !a.perAction.present();
       const Expr* perSource = perActionTested ? nullptr : &a.perSource;
-      for (size_t k = 0; k < z.size(); k++) {
-        int32_t e = z[k];
-        const Entity& en = st_.ents[e];
-        if (en.tmpl != a.tmpl || en.controller != player || !en.alive) continue;
-        if (!perActionTested) {  // at the first card, where the whole condition would first be tested
-          perActionTested = true;
-          if (a.perActionKey != memoKey) {  // (Duel's Bolt and Heal: the same test)
+      // The zone's cards of this action, as bits first: which cards match is as random as the
+      // deal, and a branch per card mispredicts (a branch-free test per card, then one per match).
+      for (size_t base = 0; base < z.size(); base += 64) {
+        const size_t n = std::min<size_t>(64, z.size() - base);
+        uint64_t bits = 0;
+        for (size_t k = 0; k < n; k++) {
+          const Entity& en = st_.ents[z[base + k]];
+          bits |= (uint64_t)((en.tmpl == a.tmpl) & (en.controller == player) & en.alive) << k;
+        }
+        for (; bits; bits &= bits - 1) {
+          int32_t e = z[base + (size_t)__builtin_ctzll(bits)];
+          if (!perActionTested) {  // at the first card, where the whole condition would first be tested
+            perActionTested = true;
+            if (a.perActionKey != memoKey) {  // (Duel's Bolt and Heal: the same test)
+              Ctx c;
+              c.player = player;
+              memoKey = a.perActionKey;
+              memo = test(a.perAction, c);
+            }
+            if (!memo) goto nextAction;
+          }
+          if (a.group && rep >= 0 && sameProperties(rep, e)) {
+            for (size_t i = repBegin; i < repEnd; i++) {
+              out.push_back(out[i]);
+              out.back().source = e;
+            }
+            continue;
+          }
+          size_t before = out.size();
+          if (a.direct) {  // (what enumerateAction's loops would find)
             Ctx c;
             c.player = player;
-            memoKey = a.perActionKey;
-            memo = test(a.perAction, c);
+            c.self = c.selected = e;
+            if (canPay(a, c)) {
+              out.emplace_back();
+              Move& m = out.back();
+              m.kind = Move::Take;
+              m.action = ai;
+              m.source = e;
+            }
+          } else {
+            enumerateAction(player, ai, e, out, firstOnly ? 1 : kMaxMovesPerAction, perSource);
           }
-          if (!memo) break;
+          rep = e;
+          repBegin = before;
+          repEnd = out.size();
         }
-        if (a.group && rep >= 0 && sameProperties(rep, e)) {
-          for (size_t i = repBegin; i < repEnd; i++) {
-            out.push_back(out[i]);
-            out.back().source = e;
-          }
-          continue;
-        }
-        size_t before = out.size();
-        if (a.direct) {  // (what enumerateAction's loops would find)
-          Ctx c;
-          c.player = player;
-          c.self = c.selected = e;
-          if (canPay(a, c)) {
-            out.emplace_back();
-            Move& m = out.back();
-            m.kind = Move::Take;
-            m.action = ai;
-            m.source = e;
-          }
-        } else {
-          enumerateAction(player, ai, e, out, firstOnly ? 1 : kMaxMovesPerAction, perSource);
-        }
-        rep = e;
-        repBegin = before;
-        repEnd = out.size();
       }
     } else {
       for (int32_t e = d.numPlayers(); e < (int32_t)st_.ents.size(); e++) {
@@ -267,6 +275,7 @@ void Game::collectMoves(int player, std::vector<Move>& out, bool firstOnly) cons
         enumerateAction(player, ai, e, out, firstOnly ? 1 : kMaxMovesPerAction);
       }
     }
+  nextAction:
     if (firstOnly && !out.empty()) return;
   }
   if (out.empty() || d.phases[st_.phase].canPass || !st_.queue.empty()) out.push_back(Move{});
