@@ -156,7 +156,7 @@ bool Game::quiet(const Event& ev, uint8_t halves) const {
 
 // An event: at once when quiet, else as a frame. True when it became a frame (the calling
 // step must then return: the frame runs next).
-bool Game::emit(Event e, uint8_t halves, int32_t a) {
+bool Game::emit(Event& e, uint8_t halves, int32_t a) {
   if (!quiet(e, halves)) {
     pushEvent(e, halves, a);
     return true;
@@ -186,7 +186,7 @@ bool Game::emit(Event e, uint8_t halves, int32_t a) {
 void Game::emitAll(const std::vector<Event>& evs, uint8_t halves, int32_t a) {
   if (evs.empty()) return;
   if (quiet(evs[0], halves)) {
-    for (const Event& e : evs) emit(e, halves, a);
+    for (const Event& e : evs) emit(Event(e), halves, a);
     return;
   }
   for (size_t i = evs.size(); i-- > 0;) pushEvent(evs[i], halves, a);

@@ -282,7 +282,10 @@ class Game {
   void pushEvent(const Event& ev, uint8_t halves, int32_t a = -1);
   Event moveEvent(int32_t e, int32_t zone, int32_t player) const;
   bool quiet(const Event& ev, uint8_t halves) const;
-  bool emit(Event ev, uint8_t halves, int32_t a = 0);
+  // (the event in place, changed as it starts: by value, its 64 bytes were copied at every call
+  // just after they were written field by field, and the copy's wide loads wait on those stores)
+  bool emit(Event& ev, uint8_t halves, int32_t a = 0);
+  bool emit(Event&& ev, uint8_t halves, int32_t a = 0) { return emit(ev, halves, a); }
   void emitAll(const std::vector<Event>& evs, uint8_t halves, int32_t a);
   bool startEvent(Event& ev);
   bool changeNow(const Event& ev, int32_t a);
