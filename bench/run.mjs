@@ -4,8 +4,9 @@
 // bench/RESULTS.md. Not part of `npm test`.
 //   node bench/run.mjs [--seconds S] [--rounds R] [--no-build] [--no-profile]
 //                      [--no-bots] [--bot-games N] [--bot-slow-games M] [--vs COMMIT [--vs-runs N]]
-// Each measurement runs R rounds of S seconds and keeps the best round (the machine may be
-// shared: the best round is the least disturbed one). The bots section (rulestack-bots-bench)
+// The engines take turns, R rounds of S seconds each (native, wasm, boardgame.io, the limit,
+// then again), and each figure is the best of its rounds (the machine may be shared: the best
+// round is the least disturbed one). The bots section (rulestack-bots-bench)
 // plays whole games between bots (N games per Duel pairing, M per Crazy Eights pairing) and
 // times bot decisions in rounds of S/4 seconds, the median of max(R, 5) rounds. --vs COMMIT
 // adds the engine against that commit of itself (bench/vs.mjs: paired runs, median ratio).
@@ -68,15 +69,11 @@ for (const name of ['duel', 'nexus', 'crazy-eights']) {
 }
 
 // ------------------------------------------------------------------ measurements
+// The engines take turns, one round each, ROUNDS times (native, wasm, boardgame.io, the limit;
+// then again): this machine's speed drifts from minute to minute, and engines measured one
+// after the other in blocks of rounds were each timed at a different speed, which moved the
+// ratios by a third from one run to the next. Each figure is then the best of its rounds.
 const loadBefore = os.loadavg();
-log('native (rulestack-bench)');
-const native = json(run(BENCH, ['build/bench/duel.json', 'build/bench/nexus.json', '--seconds', SECONDS, '--rounds', ROUNDS]));
-log('wasm in node');
-const wasm = json(run(process.execPath, ['bench/wasm.mjs', 'build/bench/duel.json', 'build/bench/nexus.json', '--seconds', SECONDS, '--rounds', ROUNDS]));
-log('boardgame.io in node');
-const bgio = json(run(process.execPath, ['bench/bgio.mjs', '--seconds', SECONDS, '--rounds', ROUNDS]));
-log('simulate on every core (bench/cores.mjs)');
-const cores = json(run(process.execPath, ['bench/cores.mjs', '--games', '20000', '--rounds', ROUNDS, '--json']));
 
 // The speed limit: a Duel written by hand in C++ (native and wasm), a measuring instrument kept
 // beside the repository, not in it. When its folder is there it is built into build/bench/limit
@@ -84,18 +81,34 @@ const cores = json(run(process.execPath, ['bench/cores.mjs', '--games', '20000',
 // ratio to it. This is the only place the project looks outside the repository.
 const LIMIT_DIR = path.resolve(root, '..', 'shared', 'limit', 'duel');
 const LIMIT_SHOWN = path.relative(root, LIMIT_DIR);
-let limit = null;
-if (!fs.existsSync(LIMIT_DIR)) {
-  log(`no ${LIMIT_SHOWN}: the hand-written Duel (the speed limit) is not measured`);
-} else {
-  log(`the speed limit (${LIMIT_SHOWN}: make json)`);
-  try {
-    const out = run('make', ['-s', '-C', LIMIT_DIR, `B=${path.join(root, 'build/bench/limit')}`, 'json'], { stdio: ['ignore', 'pipe', 'inherit'] });
-    limit = limitFigures(out);
-  } catch (e) {
-    log(`the speed limit could not be measured (${e.message})`);
+let limitOk = fs.existsSync(LIMIT_DIR);
+if (!limitOk) log(`no ${LIMIT_SHOWN}: the hand-written Duel (the speed limit) is not measured`);
+
+const rounds = { native: [], wasm: [], bgio: [], limit: [] };
+for (let r = 1; r <= Number(ROUNDS); r++) {
+  log(`round ${r} of ${ROUNDS}: native (rulestack-bench)`);
+  rounds.native.push(json(run(BENCH, ['build/bench/duel.json', 'build/bench/nexus.json', '--seconds', SECONDS, '--rounds', '1'])));
+  log(`round ${r} of ${ROUNDS}: wasm in node`);
+  rounds.wasm.push(json(run(process.execPath, ['bench/wasm.mjs', 'build/bench/duel.json', 'build/bench/nexus.json', '--seconds', SECONDS, '--rounds', '1'])));
+  log(`round ${r} of ${ROUNDS}: boardgame.io in node`);
+  rounds.bgio.push(json(run(process.execPath, ['bench/bgio.mjs', '--seconds', SECONDS, '--rounds', '1'])));
+  if (limitOk) {
+    log(`round ${r} of ${ROUNDS}: the speed limit (${LIMIT_SHOWN}: make json)`);
+    try {
+      const out = run('make', ['-s', '-C', LIMIT_DIR, `B=${path.join(root, 'build/bench/limit')}`, 'json'], { stdio: ['ignore', 'pipe', 'inherit'] });
+      rounds.limit.push(limitFigures(out));
+    } catch (e) {
+      log(`the speed limit could not be measured (${e.message})`);
+      limitOk = false;
+    }
   }
 }
+const native = bestOf(rounds.native);
+const wasm = bestOf(rounds.wasm);
+const bgio = bestOf(rounds.bgio);
+const limit = limitOk && rounds.limit.length ? bestOf(rounds.limit) : null;
+log('simulate on every core (bench/cores.mjs)');
+const cores = json(run(process.execPath, ['bench/cores.mjs', '--games', '20000', '--rounds', ROUNDS, '--json']));
 
 /** `make json`'s lines as { native, wasm }: games/s and moves/s (playouts), MCTS iterations/s. */
 function limitFigures(out) {
@@ -111,6 +124,28 @@ function limitFigures(out) {
   if (!sides.native?.gamesPerSecond || !sides.wasm?.gamesPerSecond) throw new Error(`make json gave no playouts of both builds: ${out.slice(0, 200)}`);
   return sides;
 }
+
+/**
+ * The best of several rounds' reports (objects of the same shape): a rate (…PerSecond) the
+ * highest, a time (…Us, …Ns, …ms) the lowest; a figure counted with a rate (games, seconds) is
+ * taken from the round of that rate; anything else from the first round.
+ */
+function bestOf(reports) {
+  const first = reports[0];
+  if (typeof first !== 'object' || first === null || Array.isArray(first)) return first;
+  const rate = Object.keys(first).find((k) => k.endsWith('PerSecond'));
+  const from = rate ? reports.reduce((a, b) => (b[rate] > a[rate] ? b : a)) : first;
+  const out = {};
+  for (const k of Object.keys(first)) {
+    const vs = reports.map((o) => o[k]).filter((v) => v !== undefined);
+    if (typeof first[k] === 'object') out[k] = bestOf(vs);
+    else if (k.endsWith('PerSecond')) out[k] = Math.max(...vs);
+    else if (/(Us|Ns|ms)$/.test(k)) out[k] = Math.min(...vs);
+    else out[k] = from[k];
+  }
+  return out;
+}
+
 const loadAfter = os.loadavg();
 let bots = null;
 if (!values['no-bots']) {
@@ -216,7 +251,7 @@ md.push(
     `${dirtyEngine ? ' with uncommitted engine changes in the working tree' : ''}; ${cpu}, ${os.cpus().length} CPUs; ` +
     `node ${process.version}; native: ${cxx} -O3 with LTO and profile feedback (scripts/build.mjs); wasm: ${emcc} -O3. Load average ${loadBefore.map((x) => x.toFixed(1)).join(' ')} before, ` +
     `${loadAfter.map((x) => x.toFixed(1)).join(' ')} after: the machine was shared with other work and loaded, so read the ratios of one run, not the absolute figures. ` +
-    `Rates are per second of CPU time of the benchmark process (less disturbed than wall time on a shared machine), the best of ${ROUNDS} rounds of ${SECONDS} CPU-seconds.`,
+    `Rates are per second of CPU time of the benchmark process (less disturbed than wall time on a shared machine), the best of ${ROUNDS} rounds of ${SECONDS} CPU-seconds, the engines taking turns (a round of each, then the next round) so that the machine's drift reaches them alike.`,
 );
 md.push('');
 md.push('## Random playouts and MCTS');
