@@ -3,6 +3,8 @@
 // condition on every card lists. Every example is played with random moves twice, with its
 // definition as compiled and with the split undone, comparing the legal moves at each step.
 // The same for the other shortcuts Def::prepare gives the enumeration.
+#include <set>
+
 #include "test_util.h"
 
 namespace {
@@ -143,4 +145,49 @@ TEST_CASE("the Duel's card conditions are split at load", "[legal]") {
     CHECK(a.perAction.present());
     CHECK_FALSE(a.perSource.present());
   }
+}
+
+// collectMoves finds a zone's cards of an action 64 at a time (a bit per card): a hand of 75
+// cards, two actions' cards and cards without an action shuffled together, lists each action's
+// cards in zone order, the cards past the first 64 too.
+TEST_CASE("a zone of more than 64 cards lists every card's move, action by action in zone order", "[legal]") {
+  const char* game = R"J({
+    "name": "Big hand",
+    "players": { "count": 2 },
+    "zones": [{ "name": "Hand", "per_player": true }],
+    "entities": [
+      { "id": "A", "type": "card", "actions": [{ "name": "PlayA", "condition": "$entity.self.zone == $zone.@Hand" }] },
+      { "id": "B", "type": "card", "actions": [{ "name": "PlayB", "condition": "$entity.self.zone == $zone.@Hand" }] },
+      { "id": "C", "type": "card" }
+    ],
+    "setup": [
+      { "operation": "Create", "template": "A", "count": 40, "destination": "$item.zone.@Hand", "for_each": "$player.all" },
+      { "operation": "Create", "template": "C", "count": 5, "destination": "$item.zone.@Hand", "for_each": "$player.all" },
+      { "operation": "Create", "template": "B", "count": 30, "destination": "$item.zone.@Hand", "for_each": "$player.all" },
+      { "operation": "Shuffle", "target": "$item.zone.@Hand", "for_each": "$player.all" }
+    ],
+    "flow": { "turn_order": ["0", "1"], "first_player": "0", "phases": [{ "name": "Main", "valid_actions": ["PlayA", "PlayB"] }] }
+  })J";
+  std::vector<rulestack::DefError> errs;
+  auto def = rulestack::compileDefinition(game, errs);
+  REQUIRE(def);
+  rulestack::Game g(def, 3, false);
+  const std::vector<int32_t>& hand = g.state().zones[def->zoneInstance(0, 0)];
+  REQUIRE(hand.size() == 75);
+  auto tmplOf = [&](int32_t e) { return def->templates[g.state().ents[e].tmpl].id; };
+  std::vector<std::pair<std::string, int32_t>> expected;  // (action, source)
+  for (const char* t : {"A", "B"})
+    for (int32_t e : hand)
+      if (tmplOf(e) == t) expected.push_back({std::string("Play") + t, e});
+  std::set<std::string> past64;  // (seed 3: both actions' cards lie past the first 64)
+  for (size_t k = 64; k < hand.size(); k++) past64.insert(tmplOf(hand[k]));
+  CHECK(past64.count("A"));
+  CHECK(past64.count("B"));
+  std::vector<rulestack::Move> moves;
+  g.legalMoves(0, moves);
+  std::vector<std::pair<std::string, int32_t>> listed;
+  for (const rulestack::Move& m : moves)
+    if (m.kind == rulestack::Move::Take) listed.push_back({def->actions[m.action].name, m.source});
+  CHECK(listed == expected);
+  CHECK(listed.size() == 70);
 }
