@@ -149,6 +149,7 @@ void Game::enumerateAction(int player, int actionIdx, int source, std::vector<Mo
 
 bool Game::sameProperties(int32_t a, int32_t b) const {
   size_t np = def_->propNames.size();
+  if (np == 0) return true;  // (a game without properties: no row to point at)
   const Slot* pa = &st_.props[(size_t)a * np];
   const Slot* pb = &st_.props[(size_t)b * np];
   for (size_t i = 0; i < np; i++)
