@@ -176,6 +176,72 @@ bool Game::hasRealMove(int player) const {
   return false;
 }
 
+// A fromZone action's moves: only the cards in the zone its condition requires (the player's,
+// for a per-player zone), in zone order.
+void Game::collectFromZone(int player, int ai, std::vector<Move>& out, bool firstOnly, PerActionMemo& memo) const {
+  const Def& d = *def_;
+  const Action& a = d.actions[ai];
+  if (!d.zones[a.fromZone].actions) return;
+  const std::vector<int32_t>& z = st_.zones[d.zoneInstance(a.fromZone, player)];
+  // identical cards (same properties) of a groupable action have the same moves but the
+  // source: the first of a kind is enumerated, the others copy its moves
+  int32_t rep = -1;
+  size_t repBegin = 0, repEnd = 0;
+  // The part of the condition that reads no card, tested once before any card is looked at:
+  // an expression changes nothing and cannot fail, so whether a card is found first makes
+  // no difference to the moves, and most enumerations where the player cannot act (another
+  // player's priority on an empty queue) end here without a look at the hand.
+  const Expr* perSource = nullptr;
+  if (a.perAction.present()) {
+    if (a.perActionKey != memo.key) {  // (Duel's Bolt and Heal: the same test)
+      Ctx c;
+      c.player = player;
+      memo.key = a.perActionKey;
+      memo.result = test(a.perAction, c);
+    }
+    if (!memo.result) return;
+    perSource = &a.perSource;
+  }
+  // The zone's cards of this action, as bits first: which cards match is as random as the
+  // deal, and a branch per card mispredicts (a branch-free test per card, then one per match).
+  for (size_t base = 0; base < z.size(); base += 64) {
+    const size_t n = std::min<size_t>(64, z.size() - base);
+    uint64_t bits = 0;
+    for (size_t k = 0; k < n; k++) {
+      const Entity& en = st_.ents[z[base + k]];
+      bits |= (uint64_t)((en.tmpl == a.tmpl) & (en.controller == player) & en.alive) << k;
+    }
+    for (; bits; bits &= bits - 1) {
+      int32_t e = z[base + (size_t)__builtin_ctzll(bits)];
+      if (a.group && rep >= 0 && sameProperties(rep, e)) {
+        for (size_t i = repBegin; i < repEnd; i++) {
+          out.push_back(out[i]);
+          out.back().source = e;
+        }
+        continue;
+      }
+      size_t before = out.size();
+      if (a.direct) {  // (what enumerateAction's loops would find)
+        Ctx c;
+        c.player = player;
+        c.self = c.selected = e;
+        if (canPay(a, c)) {
+          out.emplace_back();
+          Move& m = out.back();
+          m.kind = Move::Take;
+          m.action = ai;
+          m.source = e;
+        }
+      } else {
+        enumerateAction(player, ai, e, out, firstOnly ? 1 : kMaxMovesPerAction, perSource);
+      }
+      rep = e;
+      repBegin = before;
+      repEnd = out.size();
+    }
+  }
+}
+
 void Game::collectMoves(int player, std::vector<Move>& out, bool firstOnly) const {
   const Def& d = *def_;
   out.clear();
@@ -186,8 +252,7 @@ void Game::collectMoves(int player, std::vector<Move>& out, bool firstOnly) cons
   }
   if (player != st_.priority || st_.phase < 0 || st_.phase >= (int)d.phases.size()) return;
   thread_local std::vector<Value> sources, srcs;
-  int memoKey = -1;  // the last perAction tested (Action::perActionKey) and its result
-  bool memo = false;
+  PerActionMemo memo;
   for (int ai : d.phases[st_.phase].actions) {
     const Action& a = d.actions[ai];
     if (a.tmpl < 0) {
@@ -211,63 +276,7 @@ void Game::collectMoves(int player, std::vector<Move>& out, bool firstOnly) cons
         if (s.k() == VK::Ent && s.v() >= d.numPlayers() && st_.ents[s.v()].alive && st_.ents[s.v()].zone != d.queueZone)
           enumerateAction(player, ai, s.v(), out, kMaxMovesPerAction);
     } else if (a.fromZone >= 0) {
-      // only the entities in the zone the condition requires (the player's, for a per-player zone)
-      if (!d.zones[a.fromZone].actions) continue;
-      const std::vector<int32_t>& z = st_.zones[d.zoneInstance(a.fromZone, player)];
-      // identical cards (same properties) of a groupable action have the same moves but the
-      // source: the first of a kind is enumerated, the others copy its moves
-      int32_t rep = -1;
-      size_t repBegin = 0, repEnd = 0;
-      bool perActionTested = !a.perAction.present();
-      const Expr* perSource = perActionTested ? nullptr : &a.perSource;
-      // The zone's cards of this action, as bits first: which cards match is as random as the
-      // deal, and a branch per card mispredicts (a branch-free test per card, then one per match).
-      for (size_t base = 0; base < z.size(); base += 64) {
-        const size_t n = std::min<size_t>(64, z.size() - base);
-        uint64_t bits = 0;
-        for (size_t k = 0; k < n; k++) {
-          const Entity& en = st_.ents[z[base + k]];
-          bits |= (uint64_t)((en.tmpl == a.tmpl) & (en.controller == player) & en.alive) << k;
-        }
-        for (; bits; bits &= bits - 1) {
-          int32_t e = z[base + (size_t)__builtin_ctzll(bits)];
-          if (!perActionTested) {  // at the first card, where the whole condition would first be tested
-            perActionTested = true;
-            if (a.perActionKey != memoKey) {  // (Duel's Bolt and Heal: the same test)
-              Ctx c;
-              c.player = player;
-              memoKey = a.perActionKey;
-              memo = test(a.perAction, c);
-            }
-            if (!memo) goto nextAction;
-          }
-          if (a.group && rep >= 0 && sameProperties(rep, e)) {
-            for (size_t i = repBegin; i < repEnd; i++) {
-              out.push_back(out[i]);
-              out.back().source = e;
-            }
-            continue;
-          }
-          size_t before = out.size();
-          if (a.direct) {  // (what enumerateAction's loops would find)
-            Ctx c;
-            c.player = player;
-            c.self = c.selected = e;
-            if (canPay(a, c)) {
-              out.emplace_back();
-              Move& m = out.back();
-              m.kind = Move::Take;
-              m.action = ai;
-              m.source = e;
-            }
-          } else {
-            enumerateAction(player, ai, e, out, firstOnly ? 1 : kMaxMovesPerAction, perSource);
-          }
-          rep = e;
-          repBegin = before;
-          repEnd = out.size();
-        }
-      }
+      collectFromZone(player, ai, out, firstOnly, memo);
     } else {
       for (int32_t e = d.numPlayers(); e < (int32_t)st_.ents.size(); e++) {
         const Entity& en = st_.ents[e];
@@ -276,7 +285,6 @@ void Game::collectMoves(int player, std::vector<Move>& out, bool firstOnly) cons
         enumerateAction(player, ai, e, out, firstOnly ? 1 : kMaxMovesPerAction);
       }
     }
-  nextAction:
     if (firstOnly && !out.empty()) return;
   }
   if (out.empty() || d.phases[st_.phase].canPass || !st_.queue.empty()) out.push_back(Move{});

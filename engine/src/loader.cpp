@@ -1020,9 +1020,9 @@ struct Loader {
   }
 
   // Action::perAction/perSource. Only the leading conjuncts move: `and` stops at the first
-  // false one, so testing them first (once, at the first card) gives every card's result,
-  // and the same error, if one fails, at the same point. (Not with X: its bounds are
-  // evaluated before the condition.)
+  // false one, so testing them first (once per enumeration) gives every card's result; an
+  // expression changes nothing and cannot fail, so it may be tested before any card is
+  // found. (Not with X: its bounds are evaluated before the condition.)
   void splitCondition(Action& a) {
     if (a.tmpl < 0 || a.fromZone < 0 || a.hasX || !a.condition.present()) return;
     std::vector<int> parts, free;

@@ -87,8 +87,8 @@ struct Action {
   bool groupable = false;  // reads its source only through properties, zone, type, template, tags,
                            // controller: identical cards in one zone have the same moves
   // A fromZone action whose condition begins with conjuncts that read nothing of the move
-  // (source, targets, X, mode): those are `perAction`, tested once per enumeration at the
-  // first card of the zone; `perSource` is the rest (absent: none), tested per card. The
+  // (source, targets, X, mode): those are `perAction`, tested once per enumeration before
+  // the zone's cards are looked at; `perSource` is the rest (absent: none), tested per card. The
   // zone test itself holds for every card enumerated, so it is in neither.
   Expr perAction, perSource;
   // no modes, no X, no targets: at most one move per source, enumerated without the general loops

@@ -269,6 +269,9 @@ class Game {
   Item newItem(ItemKind kind, int32_t def, int32_t player, int32_t self, const Event* ev);
   Decision& offer(DecisionKind kind, int32_t player, int32_t def, int32_t self, bool optional, const Event* ev);
   void collectMoves(int player, std::vector<Move>& out, bool firstOnly) const;
+  // the last perAction tested in one enumeration (Action::perActionKey) and its result
+  struct PerActionMemo { int key = -1; bool result = false; };
+  void collectFromZone(int player, int ai, std::vector<Move>& out, bool firstOnly, PerActionMemo& memo) const;
   void collectAnswers(int player, std::vector<Move>& out) const;  // (decisions: legal_answers.cpp)
   bool sameProperties(int32_t a, int32_t b) const;
   bool hasRealMove(int player) const;
