@@ -4,12 +4,11 @@
 // bench/RESULTS.md. Not part of `npm test`.
 //   node bench/run.mjs [--seconds S] [--rounds R] [--no-build] [--no-profile]
 //                      [--no-bots] [--bot-games N] [--bot-slow-games M] [--vs COMMIT [--vs-runs N]]
-// The engines take turns, R rounds of S seconds each (native, wasm, boardgame.io, the limit,
-// then again), and each figure is the best of its rounds (the machine may be shared: the best
-// round is the least disturbed one). The bots section (rulestack-bots-bench)
-// plays whole games between bots (N games per Duel pairing, M per Crazy Eights pairing) and
-// times bot decisions in rounds of S/4 seconds, the median of max(R, 5) rounds. --vs COMMIT
-// adds the engine against that commit of itself (bench/vs.mjs: paired runs, median ratio).
+// R rounds of S seconds per engine, the engines taking turns (see "measurements" below). The
+// bots section (rulestack-bots-bench) plays whole games between bots (N games per Duel
+// pairing, M per Crazy Eights pairing) and times bot decisions in rounds of S/4 seconds, the
+// median of max(R, 5) rounds. --vs COMMIT adds the engine against that commit of itself
+// (bench/vs.mjs: paired runs, median ratio).
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -72,7 +71,8 @@ for (const name of ['duel', 'nexus', 'crazy-eights']) {
 // The engines take turns, one round each, ROUNDS times (native, wasm, boardgame.io, the limit;
 // then again): this machine's speed drifts from minute to minute, and engines measured one
 // after the other in blocks of rounds were each timed at a different speed, which moved the
-// ratios by a third from one run to the next. Each figure is then the best of its rounds.
+// ratios by a third from one run to the next. Each figure is then the best of its rounds (the
+// machine may be shared: the best round is the least disturbed one).
 const loadBefore = os.loadavg();
 
 // The speed limit: a Duel written by hand in C++ (native and wasm), a measuring instrument kept
