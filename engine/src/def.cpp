@@ -71,6 +71,12 @@ void Def::prepare() {
     ownCost(a);
     a.mutationsAtOnce = runsAtOnce(a.mutations);
     for (Mode& m : a.modes) m.atOnce = runsAtOnce(m.mutations);
+    if (a.fromZone >= 0) {
+      const ZoneDef& z = zones[a.fromZone];
+      a.fromBase = z.base;
+      a.fromPerPlayer = z.perPlayer;
+      a.fromActs = z.actions;
+    }
     a.group = a.groupable && !hasEffects;
     a.direct = a.plain && !(a.perAction.present() ? a.perSource : a.condition).present();
     a.perActionKey = -1;

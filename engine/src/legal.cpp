@@ -181,8 +181,8 @@ bool Game::hasRealMove(int player) const {
 void Game::collectFromZone(int player, int ai, std::vector<Move>& out, bool firstOnly, PerActionMemo& memo) const {
   const Def& d = *def_;
   const Action& a = d.actions[ai];
-  if (!d.zones[a.fromZone].actions) return;
-  const std::vector<int32_t>& z = st_.zones[d.zoneInstance(a.fromZone, player)];
+  if (!a.fromActs) return;
+  const std::vector<int32_t>& z = st_.zones[a.fromBase + (a.fromPerPlayer ? player : 0)];  // (player >= 0)
   // identical cards (same properties) of a groupable action have the same moves but the
   // source: the first of a kind is enumerated, the others copy its moves
   int32_t rep = -1;

@@ -73,6 +73,15 @@ struct Action {
   std::string name;
   int nameSym = -1;
   int tmpl = -1;          // entity action: its template; -1: global
+  // What the enumeration reads of every action at every decision, kept together (one cache
+  // line with tmpl) and known at load:
+  int fromZone = -1;       // the condition requires the source to be in this zone (def index): enumerate only it
+  int fromBase = -1;       // (Def::prepare) that zone's first instance; fromPerPlayer: one per player
+  bool fromPerPlayer = false;
+  bool fromActs = false;   // (Def::prepare) entity actions can be taken from that zone: else no moves
+  bool group = false;      // (Def::prepare) groupable in a game without effects
+  bool direct = false;     // (Def::prepare) plain, nothing tested per card: a move for each card that can pay
+  int perActionKey = -1;   // (Def::prepare) the first action with the same perAction: one test serves both
   Expr source, condition;
   TargetSpec target;
   std::vector<Mutation> cost, mutations;
@@ -83,7 +92,6 @@ struct Action {
   std::vector<Mode> modes;
   bool play = false, queue = true;
   bool anySource = false;  // global, no `source`, reads $entity.selected: any entity the player controls
-  int fromZone = -1;       // the condition requires the source to be in this zone (def index): enumerate only it
   bool groupable = false;  // reads its source only through properties, zone, type, template, tags,
                            // controller: identical cards in one zone have the same moves
   // A fromZone action whose condition begins with conjuncts that read nothing of the move
@@ -93,10 +101,6 @@ struct Action {
   Expr perAction, perSource;
   // no modes, no X, no targets: at most one move per source, enumerated without the general loops
   bool plain = false;
-  // Known at load for the enumeration of a fromZone action (Game::collectMoves):
-  bool group = false;      // groupable in a game without effects
-  bool direct = false;     // plain, nothing tested per card: a move for each card that can pay
-  int perActionKey = -1;   // the first action with the same perAction: one test serves both
   std::vector<std::pair<int, Expr>> props;  // symbol -> value at take time
 };
 
