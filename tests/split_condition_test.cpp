@@ -191,3 +191,73 @@ TEST_CASE("a zone of more than 64 cards lists every card's move, action by actio
   CHECK(listed == expected);
   CHECK(listed.size() == 70);
 }
+
+// Def::prepare gives a fromZone action its zone's first instance, whether the zone is one per
+// player, and whether it allows actions (Action::fromBase, fromPerPlayer, fromActs): from a
+// shared zone only the player's own cards are listed, in zone order, and a zone without
+// actions lists none, though the condition would hold there.
+TEST_CASE("a shared zone lists the player's own cards, and a zone without actions none", "[legal]") {
+  const char* game = R"J({
+    "name": "Shared board",
+    "players": { "count": 2 },
+    "zones": [
+      { "name": "Hand", "per_player": true },
+      { "name": "Board" },
+      { "name": "Pile", "actions": false }
+    ],
+    "entities": [
+      { "id": "Unit", "type": "card", "actions": [{ "name": "Use", "condition": "$entity.self.zone == $zone.@Board" }] },
+      { "id": "Bone", "type": "card", "actions": [{ "name": "Dig", "condition": "$entity.self.zone == $zone.@Pile" }] }
+    ],
+    "setup": [
+      { "operation": "Create", "template": "Unit", "count": 2, "destination": "$zone.@Board", "owner": "$players[0]" },
+      { "operation": "Create", "template": "Unit", "count": 2, "destination": "$zone.@Board", "owner": "$players[1]" },
+      { "operation": "Create", "template": "Unit", "count": 1, "destination": "$zone.@Board", "owner": "$players[0]" },
+      { "operation": "Create", "template": "Bone", "count": 2, "destination": "$zone.@Pile", "owner": "$players[0]" }
+    ],
+    "flow": { "turn_order": ["0", "1"], "first_player": "0", "phases": [{ "name": "Main", "valid_actions": ["Use", "Dig"] }] }
+  })J";
+  std::vector<rulestack::DefError> errs;
+  auto def = rulestack::compileDefinition(game, errs);
+  INFO((errs.empty() ? std::string() : errs[0].message));
+  REQUIRE(def);
+  REQUIRE(def->actions.size() == 2);
+  for (const rulestack::Action& a : def->actions) {
+    INFO(a.name);
+    REQUIRE(a.fromZone >= 0);  // both enumerate their zone only
+    CHECK_FALSE(a.fromPerPlayer);
+    CHECK(a.fromBase == def->zoneInstance(a.fromZone, 0));
+  }
+  CHECK(def->actions[0].fromActs);        // Board
+  CHECK_FALSE(def->actions[1].fromActs);  // Pile: actions false
+  rulestack::Game g(def, 1, false);
+  const std::vector<int32_t>& board = g.state().zones[def->zoneInstance(def->actions[0].fromZone, 0)];
+  REQUIRE(board.size() == 5);
+  std::vector<int32_t> mine;  // player 0's units, in board order (top first)
+  for (int32_t e : board)
+    if (g.state().ents[e].controller == 0) mine.push_back(e);
+  REQUIRE(mine.size() == 3);
+  std::vector<rulestack::Move> moves;
+  g.legalMoves(0, moves);
+  std::vector<int32_t> used;
+  for (const rulestack::Move& m : moves) {
+    if (m.kind != rulestack::Move::Take) continue;
+    CHECK(def->actions[m.action].name == "Use");
+    used.push_back(m.source);
+  }
+  CHECK(used == mine);
+  REQUIRE(moves.size() == 4);  // and the pass
+  CHECK(moves.back().kind == rulestack::Move::Pass);
+  // player 1's turn: its two units, from the same (shared) zone instance
+  g.applyUnchecked(0, moves.back());
+  REQUIRE(g.nextToAct() == 1);
+  g.legalMoves(1, moves);
+  std::vector<int32_t> theirs;
+  for (int32_t e : board)
+    if (g.state().ents[e].controller == 1) theirs.push_back(e);
+  used.clear();
+  for (const rulestack::Move& m : moves)
+    if (m.kind == rulestack::Move::Take) used.push_back(m.source);
+  CHECK(theirs.size() == 2);
+  CHECK(used == theirs);
+}
