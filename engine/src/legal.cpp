@@ -182,7 +182,7 @@ void Game::collectFromZone(int player, int ai, std::vector<Move>& out, bool firs
   const Def& d = *def_;
   const Action& a = d.actions[ai];
   if (!a.fromActs) return;
-  const std::vector<int32_t>& z = st_.zones[a.fromBase + (a.fromPerPlayer ? player : 0)];  // (player >= 0)
+  const std::vector<int32_t>& z = st_.zones[Def::instanceOf(a.fromBase, a.fromPerPlayer, player)];
   // identical cards (same properties) of a groupable action have the same moves but the
   // source: the first of a kind is enumerated, the others copy its moves
   int32_t rep = -1;

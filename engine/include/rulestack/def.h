@@ -222,8 +222,10 @@ struct Def {
 
   int zoneInstance(int zoneDef, int player) const {
     const ZoneDef& z = zones[zoneDef];
-    return z.base + (z.perPlayer ? (player < 0 ? 0 : player) : 0);
+    return instanceOf(z.base, z.perPlayer, player);
   }
+  // a zone's instance for a player, from its first instance (per player: one each; no player: the first)
+  static int instanceOf(int base, bool perPlayer, int player) { return base + (perPlayer ? (player < 0 ? 0 : player) : 0); }
   int prop(int sym) const { return sym >= 0 && sym < (int)propOfSym.size() ? propOfSym[sym] : -1; }
   int numPlayers() const { return (int)playerIds.size(); }
   static int key(bool before, Ev e) { return (before ? 0 : 1) * (int)Ev::Count + (int)e; }
