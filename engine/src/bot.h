@@ -32,6 +32,11 @@ Move botChoose(const Game& g, int player, const BotOptions& o);
 // Plays random moves until the game ends or `maxMoves` is reached. Returns the moves made.
 int randomPlayout(Game& g, Rng& rng, int maxMoves, std::vector<Move>& scratch);
 
+// UCT from `g` for `iterations` full playouts of at most `maxPlayoutMoves` moves each; adds
+// the visits of each of `moves` (the root's moves) to `visits`, index for index.
+void search(const Game& g, const std::vector<Move>& moves, int iterations, int maxPlayoutMoves, Rng& rng,
+            std::vector<int>& visits);
+
 // A hash of what `player` may know now (their view).
 uint64_t infoHash(const Game& g, int player);
 // Deals anew what `player` may not know: the cards in zones hidden from them (each owner's

@@ -1,6 +1,6 @@
 // Opens a game the engine's simulate played with random bots, move by move, through the
 // package: the engine deals game `seed` and picks each move with a generator seeded from that
-// seed alone (session.cpp, simulate; bot.cpp, randomPlayout): the player to act, one of their
+// seed alone (session.cpp, simulate; search.cpp, randomPlayout): the player to act, one of their
 // legal moves (in the engine's order) at random. The same generator here (rng.h: splitmix64,
 // `below` by multiply-shift) makes the same picks; the final state hash, which simulate
 // reports, says whether the replay is that game.

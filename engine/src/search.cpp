@@ -1,0 +1,98 @@
+// The hot part of the bots: random playouts and the UCT search over them, apart from bot.cpp
+// so that the wasm build compiles it for speed and the rest of the bots for size.
+#include <cmath>
+#include <memory>
+
+#include "bot.h"
+
+namespace rulestack {
+
+int randomPlayout(Game& g, Rng& rng, int maxMoves, std::vector<Move>& moves) {
+  int n = 0;
+  while (!g.state().over() && n < maxMoves) {
+    int who = g.nextToAct();
+    if (who < 0) break;
+    const std::vector<Move>& ms = g.movesOf(who, moves);
+    if (ms.empty()) break;
+    Move m = ms[rng.below((uint32_t)ms.size())];  // (applying it changes the list)
+    g.applyUnchecked(who, m);
+    n++;
+  }
+  return n;
+}
+
+namespace {
+struct TreeNode {
+  Move move;
+  int player = -1;  // who made `move`
+  int visits = 0;
+  double reward = 0;  // for `player`
+  std::vector<std::unique_ptr<TreeNode>> children;
+  std::vector<Move> untried;
+  bool expanded = false;
+};
+
+double rewardFor(const State& s, int player) {
+  if (!s.over()) return 0.5;
+  if (s.result < 0) return 0.5;
+  return s.result == player ? 1.0 : 0.0;
+}
+
+}  // namespace
+
+void search(const Game& g, const std::vector<Move>& moves, int iterations, int maxPlayoutMoves, Rng& rng,
+            std::vector<int>& visits) {
+  TreeNode root;
+  root.untried = moves;
+  root.expanded = true;
+  std::vector<Move> scratch;
+  Game sim = g.clone();
+  for (int it = 0; it < iterations; it++) {
+    if (it > 0) sim.copyFrom(g);  // (one game, its memory reused by every playout)
+    try {
+      TreeNode* node = &root;
+      std::vector<TreeNode*> path{node};
+      // selection
+      while (node->untried.empty() && !node->children.empty()) {
+        double best = -1;
+        TreeNode* pick = nullptr;
+        for (auto& c : node->children) {
+          double u = c->reward / (c->visits + 1e-9) + 1.4 * std::sqrt(std::log(node->visits + 1.0) / (c->visits + 1e-9));
+          if (u > best) { best = u; pick = c.get(); }
+        }
+        sim.applyUnchecked(pick->player, pick->move);
+        node = pick;
+        path.push_back(node);
+      }
+      // expansion
+      if (!node->untried.empty() && !sim.state().over()) {
+        int who = sim.nextToAct();
+        if (who >= 0) {
+          size_t k = rng.below((uint32_t)node->untried.size());
+          auto child = std::make_unique<TreeNode>();
+          child->move = node->untried[k];
+          child->player = who;
+          node->untried.erase(node->untried.begin() + k);
+          sim.applyUnchecked(child->player, child->move);
+          int next = sim.nextToAct();
+          if (next >= 0) sim.legalMoves(next, child->untried);
+          node->children.push_back(std::move(child));
+          node = node->children.back().get();
+          path.push_back(node);
+        }
+      }
+      randomPlayout(sim, rng, maxPlayoutMoves, scratch);
+      for (TreeNode* n : path) {
+        n->visits++;
+        if (n->player >= 0) n->reward += rewardFor(sim.state(), n->player);
+      }
+    } catch (const std::exception&) {
+      // a move that fails at run time (a definition error, a loop) ends this simulation
+    }
+  }
+  for (auto& c : root.children)
+    for (size_t i = 0; i < moves.size(); i++)
+      if (moves[i] == c->move) { visits[i] += c->visits; break; }
+}
+
+}  // namespace rulestack
