@@ -2,8 +2,8 @@
 // through the package's own simulate, spread over one worker a core the browser reports (here
 // forced: navigator.hardwareConcurrency is set by an init script), so its figures are
 // `rulestack simulate`'s for the same seed and count whatever the workers (the command line is
-// run here to compare); it draws the charts, lists the odd games by seed and opens a
-// random-bot game on the board, move for move.
+// run here to compare); it draws the charts, lists the odd games by seed and opens any of
+// them (random bots or an MCTS level) on the board, move for move.
 import { test, expect, type Page } from '@playwright/test';
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -104,11 +104,11 @@ async function expectCharts(page: Page): Promise<void> {
  * it alone (game i is seed `first + i` whatever the batch or the worker): the longest, the
  * shortest, then the first draws, each once, with its seed.
  */
-async function expectOddGames(page: Page, file: string, first: number, games: number): Promise<{ outcomes: GameOutcome[]; odd: ReturnType<typeof oddGames> }> {
+async function expectOddGames(page: Page, file: string, first: number, games: number, bot = 'random'): Promise<{ outcomes: GameOutcome[]; odd: ReturnType<typeof oddGames> }> {
   const rs = (await loadEngine()) as unknown as Rulestack;
   const text = await readFile(new URL(`../examples/${file}`, import.meta.url), 'utf8');
   const outcomes: GameOutcome[] = [];
-  for (let s = first; s < first + games; s++) outcomes.push(outcomeOf(rs.simulate(text, { games: 1, seed: s, hashes: true }), s));
+  for (let s = first; s < first + games; s++) outcomes.push(outcomeOf(rs.simulate(text, { games: 1, seed: s, hashes: true, bot: bot as 'random' }), s));
   const odd = oddGames(outcomes);
   expect(odd.map((o) => o.why).slice(0, 2)).toEqual(['longest', 'shortest']);
   const result = (o: GameOutcome) => (o.winner !== null ? `Player ${o.winner} won` : o.draw ? 'draw' : 'unfinished');
@@ -237,15 +237,20 @@ test('Simulate: Stop ends a run with the games so far and its workers; the panel
   await expect(page.locator('#seed-used')).toHaveText(`seed ${s}`);
 });
 
-test('Simulate with an MCTS level: the engine’s MCTS bots at that level, the command line’s figures; no Open', async ({ page }) => {
+test('Simulate with an MCTS level: the engine’s MCTS bots at that level, the command line’s figures; a game of theirs opens', async ({ page }) => {
   test.setTimeout(90_000);
   await cores(page, 2);
   await open(page);
   await simulate(page, 3, 'easy', 1, 'Easy (MCTS)', 60_000);
   await expectFigures(page, cli('tictactoe.yaml', 3, 1, 'easy'));
-  await expect(page.locator('#sim-odd li[data-why="longest"]')).toBeVisible();
-  await expect(page.locator('#sim-odd button.sim-open')).toHaveCount(0);
-  await expect(page.locator('#sim-odd li.hint')).toHaveText('Only random-bot games open on the board: an MCTS game cannot be replayed outside the engine.');
+  const { odd } = await expectOddGames(page, 'tictactoe.yaml', 1, 3, 'easy');
+  // Open: the package's bot at that level, seeded as the engine seeded each move, plays the game again
+  const longest = odd[0]!.outcome;
+  await page.locator('#sim-odd li[data-why="longest"]').getByRole('button', { name: 'Open' }).click();
+  await expect(page.locator('#sim-status')).toHaveText(`Opened the game of seed ${longest.seed}.`);
+  await expect(page.locator('#seed-used')).toHaveText(`seed ${longest.seed}`);
+  await expect(page.locator('#log .log-group')).toHaveCount(longest.length + 1); // + the setup
+  await expect(page.locator('#hash')).toHaveText(longest.hash!);
 });
 
 test('Simulate a game whose rules sometimes fail: the engine errors counted as the command line counts them; one opens up to its failing move', async ({ page }) => {

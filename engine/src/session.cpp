@@ -356,7 +356,11 @@ std::string Session::botChoose(const std::string& player, const std::string& opt
       return JsonWriter().beginObject().field("error", "unknown bot level " + o["level"].dump() + " (easy, normal or hard)").endObject().take();
     if (o.contains("kind")) bo.mcts = o["kind"] == "mcts";
     bo.omniscient = o.contains("omniscient") && o["omniscient"].is_boolean() && o["omniscient"].get<bool>();
-    if (o.contains("seed") && o["seed"].is_number()) bo.seed = seedOf(o["seed"].get<double>());
+    // a seed as a game's (seed.h): every 64-bit value, so that a bot of simulate's, seeded
+    // with 64 random bits a move, can be asked again through the package
+    std::string why;
+    if (o.contains("seed") && !parseSeed(o["seed"], bo.seed, why))
+      return JsonWriter().beginObject().field("error", "invalid bot seed: " + why).endObject().take();
     if (o.contains("iterations") && o["iterations"].is_number_integer())
       bo.iterations = std::max(1, std::min(100000, o["iterations"].get<int>()));
     if (o.contains("maxPlayoutMoves") && o["maxPlayoutMoves"].is_number_integer())

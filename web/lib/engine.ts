@@ -8,6 +8,7 @@ import { Game, Bot, EngineInstance, crashText, parseEngineJson, DEFAULT_LOG_LIMI
 import type { Session } from './wasm/engine.mjs';
 import { batchesOf, mergeResults, runOf, simulateAnswer } from './simulate-batches.js';
 import { coreCount, runInWorkers, WorkerPool } from './simulate-pool.js';
+import { seedJson } from './seed.js';
 import type {
   BotOptions,
   GameDefinition,
@@ -362,27 +363,6 @@ function breathe(): Promise<void> {
     };
     ch.port2.postMessage(0);
   });
-}
-
-const INT64_MIN = -(2n ** 63n);
-const INT64_MAX = 2n ** 63n - 1n;
-
-/** The seed as the engine reads it (JSON text); a TypeError for anything that is not one. */
-export function seedJson(seed: unknown): string {
-  if (typeof seed === 'string') return JSON.stringify(seed);
-  if (typeof seed === 'number') {
-    if (Number.isSafeInteger(seed)) return String(seed);
-    throw new TypeError(
-      `invalid seed: ${String(seed)} (a seed is a safe integer, a bigint or a string: ${
-        Number.isInteger(seed) ? 'beyond 2^53 a number is not exact, pass a bigint or a string' : 'not an integer'
-      })`,
-    );
-  }
-  if (typeof seed === 'bigint') {
-    if (seed >= INT64_MIN && seed <= INT64_MAX) return seed.toString();
-    throw new TypeError(`invalid seed: ${seed}n (a bigint seed is from -2^63 to 2^63-1)`);
-  }
-  throw new TypeError(`invalid seed: ${String(seed)} (a seed is an integer or a string)`);
 }
 
 /** A fresh seed nobody can guess: 53 random bits from the platform's cryptographic source. */

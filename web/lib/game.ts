@@ -2,6 +2,7 @@
 // EngineInstance: one instantiation of engine.wasm, which a trap kills (see Rulestack).
 import type { EngineModule, Session } from './wasm/engine.mjs';
 import { EngineCrashedError, IllegalMoveError } from './errors.js';
+import { botSeed, seedJson } from './seed.js';
 import type { GameEvent, GameView, Move, PlayerId, PlayerRef, ResolutionStep, Snapshot, BotOptions, Seed } from './types.js';
 
 export interface MoveRecord {
@@ -411,6 +412,7 @@ export class Bot {
       throw new TypeError(`unknown bot level: ${String(level)} (easy, normal or hard)`);
     const kind = options.kind ?? (level ? 'mcts' : 'random');
     if (kind !== 'random' && kind !== 'mcts') throw new TypeError(`unknown bot kind: ${String(kind)}`);
+    if (options.seed !== undefined) botSeed(options.seed, 0); // (a TypeError now for a seed that is not one)
     this.game = game;
     this.options = { ...options, kind };
   }
@@ -420,11 +422,12 @@ export class Bot {
     if (this.game.disposed) throw new Error('rulestack: this game has been disposed');
     const id = checkPlayer(this.game, player);
     // Successive choices use successive seeds so a bot does not repeat itself.
-    const seed = (this.options.seed ?? 0) + this.#calls++;
-    const opts: Record<string, unknown> = { kind: this.options.kind, seed };
+    const seed = botSeed(this.options.seed ?? 0, this.#calls++);
+    const opts: Record<string, unknown> = { kind: this.options.kind };
     for (const key of ['level', 'iterations', 'maxPlayoutMoves', 'omniscient'] as const)
       if (this.options[key] !== undefined) opts[key] = this.options[key];
-    const optsJson = JSON.stringify(opts);
+    // (a bigint has no JSON of its own: the seed's text is put in by hand)
+    const optsJson = `${JSON.stringify(opts).slice(0, -1)},"seed":${seedJson(seed)}}`;
     const r = parseEngineJson<unknown>(callGame(this.game, 'bot.choose', (s) => s.botChoose(id, optsJson)), 'botChoose');
     if (r === null || r === undefined) return null;
     if (typeof r === 'object' && !Array.isArray(r) && 'error' in (r as object) && !('action' in (r as object)) && !('decision' in (r as object))) {

@@ -353,7 +353,8 @@ export interface BotOptions {
   kind?: 'random' | 'mcts';
   /** A strength: MCTS with that level's iterations and playout length (kind and iterations override it). */
   level?: BotLevel;
-  seed?: number;
+  /** The first choice's seed (default 0): a safe-integer number or a bigint from -2^63 to 2^63-1. */
+  seed?: number | bigint;
   /** MCTS iterations per move. */
   iterations?: number;
   /** The longest MCTS playout, in moves (a longer one counts as a draw). */

@@ -174,7 +174,7 @@ function parseSeed(text: string): Seed | undefined {
   return t;
 }
 
-/** 32 bits of the game's seed (a bot seed is a plain number): the same game, the same bot. */
+/** 32 bits of the game's seed (which may be text; a bot seed is an integer): the same game, the same bot. */
 function botSeedFrom(seed: Seed | null): number {
   if (typeof seed === 'number') return ((seed % 2 ** 32) + 2 ** 32) % 2 ** 32;
   if (typeof seed === 'bigint') return Number(BigInt.asUintN(32, seed));

@@ -1,19 +1,20 @@
-// Opens a game the engine's simulate played with random bots, move by move, through the
-// package: the engine deals game `seed` and picks each move with a generator seeded from that
-// seed alone (session.cpp, simulate; search.cpp, randomPlayout): the player to act, one of their
-// legal moves (in the engine's order) at random. The same generator here (rng.h: splitmix64,
-// `below` by multiply-shift) makes the same picks; the final state hash, which simulate
-// reports, says whether the replay is that game.
-// MCTS games cannot be replayed so: the engine seeds each of their moves with 64 random bits,
-// and a bot's seed through the package is a number, exact only to 53 bits.
+// Opens a game the engine's simulate played, move by move, through the package: the engine
+// deals game `seed` and draws each move's randomness from a generator seeded from that seed
+// alone (session.cpp, simulate): with random bots, one of the legal moves of the player to act
+// (in the engine's order) picked at random (search.cpp, randomPlayout); with an MCTS level,
+// 64 random bits that seed that move's bot. The same generator here (rng.h: splitmix64,
+// `below` by multiply-shift) makes the same picks, and a bot through the package takes the
+// same 64-bit seed (as a bigint); the final state hash, which simulate reports, says whether
+// the replay is that game.
 import { IllegalMoveError } from 'rulestack';
 import type { Move, Rulestack } from 'rulestack';
+import type { SimBot } from './simulate-game.js';
 
 const MASK = (1n << 64n) - 1n;
 const GOLDEN = 0x9e3779b97f4a7c15n;
 
 /** rng.h's Rng, seeded as simulate seeds game `seed`'s. */
-function engineRng(seed: number): { below(n: number): number } {
+function engineRng(seed: number): { next(): bigint; below(n: number): number } {
   let s = ((BigInt(seed) * GOLDEN + 0x632be59bd9b4e019n) & MASK) ^ GOLDEN;
   const next = () => {
     s = (s + GOLDEN) & MASK;
@@ -22,7 +23,7 @@ function engineRng(seed: number): { below(n: number): number } {
     z = ((z ^ (z >> 27n)) * 0x94d049bb133111ebn) & MASK;
     return z ^ (z >> 31n);
   };
-  return { below: (n) => Number(((next() >> 32n) * BigInt(n)) >> 32n) };
+  return { next, below: (n) => Number(((next() >> 32n) * BigInt(n)) >> 32n) };
 }
 
 /** The engine's cap on a simulated game's moves (randomPlayout's maxMoves in simulate). */
@@ -36,8 +37,8 @@ export interface Replayed {
   failed?: { player: string; move: Move; message: string };
 }
 
-/** The random-bot game of this seed, as simulate played it. */
-export function replayRandomGame(rs: Rulestack, definition: string, seed: number): Replayed {
+/** The game of this seed, as simulate played it with these bots. */
+export function replayGame(rs: Rulestack, definition: string, seed: number, bot: SimBot): Replayed {
   const game = rs.createGame(definition, { seed });
   try {
     const rng = engineRng(seed);
@@ -46,9 +47,17 @@ export function replayRandomGame(rs: Rulestack, definition: string, seed: number
       const view = game.view();
       const player = view.toAct[0];
       if (view.result || player === undefined) break;
-      const legal = game.legalMoves(player);
-      if (legal.length === 0) break;
-      const move = legal[rng.below(legal.length)]!;
+      let move: Move;
+      if (bot === 'random') {
+        const legal = game.legalMoves(player);
+        if (legal.length === 0) break;
+        move = legal[rng.below(legal.length)]!;
+      } else {
+        // (the engine's seed is unsigned; the same 64 bits as a signed bigint)
+        const chosen = rs.bot(game, { level: bot, seed: BigInt.asIntN(64, rng.next()) }).choose(player);
+        if (chosen === null) break;
+        move = chosen;
+      }
       try {
         game.apply(player, move);
       } catch (e) {

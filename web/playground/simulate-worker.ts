@@ -6,15 +6,15 @@
 // plays the batches in Web Workers of its own, started from this one (nested workers); with
 // 1, in this worker's thread. The page stops a run by terminating this worker, which ends the
 // nested ones with it (a dedicated worker's workers live only as long as it does).
-// A random-bot game is opened by replaying it (simulate-replay.ts).
+// A game is opened by replaying it (simulate-replay.ts).
 import { loadEngine } from 'rulestack';
 import type { Move, SimulateResult } from 'rulestack';
 import { outcomeOf, type GameOutcome, type SimBot } from './simulate-game.js';
-import { replayRandomGame, type Replayed } from './simulate-replay.js';
+import { replayGame, type Replayed } from './simulate-replay.js';
 
 export type SimRequest =
   | { type: 'run'; id: number; definition: string; games: number; bot: SimBot; seed: number; workers: number }
-  | { type: 'replay'; id: number; definition: string; seed: number; hash?: string };
+  | { type: 'replay'; id: number; definition: string; seed: number; bot: SimBot; hash?: string };
 
 export type SimResponse =
   | { type: 'progress'; id: number; outcomes: GameOutcome[] }
@@ -30,7 +30,7 @@ self.addEventListener('message', async (e: MessageEvent<SimRequest>) => {
     // the definition comes as the game's JSON text: no YAML reader needed here
     const rs = await loadEngine({ yaml: false });
     if (req.type === 'replay') {
-      const { moves, hash, failed } = replayRandomGame(rs, req.definition, req.seed);
+      const { moves, hash, failed } = replayGame(rs, req.definition, req.seed, req.bot);
       if (req.hash !== undefined && hash !== req.hash) throw new Error(`the replay of seed ${req.seed} ends in state ${hash}, simulate's in ${req.hash}`);
       post({ type: 'replayed', id: req.id, moves, failed });
       return;

@@ -2,7 +2,7 @@
 // the package's simulate, so the figures are `rulestack simulate`'s for the same seed and
 // count) spread over one worker a core, a progress bar, then the win counts, the draws and
 // the spread of game lengths as charts, and the odd games (longest, shortest, draws,
-// failures); a random-bot game opens on the board, move for move.
+// failures); each of those opens on the board, move for move.
 import type { Move, SimulateResult } from 'rulestack';
 import { h } from './render.js';
 import type { GameOutcome, SimBot } from './simulate-game.js';
@@ -108,7 +108,7 @@ export function initSimulate(host: SimulateHost): void {
     renderTable(table, t);
     results.hidden = outcomes.length === 0;
     if (!charts || outcomes.length === 0) return;
-    renderOdd(odd, outcomes, runBot === 'random' ? openGame : null);
+    renderOdd(odd, outcomes, openGame);
     const { barChart } = await import('./charts.js');
     barChart(winsCanvas, [...[...t.wins.keys()].map(playerLabel), 'draws', 'unfinished', 'errors'], [...t.wins.values(), t.draws, t.unfinished, t.errors], 'games');
     const bins = lengthBins(outcomes);
@@ -120,6 +120,8 @@ export function initSimulate(host: SimulateHost): void {
     const w = newWorker();
     const id = ++runId;
     const def = runDef;
+    const bot = runBot;
+    // (an MCTS game is searched again move by move: as long as simulate took to play it)
     status.textContent = `Opening the game of seed ${s}…`;
     w.addEventListener('message', (e: MessageEvent<SimResponse>) => {
       if (e.data.id !== id) return;
@@ -130,7 +132,7 @@ export function initSimulate(host: SimulateHost): void {
         status.textContent = f ? `Opened the game of seed ${s}, up to its move that failed in the engine (${playerLabel(f.player)}: ${f.move.action ?? f.move.decision ?? 'a move'}): ${f.message}` : `Opened the game of seed ${s}.`;
       } else if (e.data.type === 'error') status.textContent = `Could not open it: ${e.data.message}`;
     });
-    w.postMessage({ type: 'replay', id, definition: def, seed: s, hash: o.hash } satisfies SimRequest);
+    w.postMessage({ type: 'replay', id, definition: def, seed: s, bot, hash: o.hash } satisfies SimRequest);
   };
 
   run.addEventListener('click', () => {
@@ -204,18 +206,15 @@ function outcomeText(o: GameOutcome): string {
   return o.draw ? 'draw' : 'unfinished';
 }
 
-/** The odd games, each with Open when its games can be replayed (`open` null: MCTS bots, see simulate-replay.ts). */
-function renderOdd(list: HTMLElement, outcomes: GameOutcome[], open: ((o: GameOutcome) => void) | null): void {
+/** The odd games, each with Open (the game replayed on the board, see simulate-replay.ts). */
+function renderOdd(list: HTMLElement, outcomes: GameOutcome[], open: (o: GameOutcome) => void): void {
   const items = oddGames(outcomes).map(({ why, outcome: o }) => {
     // (simulate counts no moves of a game that failed)
     const li = h('li', { 'data-why': why }, h('strong', null, why), ` — seed ${o.seed}, ${o.error === undefined ? `${o.length} moves, ` : ''}${outcomeText(o)}`);
-    if (open) {
-      const btn = h('button', { type: 'button', class: 'sim-open', 'data-seed': String(o.seed) }, 'Open');
-      btn.addEventListener('click', () => open(o));
-      li.append(' ', btn);
-    }
+    const btn = h('button', { type: 'button', class: 'sim-open', 'data-seed': String(o.seed) }, 'Open');
+    btn.addEventListener('click', () => open(o));
+    li.append(' ', btn);
     return li;
   });
-  if (!open && items.length) items.push(h('li', { class: 'hint' }, 'Only random-bot games open on the board: an MCTS game cannot be replayed outside the engine.'));
   list.replaceChildren(...items);
 }

@@ -360,6 +360,90 @@ describe('playing', () => {
   });
 });
 
+describe('bot seeds', () => {
+  // rng.h's splitmix64, seeded as simulate seeds game `seed`'s: its MCTS bots take one
+  // next() a move as that move's bot seed (session.cpp, simulate)
+  function engineRng(seed: number): () => bigint {
+    const MASK = (1n << 64n) - 1n, GOLDEN = 0x9e3779b97f4a7c15n;
+    let s = ((BigInt(seed) * GOLDEN + 0x632be59bd9b4e019n) & MASK) ^ GOLDEN;
+    return () => {
+      s = (s + GOLDEN) & MASK;
+      let z = s;
+      z = ((z ^ (z >> 30n)) * 0xbf58476d1ce4e5b9n) & MASK;
+      z = ((z ^ (z >> 27n)) * 0x94d049bb133111ebn) & MASK;
+      return z ^ (z >> 31n);
+    };
+  }
+
+  test("simulate's MCTS games replay through bots given its 64-bit seeds as bigints", () => {
+    const seed = 40;
+    const sim = rs.simulate(TIC_TAC_TOE_YAML, { games: 3, bot: 'easy', seed, hashes: true });
+    assert.equal(sim.errors, 0);
+    for (let i = 0; i < 3; i++) {
+      const game = rs.createGame(TIC_TAC_TOE_YAML, { seed: seed + i });
+      try {
+        const next = engineRng(seed + i);
+        let wide = 0;
+        for (let player = game.view().toAct[0]; game.view().result === null && player !== undefined; player = game.view().toAct[0]) {
+          const s = BigInt.asIntN(64, next());
+          if (s > BigInt(Number.MAX_SAFE_INTEGER) || s < -BigInt(Number.MAX_SAFE_INTEGER)) wide++;
+          game.apply(player, rs.bot(game, { level: 'easy', seed: s }).choose(player)!);
+        }
+        assert.ok(wide > 0, 'no seed beyond 2^53: the test shows nothing');
+        assert.equal(game.stateHash(), sim.hashes![i], `game ${i}`);
+      } finally {
+        game.dispose();
+      }
+    }
+  });
+
+  test('seed + 1 past 2^63 - 1 is -2^63; a number and the same bigint are one seed', () => {
+    const game = rs.createGame(TIC_TAC_TOE_YAML, { seed: 4 });
+    try {
+      const p = game.view().toAct[0]!;
+      const opts = { kind: 'mcts', iterations: 30 } as const;
+      const seeds = [-(2n ** 63n), -5n, 0n, 5n, 2n ** 62n, 2n ** 63n - 1n];
+      const chosen = seeds.map((seed) => JSON.stringify(rs.bot(game, { ...opts, seed }).choose(p)));
+      const last = rs.bot(game, { ...opts, seed: 2n ** 63n - 1n });
+      last.choose(p);
+      assert.equal(JSON.stringify(last.choose(p)), chosen[0]);
+      assert.equal(JSON.stringify(rs.bot(game, { ...opts, seed: 5 }).choose(p)), chosen[3]);
+      assert.equal(JSON.stringify(rs.bot(game, { ...opts, seed: -5 }).choose(p)), chosen[1]);
+      // a seed the search depends on: not every one of these picks the same square
+      assert.ok(new Set(chosen).size > 1, `every seed chose ${chosen[0]}`);
+    } finally {
+      game.dispose();
+    }
+  });
+
+  test('a bot seed that is not an integer seed is a TypeError when the bot is made', () => {
+    const game = rs.createGame(TIC_TAC_TOE_YAML, { seed: 4 });
+    try {
+      for (const seed of [1.5, 2 ** 53, Number.NaN, 2n ** 63n, -(2n ** 63n) - 1n, '7', null]) {
+        assert.throws(() => rs.bot(game, { seed: seed as never }), TypeError, String(seed));
+      }
+    } finally {
+      game.dispose();
+    }
+  });
+
+  test('the raw engine refuses a bot seed that is not one, and takes a string', () => {
+    const s = new rs.module.Session();
+    try {
+      assert.equal(s.load(TTT_JSON, '1'), '');
+      assert.deepEqual(JSON.parse(s.botChoose('0', '{"kind":"mcts","seed":1.5}')), {
+        error: 'invalid bot seed: a seed is an integer (from -2^63 to 2^63-1) or a string, not 1.5',
+      });
+      assert.deepEqual(JSON.parse(s.botChoose('0', '{"seed":18446744073709551615}')), {
+        error: 'invalid bot seed: a seed is an integer from -2^63 to 2^63-1 or a string; 18446744073709551615 is too large',
+      });
+      assert.ok('action' in JSON.parse(s.botChoose('0', '{"seed":"any text"}')));
+    } finally {
+      s.delete();
+    }
+  });
+});
+
 describe('the view across the boundary', () => {
   // the module hands over a view as its UTF-8 bytes (Session.viewBytes); the package decodes them
   const UNICODE_YAML = MINIMAL_YAML.replace('name: Minimal', 'name: "Café ♠ 🂡"');
