@@ -2,7 +2,8 @@
 // move-free conjuncts once per enumeration must list exactly the moves that testing the whole
 // condition on every card lists. Every example is played with random moves twice, with its
 // definition as compiled and with the split undone, comparing the legal moves at each step.
-// The same for the other shortcuts Def::prepare gives the enumeration.
+// The same for the other shortcuts Def::prepare gives the enumeration, and for the
+// conditions' invariant parts evaluated once per enumeration (Def::hoistInvariants).
 #include <set>
 
 #include "test_util.h"
@@ -30,8 +31,37 @@ const char* kSplitGame = R"J({
   "end_conditions": [{ "when": "$turn > 8", "draw": true }]
 })J";
 
+// Cards playable while their colour is the marker's (an entity found by its type, after every
+// card: a scan of all of them), each play turning the marker to the other colour.
+const char* kMatchGame = R"J({
+  "name": "Match",
+  "players": { "count": 2 },
+  "zones": [{ "name": "Hand", "per_player": true }, { "name": "Table" }, { "name": "Pile" }],
+  "entities": [
+    { "id": "Red", "type": "card", "properties": { "color": 0 } },
+    { "id": "Blue", "type": "card", "properties": { "color": 1 } },
+    { "id": "Marker", "type": "marker", "properties": { "color": 0 } }
+  ],
+  "actions": [{
+    "name": "Play", "queue": false, "source": "$zone.@Hand",
+    "condition": "$player.current == $player.active and $entity.selected.color == $entity.marker[0].color and $entity.card.where($candidate.zone == $zone.@Pile).size < 5",
+    "mutations": [
+      { "target": "$entity.selected", "destination": "$zone.@Pile", "operation": "MoveZone" },
+      { "target": "$entity.marker[0]", "property": "color", "operation": "=", "value": "$entity.selected.color * -1 + 1" },
+      { "operation": "EndTurn" }
+    ]
+  }],
+  "setup": [
+    { "operation": "Create", "template": "Red", "count": 2, "destination": "$item.zone.@Hand", "for_each": "$player.all" },
+    { "operation": "Create", "template": "Blue", "count": 2, "destination": "$item.zone.@Hand", "for_each": "$player.all" },
+    { "operation": "Create", "template": "Marker", "destination": "$zone.@Table" }
+  ],
+  "flow": { "turn_order": ["0", "1"], "first_player": "0", "phases": [{ "name": "Main", "valid_actions": ["Play"] }] },
+  "end_conditions": [{ "when": "$turn > 12", "draw": true }]
+})J";
+
 std::vector<std::pair<std::string, std::string>> definitions() {
-  std::vector<std::pair<std::string, std::string>> out{{"split game", kSplitGame}};
+  std::vector<std::pair<std::string, std::string>> out{{"split game", kSplitGame}, {"match game", kMatchGame}};
   for (const std::string& file : rt::jsonFiles(RULESTACK_EXAMPLES_JSON, false))
     out.push_back({file, rt::readFile(std::string(RULESTACK_EXAMPLES_JSON) + "/" + file)});
   return out;
@@ -260,4 +290,54 @@ TEST_CASE("a shared zone lists the player's own cards, and a zone without action
     if (m.kind == rulestack::Move::Take) used.push_back(m.source);
   CHECK(theirs.size() == 2);
   CHECK(used == theirs);
+}
+
+// Def::hoistInvariants: the parts of a condition that read nothing of the move and loop
+// (`$entity.marker[0].color`, a `where` over every card) are evaluated once per enumeration.
+// The moves follow them as they change from one enumeration to the next, and a move checked
+// outside an enumeration (Game::check) reads them afresh.
+TEST_CASE("a condition's invariant parts are evaluated once per enumeration, and follow the state", "[legal]") {
+  std::vector<rulestack::DefError> errs;
+  auto def = rulestack::compileDefinition(kMatchGame, errs);
+  REQUIRE(def);
+  CHECK(def->numHoisted == 2);  // the marker's colour, the size of the pile's cards
+  rulestack::Game g(def, 1, false);
+  const int color = def->prop(def->syms.find("color"));
+  auto colorOf = [&](int32_t e) { return g.state().props[(size_t)e * def->propNames.size() + color].v; };
+  std::vector<rulestack::Move> moves;
+  for (int turn = 0; turn < 4; turn++) {
+    const int p = turn % 2;
+    INFO("turn " << turn);
+    REQUIRE(g.nextToAct() == p);
+    const int32_t marker = turn % 2;  // red, blue, red, blue: each play turns it
+    g.legalMoves(p, moves);
+    std::vector<int32_t> sources, expected;
+    for (const rulestack::Move& m : moves)
+      if (m.kind == rulestack::Move::Take) sources.push_back(m.source);
+    for (int32_t e : g.state().zones[def->zoneInstance(0, p)])
+      if (colorOf(e) == marker) expected.push_back(e);
+    CHECK(sources == expected);
+    REQUIRE(!expected.empty());
+    // a card of the other colour is refused for its condition, read outside any enumeration
+    for (int32_t e : g.state().zones[def->zoneInstance(0, p)])
+      if (colorOf(e) != marker) {
+        rulestack::Move wrong = moves[0];
+        wrong.source = e;
+        std::string message;
+        CHECK(g.check(p, wrong, &message) == "condition_false");
+        break;
+      }
+    g.applyUnchecked(p, moves[0]);
+  }
+}
+
+TEST_CASE("conditions with their invariant parts evaluated once list the moves that evaluating them for every source lists", "[legal]") {
+  int hoisted = sameMovesWithout([](rulestack::Def& d) {
+    int n = d.numHoisted;
+    for (rulestack::Node& nd : d.nodes.nodes)
+      if (nd.op == rulestack::N::Hoisted) nd = d.nodes.nodes[nd.a];
+    d.numHoisted = 0;
+    return n;
+  });
+  CHECK(hoisted >= 4);  // Crazy Eights' table rank and suit, the match game's two
 }

@@ -29,6 +29,14 @@ Value Game::evalCold(int n, const Ctx& c) const {
   const Def& d = *def_;
   const Node& nd = d.nodes.nodes[n];
   switch (nd.op) {
+    case N::Hoisted: {  // (a list lives in this evaluation's scratch only: never kept)
+      if (!hoistOn_) return evalNode(nd.a, c);
+      Hoisted& h = hoisted_[nd.imm];
+      if (h.at == hoistAt_) return h.v;
+      Value v = evalNode(nd.a, c);
+      if (v.k() != VK::List) h = Hoisted{hoistAt_, v};
+      return v;
+    }
     case N::PAll: {
       int32_t off = (int32_t)scratch_.size();
       if (nd.imm == 1)

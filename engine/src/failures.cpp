@@ -87,6 +87,7 @@ std::string Game::runMutations(const std::vector<Mutation>& ms, std::string* mes
 void Game::rollbackTo(const State& backup, size_t logSize, size_t traceSize) {
   resetEval();
   movesCachePlayer_ = -1;
+  hoistOn_ = false;
   st_ = backup;
   log.resize(logSize);
   if (trace) trace->resize(traceSize);

@@ -299,6 +299,7 @@ int Game::decisionTurnPlayer() const {
 
 void Game::applyUnchecked(int player, const Move& m) {
   movesCachePlayer_ = -1;
+  hoistOn_ = false;
   eventsThisMove_ = 0;
   quietCause_ = -1;
   switch (m.kind) {

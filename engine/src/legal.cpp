@@ -251,6 +251,9 @@ void Game::collectMoves(int player, std::vector<Move>& out, bool firstOnly) cons
     return;
   }
   if (player != st_.priority || st_.phase < 0 || st_.phase >= (int)d.phases.size()) return;
+  // a new enumeration: the conditions' invariant parts are evaluated again, once each (and
+  // after it wherever they are met; applyUnchecked ends it too, should an exception leave it)
+  if (d.numHoisted) startHoisting();
   thread_local std::vector<Value> sources, srcs;
   PerActionMemo memo;
   for (int ai : d.phases[st_.phase].actions) {
@@ -285,9 +288,16 @@ void Game::collectMoves(int player, std::vector<Move>& out, bool firstOnly) cons
         enumerateAction(player, ai, e, out, firstOnly ? 1 : kMaxMovesPerAction);
       }
     }
-    if (firstOnly && !out.empty()) return;
+    if (firstOnly && !out.empty()) break;
   }
+  hoistOn_ = false;
+  if (firstOnly && !out.empty()) return;
   if (out.empty() || d.phases[st_.phase].canPass || !st_.queue.empty()) out.push_back(Move{});
+}
+
+void Game::startHoisting() const {
+  hoistAt_++;
+  hoistOn_ = true;
 }
 
 }  // namespace rulestack

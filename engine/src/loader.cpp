@@ -968,6 +968,7 @@ struct Loader {
     if (d.endAny)
       for (uint64_t& m : d.endPropMask) m |= Def::kEndOther;
 
+    d.hoistInvariants();  // (after the analyses above, which read the plain shapes)
     fuse();
 
     // trigger indexes

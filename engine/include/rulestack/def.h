@@ -238,6 +238,11 @@ struct Def {
   bool sameExpr(int a, int b) const;
   void ownCost(Action& a) const;
   void prepare();  // sets what is kept of those in the definition (once the listeners are known)
+  // The parts of the actions' conditions that are the same for every source of one
+  // enumeration and cost a loop, each made an N::Hoisted node with a slot (hoist.cpp).
+  void hoistInvariants();
+  int numHoisted = 0;
+  static constexpr int kMaxHoisted = 16;  // (the first 16: a game's conditions rarely have more)
 };
 
 }  // namespace rulestack

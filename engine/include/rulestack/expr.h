@@ -48,7 +48,11 @@ enum class N : uint8_t {
   PlayerProp,              // $player.current/active/opponent.<prop>: a 0/1/2; $players[k].<prop>: a 3+k; imm prop
   SelfInZone,              // $entity.self/selected.zone == $zone.@Z: a 0/1, imm zone def
   SamePlayer,              // two players compared (== when imm 0, != when 1): a, b as PlayerProp's a
-  EqConst, NeConst, LtConst, LeConst, GtConst, GeConst  // a <op> imm (an integer literal)
+  EqConst, NeConst, LtConst, LeConst, GtConst, GeConst,  // a <op> imm (an integer literal)
+  // A part of an action's condition that reads nothing of the move and loops (over entities,
+  // a list...): a the part, imm its slot (Def::numHoisted). Evaluated once per enumeration,
+  // not once per source (Def::hoistInvariants, Game::evalCold).
+  Hoisted
 };
 
 enum class EvField : uint8_t { Action, Player, Entity, Zone, From, DamageValue, Source, Phase, Winner, Turn, Count };

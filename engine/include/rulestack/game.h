@@ -93,7 +93,7 @@ class Game {
   const Def& def() const { return *def_; }
   std::shared_ptr<const Def> defPtr() const { return def_; }
   const State& state() const { return st_; }
-  State& mutableState() { endDirty_ = ~0ull; movesCachePlayer_ = -1; return st_; }
+  State& mutableState() { endDirty_ = ~0ull; movesCachePlayer_ = -1; hoistOn_ = false; return st_; }
 
   // Players who may move now (decision holders, or the priority player).
   std::vector<int> toAct() const;
@@ -227,6 +227,7 @@ class Game {
     quietCause_ = -1;
     steps_ = 0;
     failed_.clear();
+    hoistOn_ = false;
     resetEval();
   }
   void rehandle(int32_t e) {  // a change of place: a new handle
@@ -269,6 +270,7 @@ class Game {
   Item newItem(ItemKind kind, int32_t def, int32_t player, int32_t self, const Event* ev);
   Decision& offer(DecisionKind kind, int32_t player, int32_t def, int32_t self, bool optional, const Event* ev);
   void collectMoves(int player, std::vector<Move>& out, bool firstOnly) const;
+  __attribute__((noinline)) void startHoisting() const;  // (of collectMoves: rare, apart)
   // the last perAction tested in one enumeration (Action::perActionKey) and its result
   struct PerActionMemo { int key = -1; bool result = false; };
   void collectFromZone(int player, int ai, std::vector<Move>& out, bool firstOnly, PerActionMemo& memo) const;
@@ -351,6 +353,15 @@ class Game {
   Item* findPending(int32_t id);  // an item being taken or executed (in a frame)
   int32_t playerZone(int zoneDef, int32_t player) const;
   int32_t ownerOf(int32_t e) const;
+
+  // (last: the other members' offsets stay short)
+  // The values of the actions' invariant parts (N::Hoisted) in the enumeration under way:
+  // slot -> the value and the enumeration it was found in (hoistAt_ counts them); only while
+  // collectMoves lists actions' moves (hoistOn_), when the state cannot change.
+  struct Hoisted { uint64_t at = 0; Value v; };
+  mutable Hoisted hoisted_[Def::kMaxHoisted];
+  mutable uint64_t hoistAt_ = 0;
+  mutable bool hoistOn_ = false;
 };
 
 // (inline here: the hot paths of legal.cpp and mutations.cpp call them)
