@@ -341,3 +341,68 @@ TEST_CASE("conditions with their invariant parts evaluated once list the moves t
   });
   CHECK(hoisted >= 4);  // Crazy Eights' table rank and suit, the match game's two
 }
+
+// Action::conditionOnce: a condition that reads neither $mode nor $x is tested once per source,
+// not once per mode and X; one that reads $mode still decides per mode. Undone, the moves are
+// the same. And a global action's test of its source's zone stays in its condition (its
+// sources are not listed from that zone).
+TEST_CASE("a condition without $mode or $x is tested once per source, one with $mode per mode", "[legal]") {
+  const char* game = R"J({
+    "name": "Modes",
+    "players": { "count": 2, "properties": { "level": 1 } },
+    "zones": [{ "name": "Hand", "per_player": true }, { "name": "Pile" }],
+    "entities": [{ "id": "Card", "type": "card", "properties": { "power": 2 } }],
+    "actions": [
+      { "name": "Use", "source": "$entity.card", "condition": "$player.current == $player.active and $entity.selected.zone == $zone.@Hand" },
+      { "name": "Pick", "source": "$zone.@Hand", "condition": "$entity.selected.power > $player.current.level",
+        "modes": [{ "name": "A", "mutations": [] }, { "name": "B", "mutations": [] }, { "name": "C", "mutations": [] }] },
+      { "name": "Odd", "source": "$zone.@Hand", "condition": "$mode != 1 and $entity.selected.power > 0",
+        "modes": [{ "name": "A", "mutations": [] }, { "name": "B", "mutations": [] }, { "name": "C", "mutations": [] }] }
+    ],
+    "setup": [
+      { "operation": "Create", "template": "Card", "count": 2, "destination": "$item.zone.@Hand", "for_each": "$player.all" },
+      { "operation": "Create", "template": "Card", "destination": "$zone.@Pile" }
+    ],
+    "flow": { "turn_order": ["0", "1"], "first_player": "0", "phases": [{ "name": "Main", "valid_actions": ["Use", "Pick", "Odd"] }] }
+  })J";
+  std::vector<rulestack::DefError> errs;
+  auto def = rulestack::compileDefinition(game, errs);
+  REQUIRE(def);
+  REQUIRE(def->actions.size() == 3);
+  CHECK(def->actions[0].perAction.present());  // $player.current == $player.active; the zone test stays
+  CHECK(def->actions[1].conditionOnce);
+  CHECK_FALSE(def->actions[2].conditionOnce);
+  rulestack::Game g(def, 1, false);
+  std::vector<rulestack::Move> moves;
+  g.legalMoves(0, moves);
+  std::vector<std::pair<int, int>> listed;  // (action, mode) of each source in turn
+  for (const rulestack::Move& m : moves)
+    if (m.kind == rulestack::Move::Take) listed.push_back({m.action, m.mode});
+  // Use: player 0's two cards in hand (not theirs in the pile, nor player 1's); Pick: every
+  // mode of each; Odd: modes 0 and 2 of each
+  CHECK(listed == std::vector<std::pair<int, int>>{{0, -1}, {0, -1}, {1, 0}, {1, 1}, {1, 2}, {1, 0}, {1, 1}, {1, 2}, {2, 0}, {2, 2}, {2, 0}, {2, 2}});
+  for (const rulestack::Move& m : moves)
+    if (m.kind == rulestack::Move::Take && m.action == 0) CHECK(g.state().ents[m.source].zone == def->zoneInstance(0, 0));
+}
+
+TEST_CASE("conditions tested once per source list the moves that testing them per mode and X lists", "[legal]") {
+  int once = sameMovesWithout([](rulestack::Def& d) {
+    int n = 0;
+    for (rulestack::Action& a : d.actions)
+      if (a.conditionOnce && (!a.modes.empty() || a.hasX)) n++, a.conditionOnce = false;
+    return n;
+  });
+  CHECK(once >= 1);  // Crazy Eights' PlayEight: four modes, one test
+}
+
+TEST_CASE("a source action's condition is split: what reads no source is tested once", "[legal]") {
+  std::vector<rulestack::DefError> errs;
+  auto def = rulestack::compileDefinition(rt::readFile(std::string(RULESTACK_EXAMPLES_JSON) + "/crazy-eights.json"), errs);
+  REQUIRE(def);
+  for (const rulestack::Action& a : def->actions) {
+    if (!a.source.present()) continue;
+    INFO(a.name);
+    CHECK(a.perAction.present());  // $player.current == $player.active
+    CHECK(a.perSource.present());  // the card's rank and suit
+  }
+}

@@ -25,6 +25,87 @@ Value Game::zonesOfEntities(Value list) const {
   return zonesOf(list, [&](Value x) { return st_.ents[x.v()].zone < 0 ? Value::null() : Value::zone(st_.ents[x.v()].zone); });
 }
 
+// A member of a value by name (the built-ins, a property not read in place, an item's
+// fields): rarer than the fused property reads evalNode does itself.
+Value Game::member(Value obj, int sym, const Ctx& c) const {
+  const Def& d = *def_;
+  const Builtins& b = d.b;
+  switch (obj.k()) {
+    case VK::Ent: {
+      const Entity& e = st_.ents[obj.v()];
+      if (!e.alive) return Value::null();  // a destroyed entity reads as null through any reference
+      if (sym == b.id) return obj;
+      if (sym == b.owner) return e.tmpl < 0 ? obj : (e.owner < 0 ? Value::null() : Value::ent(e.owner));
+      if (sym == b.controller) return e.tmpl < 0 ? obj : (e.controller < 0 ? Value::null() : Value::ent(e.controller));
+      if (sym == b.zone) return e.zone < 0 ? Value::null() : Value::zone(e.zone);
+      int p = d.prop(sym);
+      if (p >= 0) return propValue(obj.v(), p);
+      if (sym == b.type) return e.tmpl < 0 ? Value::str(d.syms.find("player")) : Value::str(d.templates[e.tmpl].typeSym);
+      if (sym == b.tmpl) return e.tmpl < 0 ? Value::null() : Value::str(d.templates[e.tmpl].idSym);
+      if (sym == b.tags) {
+        std::vector<Value> v;
+        if (e.tmpl >= 0)
+          for (int t : d.templates[e.tmpl].tags) v.push_back(Value::str(t));
+        return listOf(v);
+      }
+      if (sym == b.host) return e.host < 0 ? Value::null() : Value::ent(e.host);
+      if (sym == b.index) {
+        if (e.zone < 0) return Value::null();
+        auto& z = st_.zones[e.zone];
+        return Value::num((int32_t)(std::find(z.begin(), z.end(), obj.v()) - z.begin()));
+      }
+      if (sym == b.entity) return obj;
+      if (sym == b.player) return e.tmpl < 0 ? obj : Value::null();  // $target.player
+      return Value::null();
+    }
+    case VK::Zone: {
+      if (sym == b.size) return Value::num((int32_t)st_.zones[obj.v()].size());
+      if (sym == b.entities) {
+        std::vector<Value> v;
+        for (int32_t e : st_.zones[obj.v()]) v.push_back(Value::ent(e));
+        return listOf(v);
+      }
+      if (sym == b.top) return st_.zones[obj.v()].empty() ? Value::null() : Value::ent(st_.zones[obj.v()].front());
+      if (sym == b.owner) {
+        int32_t o = zoneOwner(obj.v());
+        return o < 0 ? Value::null() : Value::ent(o);
+      }
+      if (sym == b.name) return Value::str(d.zones[zoneDefOf(obj.v())].nameSym);
+      if (sym == b.zone) return obj;
+      return Value::null();
+    }
+    case VK::Item: {
+      const Item* it = findItem(obj.v());
+      if (!it) return Value::null();
+      if (sym == b.name) {
+        if (it->kind == ItemKind::Action) return Value::str(d.actions[it->def].nameSym);
+        return Value::null();
+      }
+      if (sym == b.source || sym == b.entity) return live(it->source);
+      if (sym == b.player) return Value::ent(it->player);
+      if (sym == b.targets) {
+        std::vector<Value> v;
+        for (const Slot& s : it->targets)
+          if (!liveValue(s.get()).isNull()) v.push_back(s.get());
+        return listOf(v);
+      }
+      if (sym == b.target) return it->targets.empty() ? Value::null() : liveValue(it->targets[0].get());
+      if (sym == b.mode) return it->mode < 0 ? Value::null() : Value::num(it->mode);
+      if (sym == b.x) return it->hasX ? Value::num(it->x) : Value::null();
+      if (sym == b.cancelled) return Value::boolean(it->cancelled);
+      for (auto& kv : it->props)
+        if (kv.first == sym) return kv.second.get();
+      if (it->source >= 0) return member(live(it->source), sym, c);
+      return Value::null();
+    }
+    case VK::Str:
+      if (sym == b.size) return Value::num((int32_t)d.syms.names[obj.v()].size());
+      return Value::null();
+    default:
+      return Value::null();
+  }
+}
+
 Value Game::evalCold(int n, const Ctx& c) const {
   const Def& d = *def_;
   const Node& nd = d.nodes.nodes[n];

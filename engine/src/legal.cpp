@@ -109,6 +109,9 @@ void Game::enumerateAction(int player, int actionIdx, int source, std::vector<Mo
   }
   size_t start = out.size();
   thread_local std::vector<Slot> cands;
+  // (a condition that reads neither the mode nor X has one value for all of them; the
+  // targets are none yet when it is tested)
+  if (a.conditionOnce && xLo <= xHi && cond.present() && !test(cond, c)) return;
   for (int mode = 0; mode < nModes; mode++) {
     m.mode = a.modes.empty() ? -1 : mode;
     c.mode = m.mode;
@@ -117,7 +120,7 @@ void Game::enumerateAction(int player, int actionIdx, int source, std::vector<Mo
       c.x = m.x;
       m.targets.clear();
       c.targets = &m.targets;
-      if (cond.present() && !test(cond, c)) continue;
+      if (!a.conditionOnce && cond.present() && !test(cond, c)) continue;
       if (!canPay(a, c)) continue;
       const TargetSpec* spec = a.target.present ? &a.target : (m.mode >= 0 && a.modes[m.mode].target.present ? &a.modes[m.mode].target : nullptr);
       if (!spec) {
@@ -176,6 +179,19 @@ bool Game::hasRealMove(int player) const {
   return false;
 }
 
+// Whether the part of an action's condition that reads no source (Action::perAction) holds,
+// tested once per enumeration before any source is looked at (true when there is none).
+inline bool Game::perActionHolds(const Action& a, int player, PerActionMemo& memo) const {
+  if (!a.perAction.present()) return true;
+  if (a.perActionKey != memo.key) {  // (Duel's Bolt and Heal: the same test)
+    Ctx c;
+    c.player = player;
+    memo.key = a.perActionKey;
+    memo.result = test(a.perAction, c);
+  }
+  return memo.result;
+}
+
 // A fromZone action's moves: only the cards in the zone its condition requires (the player's,
 // for a per-player zone), in zone order.
 void Game::collectFromZone(int player, int ai, std::vector<Move>& out, bool firstOnly, PerActionMemo& memo) const {
@@ -191,17 +207,8 @@ void Game::collectFromZone(int player, int ai, std::vector<Move>& out, bool firs
   // an expression changes nothing and cannot fail, so whether a card is found first makes
   // no difference to the moves, and most enumerations where the player cannot act (another
   // player's priority on an empty queue) end here without a look at the hand.
-  const Expr* perSource = nullptr;
-  if (a.perAction.present()) {
-    if (a.perActionKey != memo.key) {  // (Duel's Bolt and Heal: the same test)
-      Ctx c;
-      c.player = player;
-      memo.key = a.perActionKey;
-      memo.result = test(a.perAction, c);
-    }
-    if (!memo.result) return;
-    perSource = &a.perSource;
-  }
+  if (!perActionHolds(a, player, memo)) return;
+  const Expr* perSource = a.perAction.present() ? &a.perSource : nullptr;
   // The zone's cards of this action, as bits first: which cards match is as random as the
   // deal, and a branch per card mispredicts (a branch-free test per card, then one per match).
   for (size_t base = 0; base < z.size(); base += 64) {
@@ -258,34 +265,33 @@ void Game::collectMoves(int player, std::vector<Move>& out, bool firstOnly) cons
   PerActionMemo memo;
   for (int ai : d.phases[st_.phase].actions) {
     const Action& a = d.actions[ai];
-    if (a.tmpl < 0) {
-      if (a.anySource) {
+    if (a.tmpl >= 0 && a.fromZone >= 0) {
+      collectFromZone(player, ai, out, firstOnly, memo);
+    } else if (a.tmpl < 0 && !a.source.present() && !a.anySource) {
+      enumerateAction(player, ai, -1, out, kMaxMovesPerAction);
+    } else if (perActionHolds(a, player, memo)) {  // (then only the rest, per source)
+      const Expr* perSource = a.perAction.present() ? &a.perSource : nullptr;
+      if (a.tmpl >= 0) {
+        for (int32_t e = d.numPlayers(); e < (int32_t)st_.ents.size(); e++) {
+          const Entity& en = st_.ents[e];
+          if (!en.alive || en.tmpl != a.tmpl || en.controller != player || en.zone < 0) continue;
+          if (!d.zones[zoneDefOf(en.zone)].actions) continue;  // not from a zone without actions
+          enumerateAction(player, ai, e, out, firstOnly ? 1 : kMaxMovesPerAction, perSource);
+        }
+      } else if (a.anySource) {
         for (int32_t e = d.numPlayers(); e < (int32_t)st_.ents.size(); e++) {
           const Entity& en = st_.ents[e];
           if (en.alive && en.controller == player && en.zone >= 0 && d.zones[zoneDefOf(en.zone)].actions)
-            enumerateAction(player, ai, e, out, kMaxMovesPerAction);
+            enumerateAction(player, ai, e, out, kMaxMovesPerAction, perSource);
         }
-        continue;
-      }
-      if (!a.source.present()) {
-        enumerateAction(player, ai, -1, out, kMaxMovesPerAction);
-        continue;
-      }
-      Ctx c;
-      c.player = player;
-      evalList(a.source, c, sources);
-      srcs = sources;
-      for (Value s : srcs)
-        if (s.k() == VK::Ent && s.v() >= d.numPlayers() && st_.ents[s.v()].alive && st_.ents[s.v()].zone != d.queueZone)
-          enumerateAction(player, ai, s.v(), out, kMaxMovesPerAction);
-    } else if (a.fromZone >= 0) {
-      collectFromZone(player, ai, out, firstOnly, memo);
-    } else {
-      for (int32_t e = d.numPlayers(); e < (int32_t)st_.ents.size(); e++) {
-        const Entity& en = st_.ents[e];
-        if (!en.alive || en.tmpl != a.tmpl || en.controller != player || en.zone < 0) continue;
-        if (!d.zones[zoneDefOf(en.zone)].actions) continue;  // not from a zone without actions
-        enumerateAction(player, ai, e, out, firstOnly ? 1 : kMaxMovesPerAction);
+      } else {
+        Ctx c;
+        c.player = player;
+        evalList(a.source, c, sources);
+        srcs = sources;
+        for (Value s : srcs)
+          if (s.k() == VK::Ent && s.v() >= d.numPlayers() && st_.ents[s.v()].alive && st_.ents[s.v()].zone != d.queueZone)
+            enumerateAction(player, ai, s.v(), out, kMaxMovesPerAction, perSource);
       }
     }
     if (firstOnly && !out.empty()) break;

@@ -941,6 +941,7 @@ struct Loader {
     for (Action& a : d.actions) {
       splitCondition(a);
       a.plain = !a.hasX && a.modes.empty() && !a.target.present;
+      a.conditionOnce = !readsModeOrX(a.condition.root);
     }
     // what the end conditions read
     d.endPropMask.assign(d.propNames.size(), 0);
@@ -1009,6 +1010,14 @@ struct Loader {
     }
   }
 
+  // Whether node n reads $mode or $x (Action::conditionOnce). (Before the fused forms.)
+  bool readsModeOrX(int n) {
+    if (n < 0) return false;
+    const Node& nd = d.nodes.nodes[n];
+    if (nd.op == N::Mode || nd.op == N::X) return true;
+    return readsModeOrX(nd.a) || (nd.op != N::Prop && readsModeOrX(nd.b));
+  }
+
   Expr andOf(const std::vector<int>& parts, size_t from, size_t to) {
     if (from >= to) return Expr{};
     int root = parts[from];
@@ -1020,17 +1029,19 @@ struct Loader {
     return Expr{root};
   }
 
-  // Action::perAction/perSource. Only the leading conjuncts move: `and` stops at the first
-  // false one, so testing them first (once per enumeration) gives every card's result; an
-  // expression changes nothing and cannot fail, so it may be tested before any card is
-  // found. (Not with X: its bounds are evaluated before the condition.)
+  // Action::perAction/perSource, for an action enumerated once per source (an entity action,
+  // a global one with `source` or reading $entity.selected). Only the leading conjuncts move:
+  // `and` stops at the first false one, so testing them first (once per enumeration) gives
+  // every card's result; an expression changes nothing and cannot fail, so it may be tested
+  // before any card is found. (Not with X: its bounds are evaluated before the condition.)
   void splitCondition(Action& a) {
-    if (a.tmpl < 0 || a.fromZone < 0 || a.hasX || !a.condition.present()) return;
+    if ((a.tmpl < 0 && !a.source.present() && !a.anySource) || a.hasX || !a.condition.present()) return;
     std::vector<int> parts, free;
     conjuncts(a.condition.root, parts);
     size_t k = 0;
     for (; k < parts.size(); k++) {
-      if (sourceZoneTest(parts[k]) == a.fromZone) continue;  // true for every card of the zone
+      // (an entity action listed from its zone only: the test is true for every card listed)
+      if (a.tmpl >= 0 && a.fromZone >= 0 && sourceZoneTest(parts[k]) == a.fromZone) continue;
       if (!moveFree(parts[k])) break;
       free.push_back(parts[k]);
     }

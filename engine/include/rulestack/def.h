@@ -94,11 +94,14 @@ struct Action {
   bool anySource = false;  // global, no `source`, reads $entity.selected: any entity the player controls
   bool groupable = false;  // reads its source only through properties, zone, type, template, tags,
                            // controller: identical cards in one zone have the same moves
-  // A fromZone action whose condition begins with conjuncts that read nothing of the move
-  // (source, targets, X, mode): those are `perAction`, tested once per enumeration before
-  // the zone's cards are looked at; `perSource` is the rest (absent: none), tested per card. The
-  // zone test itself holds for every card enumerated, so it is in neither.
+  // An action enumerated per source whose condition begins with conjuncts that read nothing
+  // of the move (source, targets, X, mode): those are `perAction`, tested once per
+  // enumeration before any source is looked at; `perSource` is the rest (absent: none),
+  // tested per source. A fromZone action's zone test holds for every card enumerated, so it
+  // is in neither.
   Expr perAction, perSource;
+  // The condition reads neither $mode nor $x: tested once per source, not once per mode and X.
+  bool conditionOnce = true;
   // no modes, no X, no targets: at most one move per source, enumerated without the general loops
   bool plain = false;
   std::vector<std::pair<int, Expr>> props;  // symbol -> value at take time

@@ -274,6 +274,7 @@ class Game {
   // the last perAction tested in one enumeration (Action::perActionKey) and its result
   struct PerActionMemo { int key = -1; bool result = false; };
   void collectFromZone(int player, int ai, std::vector<Move>& out, bool firstOnly, PerActionMemo& memo) const;
+  bool perActionHolds(const Action& a, int player, PerActionMemo& memo) const;
   void collectAnswers(int player, std::vector<Move>& out) const;  // (decisions: legal_answers.cpp)
   bool sameProperties(int32_t a, int32_t b) const;
   bool hasRealMove(int player) const;
