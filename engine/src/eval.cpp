@@ -43,20 +43,8 @@ int32_t Game::fusedPlayer(int32_t a, const Ctx& c) const {
 Value Game::live(int32_t e) const { return e < 0 || !st_.ents[e].alive ? Value::null() : Value::ent(e); }
 Value Game::liveValue(Value v) const { return v.k() == VK::Ent ? live(v.v()) : v; }
 
-Value Game::listOf(const std::vector<Value>& v) const {
-  int32_t off = (int32_t)scratch_.size();
-  scratch_.insert(scratch_.end(), v.begin(), v.end());
-  return Value::list(off, (int32_t)v.size());
-}
-
 void Game::flatten(Value v, std::vector<Value>& out) const {
-  if (v.k() == VK::List) {
-    for (int32_t i = 0; i < v.n(); i++) out.push_back(scratch_[v.v() + i]);
-  } else if (v.k() == VK::Zone) {
-    for (int32_t e : st_.zones[v.v()]) out.push_back(Value::ent(e));
-  } else if (!v.isNull()) {
-    out.push_back(v);
-  }
+  for (int32_t i = 0, n = elemCount(v); i < n; i++) out.push_back(elemAt(v, i));
 }
 
 Value Game::eval(const Expr& e, const Ctx& c) const {

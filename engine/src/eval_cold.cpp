@@ -17,12 +17,20 @@ Value Game::zonesOf(Value list, F f) const {
     if (z.isNull() || std::find(scratch_.begin() + off, scratch_.end(), z) != scratch_.end()) continue;
     scratch_.push_back(z);
   }
-  return Value::list(off, (int32_t)scratch_.size() - off);
+  return listFrom(off);
 }
 
 // The zones the live entities of a list are in, each once ($cards.zone).
 Value Game::zonesOfEntities(Value list) const {
   return zonesOf(list, [&](Value x) { return st_.ents[x.v()].zone < 0 ? Value::null() : Value::zone(st_.ents[x.v()].zone); });
+}
+
+// A value as a list: a list's elements, a zone's entities, anything else itself (null: none).
+int32_t Game::elemCount(Value v) const {
+  return v.k() == VK::List ? v.n() : v.k() == VK::Zone ? (int32_t)st_.zones[v.v()].size() : v.isNull() ? 0 : 1;
+}
+Value Game::elemAt(Value v, int32_t i) const {
+  return v.k() == VK::List ? scratch_[v.v() + i] : v.k() == VK::Zone ? Value::ent(st_.zones[v.v()][i]) : v;
 }
 
 // A member of a value by name (the built-ins, a property not read in place, an item's
@@ -43,10 +51,10 @@ Value Game::member(Value obj, int sym, const Ctx& c) const {
       if (sym == b.type) return e.tmpl < 0 ? Value::str(d.syms.find("player")) : Value::str(d.templates[e.tmpl].typeSym);
       if (sym == b.tmpl) return e.tmpl < 0 ? Value::null() : Value::str(d.templates[e.tmpl].idSym);
       if (sym == b.tags) {
-        std::vector<Value> v;
+        int32_t off = (int32_t)scratch_.size();
         if (e.tmpl >= 0)
-          for (int t : d.templates[e.tmpl].tags) v.push_back(Value::str(t));
-        return listOf(v);
+          for (int t : d.templates[e.tmpl].tags) scratch_.push_back(Value::str(t));
+        return listFrom(off);
       }
       if (sym == b.host) return e.host < 0 ? Value::null() : Value::ent(e.host);
       if (sym == b.index) {
@@ -61,9 +69,9 @@ Value Game::member(Value obj, int sym, const Ctx& c) const {
     case VK::Zone: {
       if (sym == b.size) return Value::num((int32_t)st_.zones[obj.v()].size());
       if (sym == b.entities) {
-        std::vector<Value> v;
-        for (int32_t e : st_.zones[obj.v()]) v.push_back(Value::ent(e));
-        return listOf(v);
+        int32_t off = (int32_t)scratch_.size();
+        for (int32_t e : st_.zones[obj.v()]) scratch_.push_back(Value::ent(e));
+        return listFrom(off);
       }
       if (sym == b.top) return st_.zones[obj.v()].empty() ? Value::null() : Value::ent(st_.zones[obj.v()].front());
       if (sym == b.owner) {
@@ -84,10 +92,10 @@ Value Game::member(Value obj, int sym, const Ctx& c) const {
       if (sym == b.source || sym == b.entity) return live(it->source);
       if (sym == b.player) return Value::ent(it->player);
       if (sym == b.targets) {
-        std::vector<Value> v;
+        int32_t off = (int32_t)scratch_.size();
         for (const Slot& s : it->targets)
-          if (!liveValue(s.get()).isNull()) v.push_back(s.get());
-        return listOf(v);
+          if (!liveValue(s.get()).isNull()) scratch_.push_back(s.get());
+        return listFrom(off);
       }
       if (sym == b.target) return it->targets.empty() ? Value::null() : liveValue(it->targets[0].get());
       if (sym == b.mode) return it->mode < 0 ? Value::null() : Value::num(it->mode);
@@ -135,14 +143,14 @@ Value Game::evalCold(int n, const Ctx& c) const {
         if (nd.op == N::EOfType && d.templates[en.tmpl].typeSym != nd.imm) continue;
         scratch_.push_back(Value::ent(e));
       }
-      return Value::list(off, (int32_t)scratch_.size() - off);
+      return listFrom(off);
     }
     case N::Targets: {
       int32_t off = (int32_t)scratch_.size();
       if (c.targets)
         for (const Slot& s : *c.targets)
           if (!liveValue(s.get()).isNull()) scratch_.push_back(s.get());
-      return Value::list(off, (int32_t)scratch_.size() - off);
+      return listFrom(off);
     }
     case N::PhaseName:
       return st_.phase < 0 || st_.phase >= (int)d.phases.size() ? Value::null() : Value::str(d.phases[st_.phase].nameSym);
@@ -185,14 +193,23 @@ Value Game::evalCold(int n, const Ctx& c) const {
       return Value::boolean(!l.isNull() && l == x);
     }
     case N::Where: {
-      std::vector<Value> items, kept;
-      flatten(evalNode(nd.a, c), items);
+      // the elements read where they are (by index: the test may add lists of its own to the
+      // scratch), which are kept noted as bits, then put after all the test added
+      const Value l = evalNode(nd.a, c);
+      const int32_t n = elemCount(l);
+      uint64_t few = 0;
+      std::vector<uint64_t> many;  // (more than 64 elements)
+      uint64_t* keep = &few;
+      if (n > 64) many.assign((size_t)(n + 63) / 64, 0), keep = many.data();
       Ctx c2 = c;
-      for (Value v : items) {
-        c2.candidate = v;
-        if (evalNode(nd.b, c2).truthy()) kept.push_back(v);
+      for (int32_t i = 0; i < n; i++) {
+        c2.candidate = elemAt(l, i);
+        keep[i >> 6] |= (uint64_t)evalNode(nd.b, c2).truthy() << (i & 63);
       }
-      return listOf(kept);
+      int32_t off = (int32_t)scratch_.size();
+      for (int32_t i = 0; i < n; i++)
+        if (keep[i >> 6] >> (i & 63) & 1) scratch_.push_back(elemAt(l, i));
+      return listFrom(off);
     }
     case N::Size:
     case N::Count: {
@@ -202,12 +219,13 @@ Value Game::evalCold(int n, const Ctx& c) const {
       return Value::num(l.isNull() ? 0 : 1);
     }
     case N::Sum: {
-      std::vector<Value> items;
-      flatten(evalNode(nd.a, c), items);
+      const Value l = evalNode(nd.a, c);
       int p = d.prop(nd.imm);
       int32_t s = 0;
-      for (Value v : items)
+      for (int32_t i = 0, n = elemCount(l); i < n; i++) {
+        Value v = elemAt(l, i);
         if (v.k() == VK::Ent && p >= 0) s += prop(v.v(), p);
+      }
       return Value::num(s);
     }
     case N::Div: {

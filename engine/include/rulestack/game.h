@@ -241,7 +241,10 @@ class Game {
   int32_t evalInt(int n, const Ctx& c) const;
   __attribute__((noinline)) Value evalCold(int n, const Ctx& c) const;  // the rarer nodes
   Value member(Value obj, int sym, const Ctx& c) const;
-  Value listOf(const std::vector<Value>& v) const;
+  // the list of what was put in the scratch from `off` on
+  Value listFrom(int32_t off) const { return Value::list(off, (int32_t)scratch_.size() - off); }
+  int32_t elemCount(Value v) const;
+  Value elemAt(Value v, int32_t i) const;
   template <class F>
   Value zonesOf(Value list, F f) const;
   Value zonesOfEntities(Value list) const;
