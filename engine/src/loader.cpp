@@ -941,7 +941,7 @@ struct Loader {
     for (Action& a : d.actions) {
       splitCondition(a);
       a.plain = !a.hasX && a.modes.empty() && !a.target.present;
-      a.conditionOnce = !readsModeOrX(a.condition.root);
+      a.conditionOnce = !(d.reads(a.condition.root) & Def::kReadsModeOrX);
     }
     // what the end conditions read
     d.endPropMask.assign(d.propNames.size(), 0);
@@ -996,28 +996,6 @@ struct Loader {
     }
   }
 
-  // Whether n reads nothing of the move being enumerated (its source, targets, X, mode) nor
-  // the context's candidate, item or event: the same value for every card of a zone.
-  bool moveFree(int n) {
-    if (n < 0) return true;
-    const Node& nd = d.nodes.nodes[n];
-    switch (nd.op) {
-      case N::ESelf: case N::ESelected: case N::Target: case N::Targets: case N::Candidate: case N::Item:
-      case N::X: case N::Mode: case N::Event: case N::EventField:
-        return false;
-      default:
-        return moveFree(nd.a) && (nd.op == N::Prop || moveFree(nd.b));
-    }
-  }
-
-  // Whether node n reads $mode or $x (Action::conditionOnce). (Before the fused forms.)
-  bool readsModeOrX(int n) {
-    if (n < 0) return false;
-    const Node& nd = d.nodes.nodes[n];
-    if (nd.op == N::Mode || nd.op == N::X) return true;
-    return readsModeOrX(nd.a) || (nd.op != N::Prop && readsModeOrX(nd.b));
-  }
-
   Expr andOf(const std::vector<int>& parts, size_t from, size_t to) {
     if (from >= to) return Expr{};
     int root = parts[from];
@@ -1042,7 +1020,7 @@ struct Loader {
     for (; k < parts.size(); k++) {
       // (an entity action listed from its zone only: the test is true for every card listed)
       if (a.tmpl >= 0 && a.fromZone >= 0 && sourceZoneTest(parts[k]) == a.fromZone) continue;
-      if (!moveFree(parts[k])) break;
+      if (d.reads(parts[k]) & (Def::kReadsMove | Def::kReadsCandidate)) break;  // (the same for every card)
       free.push_back(parts[k]);
     }
     if (free.empty()) return;

@@ -241,6 +241,11 @@ struct Def {
   bool sameExpr(int a, int b) const;
   void ownCost(Action& a) const;
   void prepare();  // sets what is kept of those in the definition (once the listeners are known)
+  // What the expression at node n reads and does, as bits (hoist.cpp): the move (its source,
+  // targets, X, mode, the event), $mode or $x among those, the context's $candidate (not the
+  // one a `where` binds), and whether it loops over entities or a list.
+  static constexpr unsigned kReadsMove = 1, kReadsModeOrX = 2, kReadsCandidate = 4, kLoops = 8;
+  unsigned reads(int n) const;
   // The parts of the actions' conditions that are the same for every source of one
   // enumeration and cost a loop, each made an N::Hoisted node with a slot (hoist.cpp).
   void hoistInvariants();
