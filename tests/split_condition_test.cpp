@@ -406,3 +406,91 @@ TEST_CASE("a source action's condition is split: what reads no source is tested 
     CHECK(a.perSource.present());  // the card's rank and suit
   }
 }
+
+// Def::flowIndex: a perAction that reads only the flow (whose turn it is, who has priority,
+// the queue's size, the phase) keeps its value in Game's table across moves, one entry per
+// combination of what it reads. Cards of three kinds, each playable in other flow states;
+// the queue grows to 9, past the table's 8 sizes, and the turn (never kept) decides one.
+const char* kFlowGame = R"J({
+  "name": "Flow",
+  "players": { "count": 3 },
+  "zones": [{ "name": "Hand", "per_player": true }],
+  "entities": [
+    { "id": "Quick", "type": "card", "actions": [{ "name": "Quick",
+      "condition": "$entity.self.zone == $zone.@Hand and ($queue.size > 0 and $queue.size != 3 or $player.current == $player.active)" }] },
+    { "id": "Late", "type": "card", "actions": [{ "name": "Late",
+      "condition": "$entity.self.zone == $zone.@Hand and $phase == 'Second' and $player.priority != $players[1] and $queue.size < 9" }] },
+    { "id": "Turn", "type": "card", "actions": [{ "name": "Turn",
+      "condition": "$entity.self.zone == $zone.@Hand and $turn % 2 == 0 and $player.opponent != $player.active" }] }
+  ],
+  "setup": [
+    { "operation": "Create", "template": "Quick", "count": 6, "destination": "$item.zone.@Hand", "for_each": "$player.all" },
+    { "operation": "Create", "template": "Late", "count": 6, "destination": "$item.zone.@Hand", "for_each": "$player.all" },
+    { "operation": "Create", "template": "Turn", "count": 3, "destination": "$item.zone.@Hand", "for_each": "$player.all" }
+  ],
+  "flow": { "turn_order": ["0", "1", "2"], "first_player": "0",
+            "phases": [{ "name": "First", "valid_actions": ["Quick", "Turn"] }, { "name": "Second", "valid_actions": ["Quick", "Late", "Turn"] }] },
+  "end_conditions": [{ "when": "$turn > 9", "draw": true }]
+})J";
+
+TEST_CASE("a perAction of the flow alone is kept across moves and follows what it reads", "[legal]") {
+  std::vector<rulestack::DefError> errs;
+  auto def = rulestack::compileDefinition(kFlowGame, errs);
+  REQUIRE(def);
+  REQUIRE(def->actions.size() == 3);
+  // Quick reads the player, the active player and the queue; Late the phase, priority and
+  // queue; Turn reads the turn: not kept
+  CHECK(def->actions[0].flow.base >= 0);
+  CHECK(def->actions[0].flow.queue > 0);
+  CHECK(def->actions[0].flow.phase == 0);
+  CHECK(def->actions[1].flow.base >= 0);
+  CHECK(def->actions[1].flow.phase > 0);
+  CHECK(def->actions[1].flow.player > 0);  // (priority: the enumerating player's)
+  CHECK(def->actions[2].flow.base < 0);
+  auto plain = std::make_shared<rulestack::Def>(*def);
+  for (rulestack::Action& a : plain->actions) a.flow = rulestack::Action::FlowIndex{};
+  int deepest = 0, lateMoves = 0;
+  for (uint64_t seed = 1; seed <= 20; seed++) {
+    INFO("seed " << seed);
+    rulestack::Game a(def, seed, false), b(plain, seed, false);
+    rt::Lcg pick(seed);
+    std::vector<rulestack::Move> ma, mb;
+    for (int n = 0; n < 200 && !a.state().over(); n++) {
+      int who = a.nextToAct();
+      if (who < 0) break;
+      for (int p = 0; p < 3; p++) {
+        a.legalMoves(p, ma);
+        b.legalMoves(p, mb);
+        REQUIRE(ma == mb);
+      }
+      a.legalMoves(who, ma);
+      for (auto& m : ma) lateMoves += m.kind == rulestack::Move::Take && m.action == 1;
+      // plays (the queue grows) or passes (it resolves, the turn moves on)
+      const rulestack::Move& m = ma.size() > 1 && pick.below(8) < 5 ? ma[pick.below((uint32_t)ma.size() - 1)] : ma.back();
+      a.applyUnchecked(who, m);
+      b.applyUnchecked(who, m);
+      REQUIRE(a.hash() == b.hash());
+      deepest = std::max(deepest, (int)a.state().queue.size());
+    }
+  }
+  CHECK(deepest >= 9);      // past the sizes the table keeps
+  CHECK(lateMoves > 0);     // the second phase was reached with Late playable
+  // a game copied from a game of another definition forgets what it kept: here one whose
+  // Quick is playable exactly where the Flow game's is not (the same table, the other values)
+  std::string inverted = kFlowGame;
+  const std::string cond = "($queue.size > 0 and $queue.size != 3 or $player.current == $player.active)";
+  inverted.replace(inverted.find(cond), cond.size(), "not " + cond);
+  auto notDef = rulestack::compileDefinition(inverted, errs);
+  REQUIRE(notDef);
+  rulestack::Game other(notDef, 1, false), g(def, 1, false);
+  std::vector<rulestack::Move> mine, copied;
+  for (int p = 0; p < 3; p++) other.legalMoves(p, copied);  // (its values kept)
+  other.copyFrom(g);
+  for (int p = 0; p < 3; p++) {
+    g.legalMoves(p, mine);
+    other.legalMoves(p, copied);
+    CHECK(mine == copied);
+  }
+  g.legalMoves(g.nextToAct(), mine);
+  CHECK(mine.size() == 7);  // the active player's six Quick cards and a pass
+}

@@ -86,6 +86,11 @@ void Def::prepare() {
         if (b.perAction.present() && sameExpr(a.perAction.root, b.perAction.root)) { a.perActionKey = b.perActionKey; break; }
       }
     if (a.perAction.present() && a.perActionKey < 0) a.perActionKey = (int)(&a - actions.data());
+    // a perAction of the flow alone keeps its values from one enumeration to the next
+    if (a.perAction.present()) {
+      if (a.perActionKey != (int)(&a - actions.data())) a.flow = actions[a.perActionKey].flow;
+      else flowIndex(a);
+    }
   }
 }
 

@@ -7,6 +7,8 @@
 // `$entity.table[0].suit`: a scan of every entity, once per card before). What an expression
 // reads (Def::reads) also decides the loader's other shortcuts: Action::perAction and
 // Action::conditionOnce.
+#include <algorithm>
+
 #include "rulestack/def.h"
 
 namespace rulestack {
@@ -26,6 +28,49 @@ unsigned Def::reads(int n) const {
       return f | kLoops;
     default: return f;
   }
+}
+
+int Def::flowReads(int n) const {
+  if (n < 0) return 0;
+  const Node& nd = nodes.nodes[n];
+  int f = 0;
+  switch (nd.op) {
+    case N::Const: case N::PIndex: break;
+    case N::PCurrent: case N::POpponent: case N::PPriority: f = kFlowPlayer; break;
+    case N::PActive: f = kFlowActive; break;
+    case N::QueueSize: f = kFlowQueueSize; break;
+    case N::Turn: f = kFlowTurn; break;
+    case N::PhaseName: f = kFlowPhase; break;
+    case N::ZoneNamed: f = kFlowPlayer | kFlowActive; break;  // (the context's player's, else the active one's)
+    case N::SamePlayer: {  // PlayerProp's numbering: 0 current, 1 active, 2 opponent, 3+ a declared one
+      for (int32_t x : {nd.a, nd.b}) f |= x == 1 ? kFlowActive : x == 0 || x == 2 ? kFlowPlayer : 0;
+      return f;
+    }
+    case N::EqConst: case N::NeConst: case N::LtConst: case N::LeConst: case N::GtConst: case N::GeConst:
+    case N::Eq: case N::Ne: case N::Lt: case N::Le: case N::Gt: case N::Ge: case N::And: case N::Or: case N::Not:
+    case N::Add: case N::Sub: case N::Mul: case N::Div: case N::Mod: case N::Neg: case N::Min: case N::Max: case N::Abs:
+      break;
+    default: return -1;
+  }
+  int a = flowReads(nd.a), b = flowReads(nd.b);
+  return a < 0 || b < 0 ? -1 : f | a | b;
+}
+
+void Def::flowIndex(Action& a) {
+  a.flow = Action::FlowIndex{};
+  const int r = flowReads(a.perAction.root);
+  if (r < 0 || (r & kFlowTurn)) return;
+  const int np = numPlayers();
+  Action::FlowIndex f;
+  int size = 1;
+  if (r & kFlowPlayer) f.player = (uint16_t)size, size *= np;
+  if (r & kFlowActive) f.active = (uint16_t)size, size *= np;
+  if (r & kFlowQueueSize) f.queue = (uint16_t)size, size *= kFlowQueue;
+  if (r & kFlowPhase) f.phase = (uint16_t)size, size *= std::max<int>(1, (int)phases.size());
+  if (flowTableSize + size > kFlowTable) return;
+  f.base = (int16_t)flowTableSize;
+  flowTableSize += size;
+  a.flow = f;
 }
 
 namespace {

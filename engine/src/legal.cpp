@@ -184,12 +184,28 @@ bool Game::hasRealMove(int player) const {
 inline bool Game::perActionHolds(const Action& a, int player, PerActionMemo& memo) const {
   if (!a.perAction.present()) return true;
   if (a.perActionKey != memo.key) {  // (Duel's Bolt and Heal: the same test)
-    Ctx c;
-    c.player = player;
     memo.key = a.perActionKey;
-    memo.result = test(a.perAction, c);
+    memo.result = testPerAction(a, player);
   }
   return memo.result;
+}
+
+// A perAction's value; one of the flow alone is tested once for each combination of the
+// facts it reads (while a phase runs, the active player is a player and priority is the
+// enumerating player's), and found in Game's table after.
+__attribute__((noinline)) bool Game::testPerAction(const Action& a, int player) const {
+  const Action::FlowIndex& f = a.flow;
+  const size_t q = st_.queue.size();
+  uint8_t* kept = nullptr;
+  if (f.base >= 0 && (q < Def::kFlowQueue || !f.queue)) {
+    kept = &flowMemo_[f.base + player * f.player + st_.active * f.active + (int32_t)q * f.queue + st_.phase * f.phase];
+    if (*kept) return *kept == 2;
+  }
+  Ctx c;
+  c.player = player;
+  bool result = test(a.perAction, c);
+  if (kept) *kept = result ? 2 : 1;
+  return result;
 }
 
 // A fromZone action's moves: only the cards in the zone its condition requires (the player's,

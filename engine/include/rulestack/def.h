@@ -82,6 +82,9 @@ struct Action {
   bool group = false;      // (Def::prepare) groupable in a game without effects
   bool direct = false;     // (Def::prepare) plain, nothing tested per card: a move for each card that can pay
   int perActionKey = -1;   // (Def::prepare) the first action with the same perAction: one test serves both
+  // (Def::prepare) a perAction of the flow alone (Def::flowReads): where its values are kept
+  // in Game's table of them (base -1: not kept), and each fact's stride there (0: not read)
+  struct FlowIndex { int16_t base = -1; uint16_t player = 0, active = 0, queue = 0, phase = 0; } flow;
   Expr source, condition;
   TargetSpec target;
   std::vector<Mutation> cost, mutations;
@@ -251,6 +254,17 @@ struct Def {
   void hoistInvariants();
   int numHoisted = 0;
   static constexpr int kMaxHoisted = 16;  // (the first 16: a game's conditions rarely have more)
+  // Which facts of the flow an expression reads, when it reads nothing else (hoist.cpp): the
+  // context's player (or the priority player's: the same where moves are listed), the active
+  // player, the queue's size, the turn, the phase; -1 when it reads anything more (a property,
+  // a zone's cards, the move...). Such an expression is a function of those facts alone.
+  static constexpr int kFlowPlayer = 1, kFlowActive = 2, kFlowQueueSize = 4, kFlowTurn = 8, kFlowPhase = 16;
+  int flowReads(int n) const;
+  // Game's table of the values of such perActions, one entry per combination of the facts
+  // read (a queue of up to kFlowQueue items; the turn is never kept): its size so far
+  static constexpr int kFlowTable = 1024, kFlowQueue = 8;
+  int flowTableSize = 0;
+  void flowIndex(Action& a);
 };
 
 }  // namespace rulestack

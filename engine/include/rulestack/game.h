@@ -79,6 +79,7 @@ class Game {
   // Becomes what o.clone() would be, reusing this game's memory (a bot's loop of playouts
   // copies one state many times: assignment keeps the vectors' capacity, no allocation).
   void copyFrom(const Game& o) {
+    if (def_ != o.def_) std::fill(flowMemo_, flowMemo_ + Def::kFlowTable, 0);
     def_ = o.def_;
     st_ = o.st_;
     extra_ = o.extra_;
@@ -278,6 +279,7 @@ class Game {
   struct PerActionMemo { int key = -1; bool result = false; };
   void collectFromZone(int player, int ai, std::vector<Move>& out, bool firstOnly, PerActionMemo& memo) const;
   bool perActionHolds(const Action& a, int player, PerActionMemo& memo) const;
+  bool testPerAction(const Action& a, int player) const;
   void collectAnswers(int player, std::vector<Move>& out) const;  // (decisions: legal_answers.cpp)
   bool sameProperties(int32_t a, int32_t b) const;
   bool hasRealMove(int player) const;
@@ -366,6 +368,10 @@ class Game {
   mutable Hoisted hoisted_[Def::kMaxHoisted];
   mutable uint64_t hoistAt_ = 0;
   mutable bool hoistOn_ = false;
+  // The values of the perActions of the flow alone (Action::flow), by the facts they read:
+  // 0 not known yet, 1 false, 2 true. A function of those facts (and the definition), kept
+  // across moves: most enumerations where a player cannot act end here with no test.
+  mutable uint8_t flowMemo_[Def::kFlowTable] = {};
 };
 
 // (inline here: the hot paths of legal.cpp and mutations.cpp call them)
