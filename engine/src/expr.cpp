@@ -190,12 +190,12 @@ struct Parser {
   }
 
   int zoneDef(const std::string& name, int col) {
-    auto it = env.zoneByName->find(name);
-    if (it == env.zoneByName->end()) {
+    int z = env.zoneByName->find(name);
+    if (z < 0) {
       fail(col, "unknown zone '" + name + "'" + nearestZone(name));
       return 0;
     }
-    return it->second;
+    return z;
   }
   std::string nearestZone(const std::string& name) const;
 
@@ -394,12 +394,41 @@ struct Parser {
 
 std::string Parser::nearestZone(const std::string& name) const {
   std::vector<std::string> names;
-  for (auto& kv : *env.zoneByName) names.push_back(kv.first);
+  for (auto& kv : env.zoneByName->entries()) names.push_back(kv.first);
   stableSort(names, std::less<>());
   return didYouMean(name, names);
 }
 
 }  // namespace
+
+size_t NameIndex::slot(const std::string& s) const {
+  uint64_t h = 14695981039346656037ull;  // FNV-1a
+  for (unsigned char ch : s) h = (h ^ ch) * 1099511628211ull;
+  const size_t mask = slots_.size() - 1;
+  for (size_t i = (size_t)h & mask;; i = (i + 1) & mask)
+    if (!slots_[i] || entries_[(size_t)slots_[i] - 1].first == s) return i;
+}
+
+int NameIndex::find(const std::string& s) const {
+  if (slots_.empty()) return -1;
+  int32_t k = slots_[slot(s)];
+  return k ? entries_[(size_t)k - 1].second : -1;
+}
+
+void NameIndex::set(const std::string& s, int value) {
+  if (!slots_.empty())
+    if (int32_t k = slots_[slot(s)]) {
+      entries_[(size_t)k - 1].second = value;
+      return;
+    }
+  entries_.push_back({s, value});
+  if (entries_.size() * 2 <= slots_.size()) {
+    slots_[slot(s)] = (int32_t)entries_.size();
+    return;
+  }
+  slots_.assign(std::max<size_t>(16, slots_.size() * 2), 0);  // (all again, in the larger table)
+  for (size_t i = 0; i < entries_.size(); i++) slots_[slot(entries_[i].first)] = (int32_t)i + 1;
+}
 
 bool compileExpr(const std::string& text, Nodes& out, const CompileEnv& env, Expr& result,
                  CompileError& err) {

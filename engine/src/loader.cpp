@@ -5,7 +5,6 @@
 
 #include <algorithm>
 #include <set>
-#include <unordered_map>
 
 #include "keys.h"
 #include "names.h"
@@ -54,8 +53,8 @@ const std::vector<std::string> kEvents = {"ActionPlayed", "ActionExecuted", "Act
 struct Loader {
   Def& d;
   std::vector<DefError>& errs;
-  std::unordered_map<std::string, int> zoneByName;
-  std::unordered_map<std::string, int> tmplByName;
+  NameIndex zoneByName;
+  NameIndex tmplByName;
   std::set<std::string> actionNames;
   std::vector<std::string> propList;  // for suggestions
   // Where each compiled expression's nodes are (a load error found later names its place).
@@ -337,31 +336,31 @@ struct Loader {
   int zoneName(const json& j, const std::string& path, bool perPlayerOnly) {
     std::string name;
     if (!str(j, path, name)) return -1;
-    auto it = zoneByName.find(name);
-    if (it == zoneByName.end()) {
+    int z = zoneByName.find(name);
+    if (z < 0) {
       std::vector<std::string> names;
-      for (auto& z : d.zones) names.push_back(z.name);
+      for (auto& zd : d.zones) names.push_back(zd.name);
       error(path, "unknown zone '" + name + "'" + didYouMean(name, names));
       return -1;
     }
-    if (perPlayerOnly && !d.zones[it->second].perPlayer) {
+    if (perPlayerOnly && !d.zones[z].perPlayer) {
       error(path, "zone '" + name + "' must be per_player (each card goes to its owner's)");
       return -1;
     }
-    return it->second;
+    return z;
   }
 
   int templateName(const json& j, const std::string& path) {
     std::string name;
     if (!str(j, path, name)) return -1;
-    auto it = tmplByName.find(name);
-    if (it == tmplByName.end()) {
+    int t = tmplByName.find(name);
+    if (t < 0) {
       std::vector<std::string> names;
-      for (auto& t : d.templates) names.push_back(t.id);
+      for (auto& td : d.templates) names.push_back(td.id);
       error(path, "unknown entity template '" + name + "'" + didYouMean(name, names));
       return -1;
     }
-    return it->second;
+    return t;
   }
 
   // ---- mutations ----
@@ -766,7 +765,7 @@ struct Loader {
         if (zs[i].contains("active")) boolean(zs[i]["active"], zp + "/active", z.active);
         if (zs[i].contains("actions")) boolean(zs[i]["actions"], zp + "/actions", z.actions);
         z.nameSym = d.syms.intern(z.name);
-        zoneByName[z.name] = (int)d.zones.size();
+        zoneByName.set(z.name, (int)d.zones.size());
         d.zones.push_back(std::move(z));
       }
     }
@@ -776,7 +775,7 @@ struct Loader {
       q.nameSym = d.syms.intern("Queue");
       q.active = false;
       q.actions = false;
-      zoneByName["Queue"] = (int)d.zones.size();
+      zoneByName.set("Queue", (int)d.zones.size());
       d.zones.push_back(q);
     }
     int np = std::max<int>(1, (int)d.playerIds.size());
@@ -789,8 +788,8 @@ struct Loader {
     }
     d.numZoneInstances = inst;
     d.queueZone = d.zones.back().base;
-    if (zoneByName.count("Deck")) d.deckZone = zoneByName["Deck"];
-    if (zoneByName.count("Hand")) d.handZone = zoneByName["Hand"];
+    d.deckZone = zoneByName.find("Deck");
+    d.handZone = zoneByName.find("Hand");
 
     // templates: names and properties first, so every later reference resolves
     const json* ents = nullptr;
@@ -819,7 +818,7 @@ struct Loader {
           }
         if (e.contains("face_down")) boolean(e["face_down"], ep + "/face_down", t.faceDown);
         if (e.contains("properties")) properties(e["properties"], ep + "/properties", t.props);
-        tmplByName[t.id] = (int)d.templates.size();
+        tmplByName.set(t.id, (int)d.templates.size());
         d.templates.push_back(std::move(t));
       }
     }
@@ -875,9 +874,8 @@ struct Loader {
       for (size_t i = 0; i < ents->size(); i++) {
         const json& e = (*ents)[i];
         if (!e.is_object() || !e.contains("id") || !e["id"].is_string()) continue;
-        auto ti = tmplByName.find(e["id"].get<std::string>());
-        if (ti == tmplByName.end()) continue;
-        int t = ti->second;
+        int t = tmplByName.find(e["id"].get<std::string>());
+        if (t < 0) continue;
         std::string ep = "/entities/" + std::to_string(i);
         if (e.contains("actions") && list(e["actions"], ep + "/actions"))
           for (size_t k = 0; k < e["actions"].size(); k++) action(e["actions"][k], ep + "/actions/" + std::to_string(k), t);
@@ -1252,8 +1250,8 @@ namespace {
 // A loader over an already-loaded definition (names known), for scenario steps.
 struct Reloader : Loader {
   Reloader(Def& d, std::vector<DefError>& e) : Loader(d, e) {
-    for (size_t i = 0; i < d.zones.size(); i++) zoneByName[d.zones[i].name] = (int)i;
-    for (size_t i = 0; i < d.templates.size(); i++) tmplByName[d.templates[i].id] = (int)i;
+    for (size_t i = 0; i < d.zones.size(); i++) zoneByName.set(d.zones[i].name, (int)i);
+    for (size_t i = 0; i < d.templates.size(); i++) tmplByName.set(d.templates[i].id, (int)i);
     for (auto& a : d.actions) actionNames.insert(a.name);
   }
 };

@@ -2,7 +2,6 @@
 // and expression trees. Immutable once a game runs; shared by every copy of the state.
 #pragma once
 #include <string>
-#include <unordered_map>
 #include <vector>
 
 #include "rulestack/expr.h"

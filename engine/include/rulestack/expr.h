@@ -3,27 +3,38 @@
 #pragma once
 #include <cstdint>
 #include <string>
-#include <unordered_map>
 #include <vector>
 
 namespace rulestack {
 
+// Names to numbers, for the names a definition declares (expr.cpp): open addressing over
+// the entries in the order they came (a std::unordered_map brings about 2 KB of wasm).
+class NameIndex {
+ public:
+  int find(const std::string& s) const;  // -1: absent
+  bool count(const std::string& s) const { return find(s) >= 0; }
+  void set(const std::string& s, int value);  // adds s, or gives it a new value
+  const std::vector<std::pair<std::string, int>>& entries() const { return entries_; }
+
+ private:
+  size_t slot(const std::string& s) const;  // where s is, or the free slot it would take
+  std::vector<std::pair<std::string, int>> entries_;
+  std::vector<int32_t> slots_;  // an entry's index + 1 (0: free); a power of two, at most half full
+};
+
 // Interned names: every identifier and string literal becomes an int once, at load.
 struct Symbols {
-  std::unordered_map<std::string, int> ids;
+  NameIndex ids;
   std::vector<std::string> names;
   int intern(const std::string& s) {
-    auto it = ids.find(s);
-    if (it != ids.end()) return it->second;
-    int id = (int)names.size();
-    ids.emplace(s, id);
+    int id = ids.find(s);
+    if (id >= 0) return id;
+    id = (int)names.size();
+    ids.set(s, id);
     names.push_back(s);
     return id;
   }
-  int find(const std::string& s) const {
-    auto it = ids.find(s);
-    return it == ids.end() ? -1 : it->second;
-  }
+  int find(const std::string& s) const { return ids.find(s); }
 };
 
 enum class N : uint8_t {
@@ -95,7 +106,7 @@ inline bool Nodes::singleValued(const Expr& e) const {
 struct CompileEnv {
   Symbols* syms;
   // zone name -> zone def index, or -1
-  const std::unordered_map<std::string, int>* zoneByName;
+  const NameIndex* zoneByName;
 };
 
 struct CompileError {
