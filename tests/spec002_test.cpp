@@ -360,6 +360,25 @@ TEST_CASE("operations: MoveZone, Destroy, Promote, DrawCard, Create, Shuffle", "
     g.run(mv(R"J([{ "operation": "DrawCard", "target": "$players[1]", "from": "$players[1].zone.@Deck", "destination": "$zone.@Board", "count": 2 }])J"));
     CHECK(g.zone("Board") == std::vector<std::string>{"Card#5", "Card#4"});
   }
+  SECTION("DrawCard for one player: the player in context, the opponent, a count from an expression") {
+    // (one player's draw from Deck to Hand is done without a list of targets: the same moves)
+    g.run(mv(R"J([{ "operation": "DrawCard", "target": "$player.current", "count": "$turn + 1" }])J"));
+    CHECK(g.eval("$turn") == 1);
+    CHECK(g.zone("Hand:0") == std::vector<std::string>{"Card#2", "Card#1"});
+    CHECK(g.zone("Deck:0") == std::vector<std::string>{"Card#3"});
+    size_t mark = g.g().log.size();
+    g.run(mv(R"J([{ "operation": "DrawCard", "target": "$player.opponent", "count": 4 }])J"));
+    CHECK(g.zone("Hand:1") == std::vector<std::string>{"Card#6", "Card#5", "Card#4"});
+    CHECK(g.zone("Deck:1").empty());
+    json ev = g.events(mark);
+    CHECK(rt::hasEvent(ev, mv(R"J({"type": "OnZoneEnter", "entity": "Card#4", "zone": "Hand:1", "from": "Deck:1"})J")));
+    CHECK(rt::hasEvent(ev, mv(R"J({"type": "DrawFailed", "player": "1"})J")));
+    // a count of 0 or less draws nothing, and fails nothing
+    mark = g.g().log.size();
+    g.run(mv(R"J([{ "operation": "DrawCard", "target": "$player.current", "count": "0 - 2" }])J"));
+    CHECK(g.zone("Hand:0").size() == 2);
+    CHECK_FALSE(rt::hasEvent(g.events(mark), mv(R"J({"type": "DrawFailed"})J")));
+  }
   SECTION("Create: ids per template, an explicit id, owners") {
     g.run(mv(R"J([{ "operation": "Create", "template": "Token", "destination": "$zone.@Board", "id": "T1", "owner": "$players[1]" },
                  { "operation": "Create", "template": "Token", "destination": "$zone.@Board", "count": 2 },

@@ -46,6 +46,20 @@ void Game::applyOp(const Mutation& m, Ctx& c) {
     if (t >= 0 && st_.ents[t].alive) operateProp(t, m, v);
     return;
   }
+  if (m.op == Op::DrawCard && m.target.present() && singleValued(m.target) && !m.from.present() &&
+      !m.destination.present() && d.deckZone >= 0 && d.handZone >= 0) {
+    // one player draws from their Deck to their Hand (most draws): no list of targets
+    int32_t p = singleOf(m.target, c);
+    if (p >= d.numPlayers()) p = st_.ents[p].owner;  // (an entity: its owner draws)
+    if (p < 0) return;
+    int count = m.count.present() ? number(m.count, c) : 1;
+    if (count <= 0) return;
+    const int32_t hand = playerZone(d.handZone, p);
+    if (quietDraw(hand, c.player)) {
+      drawNow(p, playerZone(d.deckZone, p), hand, count, c.player);
+      return;
+    }
+  }
   // targets: a list of values (zones expand to their entities for entity operations), in
   // a list kept from one operation to the next (no allocation per mutation)
   struct Level {
@@ -134,18 +148,8 @@ void Game::applyOp(const Mutation& m, Ctx& c) {
         zones.push_back(m.from.present() ? zoneOf(m.from, "from") : playerZone(d.deckZone, p.v()));
         zones.push_back(m.destination.present() ? zoneOf(m.destination, "destination") : playerZone(d.handZone, p.v()));
       }
-      Event failed;
-      failed.type = Ev::DrawFailed;
-      if (quiet(moveEvent(0, zones[1], c.player), 3) && quiet(failed, 3)) {  // nothing can interrupt: draw now
-        for (size_t i = 0; i < targets.size(); i++)
-          for (int k = 0; k < count; k++) {
-            if (st_.zones[zones[2 * i]].empty()) {
-              failed.player = targets[i].v();
-              emit(failed, 3);
-              break;
-            }
-            emit(moveEvent(st_.zones[zones[2 * i]].front(), zones[2 * i + 1], c.player), 3, 0);
-          }
+      if (quietDraw(zones[1], c.player)) {  // nothing can interrupt: draw now
+        for (size_t i = 0; i < targets.size(); i++) drawNow(targets[i].v(), zones[2 * i], zones[2 * i + 1], count, c.player);
         return;
       }
       for (size_t i = targets.size(); i-- > 0;) {
@@ -185,6 +189,28 @@ void Game::applyOp(const Mutation& m, Ctx& c) {
 
 // An operation's targets: the live entities it names, or (players) the players it names, an
 // entity standing for its owner.
+// Whether nothing can answer a draw into zone `to` (its card's move, or its failure).
+bool Game::quietDraw(int32_t to, int32_t mover) const {
+  Event failed;
+  failed.type = Ev::DrawFailed;
+  return quiet(moveEvent(0, to, mover), 3) && quiet(failed, 3);
+}
+
+// `count` cards from the top of zone `from` to zone `to`, at once (quietDraw): an empty zone
+// is a DrawFailed for the player, and the draw stops.
+void Game::drawNow(int32_t player, int32_t from, int32_t to, int count, int32_t mover) {
+  for (int k = 0; k < count; k++) {
+    if (st_.zones[from].empty()) {
+      Event failed;
+      failed.type = Ev::DrawFailed;
+      failed.player = player;
+      emit(failed, 3);
+      return;
+    }
+    emit(moveEvent(st_.zones[from].front(), to, mover), 3, 0);
+  }
+}
+
 void Game::opTargets(const Mutation& m, const Ctx& c, std::vector<Value>& targets, bool players) const {
   evalList(m.target, c, targets);
   if (players) {

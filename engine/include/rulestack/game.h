@@ -342,6 +342,8 @@ class Game {
   void applyOp(const Mutation& m, Ctx& c);
   void operateProp(int32_t e, const Mutation& m, Value v);
   void applyRareOp(const Mutation& m, Ctx& c, std::vector<Value>& targets);  // mutations_rare.cpp
+  bool quietDraw(int32_t to, int32_t mover) const;
+  void drawNow(int32_t player, int32_t from, int32_t to, int count, int32_t mover);
   void opTargets(const Mutation& m, const Ctx& c, std::vector<Value>& targets, bool players) const;
   int32_t opZone(const Mutation& m, const Ctx& c, const Expr& e, const char* key) const;
   [[noreturn]] void opError(const Mutation& m, const std::string& msg) const;
