@@ -494,3 +494,66 @@ TEST_CASE("a perAction of the flow alone is kept across moves and follows what i
   g.legalMoves(g.nextToAct(), mine);
   CHECK(mine.size() == 7);  // the active player's six Quick cards and a pass
 }
+
+// collectFromZone's groups: identical cards (same template, zone, controller, properties)
+// have the same moves but the source. While no entity's property has been set (nor the state
+// replaced from outside), cards of one template are known identical without comparing their
+// properties; after, they are compared. Undone (no groups at all), the moves are the same.
+TEST_CASE("identical cards share their moves, compared once their properties can differ", "[legal]") {
+  int grouped = sameMovesWithout([](rulestack::Def& d) {
+    int n = 0;
+    for (rulestack::Action& a : d.actions) n += a.group, a.group = false;
+    return n;
+  });
+  CHECK(grouped >= 3);  // the Duel's cards, the split game's
+  // three identical cards each; playing one makes it dearer than the energy there is
+  const char* game = R"J({
+    "name": "Dearer",
+    "players": { "count": 2, "properties": { "energy": 3 } },
+    "zones": [{ "name": "Hand", "per_player": true }],
+    "entities": [{
+      "id": "Card", "type": "card", "properties": { "power": 1 },
+      "actions": [{
+        "name": "Play",
+        "condition": "$entity.self.zone == $zone.@Hand and $entity.self.power <= $player.current.energy",
+        "mutations": [{ "target": "$entity.self", "property": "power", "operation": "+", "value": 5 }]
+      }]
+    }],
+    "setup": [{ "operation": "Create", "template": "Card", "count": 3, "destination": "$item.zone.@Hand", "for_each": "$player.all" }],
+    "flow": { "turn_order": ["0", "1"], "first_player": "0", "phases": [{ "name": "Main", "valid_actions": ["Play"] }] },
+    "end_conditions": [{ "when": "$turn > 8", "draw": true }]
+  })J";
+  std::vector<rulestack::DefError> errs;
+  auto def = rulestack::compileDefinition(game, errs);
+  REQUIRE(def);
+  REQUIRE(def->actions[0].group);
+  const size_t np = def->propNames.size();
+  int power = -1;
+  for (size_t i = 0; i < np; i++)
+    if (def->propNames[i] == "power") power = (int)i;
+  REQUIRE(power >= 0);
+  auto sources = [](const std::vector<rulestack::Move>& ms) {
+    std::vector<int32_t> out;
+    for (const auto& m : ms)
+      if (m.kind == rulestack::Move::Take) out.push_back(m.source);
+    return out;
+  };
+  rulestack::Game g(def, 1, false);
+  std::vector<rulestack::Move> moves;
+  g.legalMoves(0, moves);
+  const std::vector<int32_t> hand = sources(moves);
+  REQUIRE(hand.size() == 3);
+  // a card played is dearer: the others still play, it does not (the queue resolves first)
+  g.applyUnchecked(0, moves[1]);
+  while (g.nextToAct() >= 0 && !g.state().queue.empty()) g.applyUnchecked(g.nextToAct(), rulestack::Move{});
+  REQUIRE(g.nextToAct() == 0);
+  g.legalMoves(0, moves);
+  CHECK(sources(moves) == std::vector<int32_t>{hand[0], hand[2]});
+  // a state from outside: player 0's last card dearer, set in place
+  rulestack::Game h(def, 1, false);
+  rulestack::State st = h.state();
+  st.props[(size_t)hand[2] * np + power] = rulestack::Slot{7, rulestack::VK::Int};
+  h.mutableState() = st;
+  h.legalMoves(0, moves);
+  CHECK(sources(moves) == std::vector<int32_t>{hand[0], hand[1]});
+}

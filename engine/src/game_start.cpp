@@ -11,6 +11,7 @@ constexpr int kMaxKeptSteps = 100000;
 struct Game::SetupStart {
   State st;
   uint64_t endDirty = ~0ull, falseGuards = 0;
+  bool propsVary = false;
   int eventsThisMove = 0;
   int32_t quietCause = -1;
   int64_t steps = 0;
@@ -26,6 +27,7 @@ void Game::restart(uint64_t seed) {
     st_ = k.st;
     endDirty_ = k.endDirty;
     falseGuards_ = k.falseGuards;
+    propsVary_ = k.propsVary;
     eventsThisMove_ = k.eventsThisMove;
     quietCause_ = k.quietCause;
     steps_ = k.steps;
@@ -48,6 +50,7 @@ void Game::keepSetupStart() {
     k->st = st_;
     k->endDirty = endDirty_;
     k->falseGuards = falseGuards_;
+    k->propsVary = propsVary_;
     k->eventsThisMove = eventsThisMove_;
     k->quietCause = quietCause_;
     k->steps = steps_;
@@ -93,6 +96,7 @@ void Game::init(uint64_t seed, bool keepStart) {
   int np = d.numPlayers();
   size_t nprops = d.propNames.size();
   renew(st_);
+  propsVary_ = false;
   st_.ents.resize(np);
   for (int p = 0; p < np; p++) {
     st_.ents[p].owner = st_.ents[p].controller = p;

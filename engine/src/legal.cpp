@@ -236,7 +236,7 @@ void Game::collectFromZone(int player, int ai, std::vector<Move>& out, bool firs
     }
     for (; bits; bits &= bits - 1) {
       int32_t e = z[base + (size_t)__builtin_ctzll(bits)];
-      if (a.group && rep >= 0 && sameProperties(rep, e)) {
+      if (a.group && rep >= 0 && (!propsVary_ || sameProperties(rep, e))) {
         for (size_t i = repBegin; i < repEnd; i++) {
           out.push_back(out[i]);
           out.back().source = e;

@@ -14,6 +14,7 @@ int32_t Game::playerZone(int zoneDef, int32_t player) const { return def_->zoneI
 void Game::setProp(int32_t e, int32_t p, Value v) {
   const Def& d = *def_;
   endDirty_ |= d.endDirtyOf(p);
+  propsVary_ |= e >= d.numPlayers();
   st_.props[(size_t)e * def_->propNames.size() + p] = Slot::of(v);
 }
 

@@ -82,6 +82,7 @@ class Game {
     if (def_ != o.def_) std::fill(flowMemo_, flowMemo_ + Def::kFlowTable, 0);
     def_ = o.def_;
     st_ = o.st_;
+    propsVary_ = o.propsVary_;
     extra_ = o.extra_;
     setupStart_ = o.setupStart_;
     logging = false;
@@ -94,7 +95,7 @@ class Game {
   const Def& def() const { return *def_; }
   std::shared_ptr<const Def> defPtr() const { return def_; }
   const State& state() const { return st_; }
-  State& mutableState() { endDirty_ = ~0ull; movesCachePlayer_ = -1; hoistOn_ = false; return st_; }
+  State& mutableState() { endDirty_ = ~0ull; movesCachePlayer_ = -1; hoistOn_ = false; propsVary_ = true; return st_; }
 
   // Players who may move now (decision holders, or the priority player).
   std::vector<int> toAct() const;
@@ -187,6 +188,10 @@ class Game {
   // EndCondition::guardBit of the guards that were false at the last check (meaningful where
   // what a guard reads is not in endDirty_)
   uint64_t falseGuards_ = 0;
+  // Whether an entity's property may differ from its template's (a player's aside): one was
+  // set, or the state came from outside (mutableState). Until then identical cards are known
+  // identical without comparing their properties (collectFromZone's groups).
+  bool propsVary_ = false;
   // The legal moves of the priority player, computed when advance() decided whether to
   // pass for them automatically; valid until the state changes.
   mutable std::vector<Move> movesCache_;
