@@ -506,23 +506,14 @@ TEST_CASE("identical cards share their moves, compared once their properties can
     return n;
   });
   CHECK(grouped >= 3);  // the Duel's cards, the split game's
-  // three identical cards each; playing one makes it dearer than the energy there is
-  const char* game = R"J({
-    "name": "Dearer",
-    "players": { "count": 2, "properties": { "energy": 3 } },
-    "zones": [{ "name": "Hand", "per_player": true }],
-    "entities": [{
-      "id": "Card", "type": "card", "properties": { "power": 1 },
-      "actions": [{
-        "name": "Play",
-        "condition": "$entity.self.zone == $zone.@Hand and $entity.self.power <= $player.current.energy",
-        "mutations": [{ "target": "$entity.self", "property": "power", "operation": "+", "value": 5 }]
-      }]
-    }],
-    "setup": [{ "operation": "Create", "template": "Card", "count": 3, "destination": "$item.zone.@Hand", "for_each": "$player.all" }],
-    "flow": { "turn_order": ["0", "1"], "first_player": "0", "phases": [{ "name": "Main", "valid_actions": ["Play"] }] },
-    "end_conditions": [{ "when": "$turn > 8", "draw": true }]
-  })J";
+  // the split game's three cards each, none made dearer at setup; playing one makes it
+  // dearer than the energy there is
+  std::string game = kSplitGame;
+  const std::string dearer = R"J(,
+    { "operation": "=", "target": "$players[0].zone.@Hand.entities[0]", "property": "power", "value": 5 })J";
+  REQUIRE(game.find(dearer) != std::string::npos);
+  game.erase(game.find(dearer), dearer.size());
+  game.replace(game.find("\"value\": 2 }"), 12, "\"value\": 5 }");
   std::vector<rulestack::DefError> errs;
   auto def = rulestack::compileDefinition(game, errs);
   REQUIRE(def);
