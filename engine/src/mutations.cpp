@@ -56,7 +56,7 @@ void Game::applyOp(const Mutation& m, Ctx& c) {
     int count = m.count.present() ? number(m.count, c) : 1;
     if (count <= 0) return;
     const int32_t hand = playerZone(d.handZone, p);
-    if (quietDraw(hand, c.player)) {
+    if (quietDraw()) {
       drawNow(p, playerZone(d.deckZone, p), hand, count, c.player);
       return;
     }
@@ -149,7 +149,7 @@ void Game::applyOp(const Mutation& m, Ctx& c) {
         zones.push_back(m.from.present() ? zoneOf(m.from, "from") : playerZone(d.deckZone, p.v()));
         zones.push_back(m.destination.present() ? zoneOf(m.destination, "destination") : playerZone(d.handZone, p.v()));
       }
-      if (quietDraw(zones[1], c.player)) {  // nothing can interrupt: draw now
+      if (quietDraw()) {  // nothing can interrupt: draw now
         for (size_t i = 0; i < targets.size(); i++) drawNow(targets[i].v(), zones[2 * i], zones[2 * i + 1], count, c.player);
         return;
       }
@@ -190,12 +190,8 @@ void Game::applyOp(const Mutation& m, Ctx& c) {
 
 // An operation's targets: the live entities it names, or (players) the players it names, an
 // entity standing for its owner.
-// Whether nothing can answer a draw into zone `to` (its card's move, or its failure).
-bool Game::quietDraw(int32_t to, int32_t mover) const {
-  Event failed;
-  failed.type = Ev::DrawFailed;
-  return quiet(moveEvent(0, to, mover), 3) && quiet(failed, 3);
-}
+// Whether nothing can answer a draw (its card's move, or its failure).
+bool Game::quietDraw() const { return quietKind(Ev::OnZoneEnter, 3) && quietKind(Ev::DrawFailed, 3); }
 
 // `count` cards from the top of zone `from` to zone `to`, at once (quietDraw): an empty zone
 // is a DrawFailed for the player, and the draw stops.

@@ -147,11 +147,17 @@ Event Game::moveEvent(int32_t e, int32_t zone, int32_t player) const {
 // logged as two halves, with no frame. Same order, same log, same state: a shortcut.
 bool Game::quiet(const Event& ev, uint8_t halves) const {
   const Def& d = *def_;
-  if (ev.type == Ev::OnZoneEnter && d.usesAttach) return false;  // attachments move with it
   if (ev.type == Ev::PhaseExecute && !d.phases[ev.phase].onEnter.empty() &&
       (trace || !d.phases[ev.phase].onEnterAtOnce))
     return false;  // (its on_enter runs as frames)
-  return !((halves & 1) && d.listens[Def::key(true, ev.type)]) && !((halves & 2) && d.listens[Def::key(false, ev.type)]);
+  return quietKind(ev.type, halves);
+}
+
+// quiet() for an event of a kind other than PhaseExecute, known before it is made.
+bool Game::quietKind(Ev type, uint8_t halves) const {
+  const Def& d = *def_;
+  if (type == Ev::OnZoneEnter && d.usesAttach) return false;  // attachments move with it
+  return !((halves & 1) && d.listens[Def::key(true, type)]) && !((halves & 2) && d.listens[Def::key(false, type)]);
 }
 
 // An event: at once when quiet, else as a frame. True when it became a frame (the calling
@@ -252,7 +258,7 @@ bool Game::execAtOnce(Item& it, int32_t priorityTo) {
     return false;
   int zd = d.discardZone >= 0 ? d.discardZone : d.cancelZone;
   bool card = a.play && it.source >= 0 && zd >= 0;
-  if (card && !quiet(moveEvent(it.source, 0, it.player), 3)) return false;
+  if (card && !quietKind(Ev::OnZoneEnter, 3)) return false;
   int32_t savedCause = quietCause_;
   quietCause_ = it.id;  // the log's cause, as if an Exec frame were there
   if (!targetsStillValid(it)) {

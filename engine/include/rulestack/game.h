@@ -298,6 +298,7 @@ class Game {
   void pushEvent(const Event& ev, uint8_t halves, int32_t a = -1);
   Event moveEvent(int32_t e, int32_t zone, int32_t player) const;
   bool quiet(const Event& ev, uint8_t halves) const;
+  bool quietKind(Ev type, uint8_t halves) const;
   // (the event in place, changed as it starts: by value, its 64 bytes were copied at every call
   // just after they were written field by field, and the copy's wide loads wait on those stores)
   bool emit(Event& ev, uint8_t halves, int32_t a = 0);
@@ -347,7 +348,7 @@ class Game {
   void applyOp(const Mutation& m, Ctx& c);
   void operateProp(int32_t e, const Mutation& m, Value v);
   void applyRareOp(const Mutation& m, Ctx& c, std::vector<Value>& targets);  // mutations_rare.cpp
-  bool quietDraw(int32_t to, int32_t mover) const;
+  bool quietDraw() const;
   void drawNow(int32_t player, int32_t from, int32_t to, int count, int32_t mover);
   void opTargets(const Mutation& m, const Ctx& c, std::vector<Value>& targets, bool players) const;
   int32_t opZone(const Mutation& m, const Ctx& c, const Expr& e, const char* key) const;
