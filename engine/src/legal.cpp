@@ -193,7 +193,7 @@ inline bool Game::perActionHolds(const Action& a, int player, PerActionMemo& mem
 // A perAction's value; one of the flow alone is tested once for each combination of the
 // facts it reads (while a phase runs, the active player is a player and priority is the
 // enumerating player's), and found in Game's table after.
-__attribute__((noinline)) bool Game::testPerAction(const Action& a, int player) const {
+inline bool Game::testPerAction(const Action& a, int player) const {
   const Action::FlowIndex& f = a.flow;
   const size_t q = st_.queue.size();
   uint8_t* kept = nullptr;
