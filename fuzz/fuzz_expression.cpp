@@ -34,7 +34,10 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   std::string text(reinterpret_cast<const char*>(data), size);
   {
     rulestack::Symbols syms;
-    std::unordered_map<std::string, int> zones{{"Deck", 0}, {"Hand", 1}, {"Discard", 2}};
+    rulestack::NameIndex zones;
+    zones.set("Deck", 0);
+    zones.set("Hand", 1);
+    zones.set("Discard", 2);
     rulestack::CompileEnv env{&syms, &zones};
     rulestack::Nodes nodes;
     rulestack::Expr e;
