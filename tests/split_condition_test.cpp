@@ -548,3 +548,16 @@ TEST_CASE("identical cards share their moves, compared once their properties can
   h.legalMoves(0, moves);
   CHECK(sources(moves) == std::vector<int32_t>{hand[0], hand[1]});
 }
+
+TEST_CASE("a definition prepared again lays its perAction table out again", "[legal]") {
+  std::vector<rulestack::DefError> errs;
+  auto def = rulestack::compileDefinition(kFlowGame, errs);
+  REQUIRE(def);
+  rulestack::Def d = *def;
+  const int size = d.flowTableSize;
+  CHECK(size > 0);
+  for (int i = 0; i < 50; i++) d.prepare();  // (as the tests that undo a shortcut do)
+  CHECK(d.flowTableSize == size);
+  CHECK(d.actions[0].flow.base == def->actions[0].flow.base);
+  CHECK(d.actions[1].flow.base == def->actions[1].flow.base);
+}

@@ -65,6 +65,7 @@ void Def::ownCost(Action& a) const {
 
 void Def::prepare() {
   for (Phase& p : phases) p.onEnterAtOnce = runsAtOnce(p.onEnter);
+  flowTableSize = 0;  // (prepared again, the table is laid out again)
   for (Action& a : actions) {
     a.costAtOnce = runsAtOnce(a.cost);
     a.costShape = costShape(a.cost);
