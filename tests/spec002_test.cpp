@@ -316,6 +316,8 @@ TEST_CASE("operations: MoveZone, Destroy, Promote, DrawCard, Create, Shuffle", "
   G g(opsGame());
   CHECK(g.zone("Deck:0") == std::vector<std::string>{"Card#1", "Card#2", "Card#3"});
   CHECK(g.zone("Deck:1") == std::vector<std::string>{"Card#4", "Card#5", "Card#6"});
+  CHECK(g.eval("$players[1].type") == "player");  // (a player is an entity of type 'player')
+  CHECK(g.eval("$players[1].zone.@Deck.top.type") == "card");
   SECTION("MoveZone top (default) and bottom, with OnZoneEnter") {
     size_t mark = g.g().log.size();
     g.run(mv(R"J([{ "operation": "MoveZone", "target": "$players[0].zone.@Deck.top", "destination": "$zone.@Board" }])J"));

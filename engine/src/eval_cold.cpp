@@ -48,7 +48,7 @@ Value Game::member(Value obj, int sym, const Ctx& c) const {
       if (sym == b.zone) return e.zone < 0 ? Value::null() : Value::zone(e.zone);
       int p = d.prop(sym);
       if (p >= 0) return propValue(obj.v(), p);
-      if (sym == b.type) return e.tmpl < 0 ? Value::str(d.syms.find("player")) : Value::str(d.templates[e.tmpl].typeSym);
+      if (sym == b.type) return Value::str(e.tmpl < 0 ? b.player : d.templates[e.tmpl].typeSym);  // (a player's: 'player')
       if (sym == b.tmpl) return e.tmpl < 0 ? Value::null() : Value::str(d.templates[e.tmpl].idSym);
       if (sym == b.tags) {
         int32_t off = (int32_t)scratch_.size();
