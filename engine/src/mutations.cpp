@@ -188,8 +188,6 @@ void Game::applyOp(const Mutation& m, Ctx& c) {
   }
 }
 
-// An operation's targets: the live entities it names, or (players) the players it names, an
-// entity standing for its owner.
 // Whether nothing can answer a draw (its card's move, or its failure).
 bool Game::quietDraw() const { return quietKind(Ev::OnZoneEnter, 3) && quietKind(Ev::DrawFailed, 3); }
 
@@ -208,6 +206,8 @@ void Game::drawNow(int32_t player, int32_t from, int32_t to, int count, int32_t 
   }
 }
 
+// An operation's targets: the live entities it names, or (players) the players it names, an
+// entity standing for its owner.
 void Game::opTargets(const Mutation& m, const Ctx& c, std::vector<Value>& targets, bool players) const {
   evalList(m.target, c, targets);
   if (players) {
