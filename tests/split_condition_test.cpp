@@ -561,3 +561,75 @@ TEST_CASE("a definition prepared again lays its perAction table out again", "[le
   CHECK(d.actions[0].flow.base == def->actions[0].flow.base);
   CHECK(d.actions[1].flow.base == def->actions[1].flow.base);
 }
+
+// An Own cost (paid by the player from a constant or the card's own property) while no entity
+// property was set: every card of a template pays the template's amount, so the enumeration
+// tests the player's energy once per action and lists every card of the template or none.
+// After a property was set, or a card promoted (it keeps what its new template does not
+// declare), each card pays its own amount again.
+TEST_CASE("an Own cost is the template's for all its cards until a property can differ", "[legal]") {
+  int own = sameMovesWithout([](rulestack::Def& d) {
+    int n = 0;
+    for (rulestack::Action& a : d.actions)
+      if (a.costShape == rulestack::CostShape::Own && a.direct) n++, a.costShape = rulestack::CostShape::One;
+    return n;
+  });
+  CHECK(own >= 3);  // the Duel's three cards
+  const char* game = R"J({
+    "name": "Own",
+    "players": { "count": 2, "properties": { "energy": 3 } },
+    "zones": [{ "name": "Hand", "per_player": true }, { "name": "Pile" }],
+    "entities": [
+      { "id": "Free", "type": "card",
+        "actions": [{ "name": "Play", "queue": false, "condition": "$entity.self.zone == $zone.@Hand",
+          "cost": [{ "target": "$player.current", "property": "energy", "operation": "-", "value": "$entity.self.cost" }],
+          "mutations": [{ "operation": "MoveZone", "target": "$entity.self", "destination": "$zone.@Pile" }] }] },
+      { "id": "Dear", "type": "card", "properties": { "cost": 4 },
+        "actions": [
+          { "name": "Buy", "queue": false, "condition": "$entity.self.zone == $zone.@Hand",
+            "cost": [{ "target": "$player.current", "property": "energy", "operation": "-", "value": "$entity.self.cost" }] },
+          { "name": "Demote", "queue": false, "condition": "$entity.self.zone == $zone.@Hand",
+            "mutations": [{ "operation": "Promote", "target": "$entity.self", "template": "Free" }] }] }
+    ],
+    "setup": [
+      { "operation": "Create", "template": "Free", "count": 2, "destination": "$item.zone.@Hand", "for_each": "$player.all" },
+      { "operation": "Create", "template": "Dear", "count": 2, "destination": "$item.zone.@Hand", "for_each": "$player.all" }
+    ],
+    "flow": { "turn_order": ["0", "1"], "first_player": "0", "phases": [{ "name": "Main", "valid_actions": ["Play", "Buy", "Demote"] }] },
+    "end_conditions": [{ "when": "$turn > 8", "draw": true }]
+  })J";
+  std::vector<rulestack::DefError> errs;
+  auto def = rulestack::compileDefinition(game, errs);
+  REQUIRE(def);
+  REQUIRE(def->actions.size() == 3);
+  CHECK(def->actions[0].costShape == rulestack::CostShape::Own);
+  CHECK(def->actions[0].tmplAmount == 0);  // (Free declares no cost)
+  CHECK(def->actions[1].tmplAmount == 4);
+  auto listed = [&](rulestack::Game& g, int action) {
+    std::vector<rulestack::Move> moves;
+    g.legalMoves(0, moves);
+    std::vector<std::string> out;
+    for (const auto& m : moves)
+      if (m.kind == rulestack::Move::Take && m.action == action) out.push_back(g.entityId(m.source));
+    return out;
+  };
+  rulestack::Game g(def, 1, false);
+  CHECK(listed(g, 0) == std::vector<std::string>{"Free#1", "Free#2"});
+  CHECK(listed(g, 1).empty());  // 4 > 3 energy: neither Dear card
+  // Dear#1 demoted: a Free card that still costs 4, among two that cost nothing
+  std::vector<rulestack::Move> moves;
+  g.legalMoves(0, moves);
+  const rulestack::Move* demote = nullptr;
+  for (const auto& m : moves)
+    if (m.kind == rulestack::Move::Take && m.action == 2 && g.entityId(m.source) == "Dear#1") demote = &m;
+  REQUIRE(demote);
+  g.applyUnchecked(0, *demote);
+  REQUIRE(g.nextToAct() == 0);
+  CHECK(listed(g, 0) == std::vector<std::string>{"Free#1", "Free#2"});
+  // energy 4 (set from outside): the demoted card too, and the Dear card left
+  rulestack::State st = g.state();
+  st.props[0 * def->propNames.size() + def->prop(def->syms.find("energy"))] = rulestack::Slot{4, rulestack::VK::Int};
+  g.mutableState() = st;
+  CHECK(listed(g, 0) == std::vector<std::string>{"Free#1", "Free#2", "Dear#1"});
+  CHECK(listed(g, 1) == std::vector<std::string>{"Dear#2"});
+}

@@ -60,7 +60,17 @@ void Def::ownCost(Action& a) const {
   const Mutation& m = a.cost[0];
   if (nodes.nodes[m.target.root].op != N::PCurrent) return;
   const N v = m.value.present() ? nodes.nodes[m.value.root].op : N::Const;
-  if (v == N::SelfProp || v == N::Const) a.costShape = CostShape::Own;
+  if (v != N::SelfProp && v != N::Const) return;
+  a.costShape = CostShape::Own;
+  // what a card of the template pays while no entity's property was set (Game::propsVary_):
+  // the constant, or the template's own value of the property (0 when it declares none)
+  a.tmplAmount = 0;
+  if (!m.value.present() || a.tmpl < 0) return;
+  const Node& nd = nodes.nodes[m.value.root];
+  if (v == N::Const) a.tmplAmount = constInt(nodes.consts[nd.imm]);
+  else
+    for (auto& kv : templates[a.tmpl].props)
+      if (kv.first == nd.imm) a.tmplAmount = asInt(kv.second.get());
 }
 
 void Def::prepare() {

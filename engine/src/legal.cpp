@@ -59,10 +59,7 @@ bool Game::canPay(const Action& a, const Ctx& c) const {
       int32_t t = singleOf(m.target, c);
       return t < 0 || propInt(t, m.prop) - n >= 0;
     }
-    case CostShape::Own: {  // (One, paid by the player: no effects, no range checks)
-      const Mutation& m = a.cost[0];
-      return asInt(st_.props[(size_t)c.player * def_->propNames.size() + m.prop].get()) - amount(m.value, c) >= 0;
-    }
+    case CostShape::Own: return canPayOwn(a, c.player, amount(a.cost[0].value, c));  // (One, paid by the player: no effects, no range checks)
     default: return canPayAll(a.cost, c);
   }
 }
@@ -225,6 +222,12 @@ void Game::collectFromZone(int player, int ai, std::vector<Move>& out, bool firs
   // player's priority on an empty queue) end here without a look at the hand.
   if (!perActionHolds(a, player, memo)) return;
   const Expr* perSource = a.perAction.present() ? &a.perSource : nullptr;
+  // Paid by the player from a constant or the card's own property, while no entity property
+  // was set since the game began: every card of the template pays the template's amount, so
+  // the player can pay for all of them or for none (one test, and no look at the hand when
+  // none: most of the enumerations where a player can only pass)
+  const bool allOrNone = a.direct && a.costShape == CostShape::Own && !propsVary_;
+  if (allOrNone && !canPayOwn(a, player, a.tmplAmount)) return;
   // The zone's cards of this action, as bits first: which cards match is as random as the
   // deal, and a branch per card mispredicts (a branch-free test per card, then one per match).
   for (size_t base = 0; base < z.size(); base += 64) {
@@ -236,6 +239,14 @@ void Game::collectFromZone(int player, int ai, std::vector<Move>& out, bool firs
     }
     for (; bits; bits &= bits - 1) {
       int32_t e = z[base + (size_t)__builtin_ctzll(bits)];
+      if (allOrNone) {
+        out.emplace_back();
+        Move& m = out.back();
+        m.kind = Move::Take;
+        m.action = ai;
+        m.source = e;
+        continue;
+      }
       if (a.group && rep >= 0 && (!propsVary_ || sameProperties(rep, e))) {
         for (size_t i = repBegin; i < repEnd; i++) {
           out.push_back(out[i]);

@@ -89,6 +89,7 @@ struct Action {
   std::vector<Mutation> cost, mutations;
   bool costAtOnce = false, mutationsAtOnce = false;  // Def::runsAtOnce of each
   CostShape costShape = CostShape::Any;
+  int32_t tmplAmount = 0;  // (Def::ownCost) Own, of a template: what each of its cards pays while no entity property was set
   bool hasX = false;
   Expr xMin, xMax;
   std::vector<Mode> modes;

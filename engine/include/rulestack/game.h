@@ -189,8 +189,9 @@ class Game {
   // what a guard reads is not in endDirty_)
   uint64_t falseGuards_ = 0;
   // Whether an entity's property may differ from its template's (a player's aside): one was
-  // set, or the state came from outside (mutableState). Until then identical cards are known
-  // identical without comparing their properties (collectFromZone's groups).
+  // set, an entity was promoted, or the state came from outside (mutableState). Until then
+  // identical cards are known identical without comparing their properties, and an Own cost is
+  // the template's for every card of it (collectFromZone).
   bool propsVary_ = false;
   // The legal moves of the priority player, computed when advance() decided whether to
   // pass for them automatically; valid until the state changes.
@@ -340,6 +341,7 @@ class Game {
   // Whether the player can pay an action's cost: every amount it takes away (a '-' of a
   // property) leaves that property at 0 or more.
   bool canPay(const Action& a, const Ctx& c) const;
+  bool canPayOwn(const Action& a, int32_t player, int32_t n) const;
   bool canPayAll(const std::vector<Mutation>& cost, const Ctx& c) const;  // (any cost)
   Ctx actionCtx(int player, int source, const Move& m) const;
   int decisionTurnPlayer() const;
@@ -397,6 +399,11 @@ inline int32_t Game::selfPropInt(const Node& nd, const Ctx& c) const {
   int32_t e = fusedSelf(nd.a, c);
   if (e < 0 || !st_.ents[e].alive) return 0;
   return d.hasEffects ? asInt(propValue(e, nd.imm)) : asInt(st_.props[(size_t)e * d.propNames.size() + nd.imm].get());
+}
+
+// An Own cost (CostShape::Own) of n: whether the player has n of the property it is paid from.
+inline bool Game::canPayOwn(const Action& a, int32_t player, int32_t n) const {
+  return asInt(st_.props[(size_t)player * def_->propNames.size() + a.cost[0].prop].get()) - n >= 0;
 }
 
 inline int32_t Game::amount(const Expr& e, const Ctx& c) const {
