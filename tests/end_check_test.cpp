@@ -100,6 +100,43 @@ TEST_CASE("an end condition whose first conjunct is false is re-tested when that
   }
 }
 
+// A guard `$turn > k` or `$turn >= k` (a game's length) is read as the turn it holds from
+// (EndCondition::guardTurn), not tested once per player at every turn's start.
+TEST_CASE("a guard on the turn holds from the first turn past its bound", "[end]") {
+  for (const char* form : {"$turn > 2", "$turn >= 3"}) {
+    INFO(form);
+    std::string text = kGuarded;
+    text.replace(text.find("$turn > 2"), 9, form);
+    Play p(text.c_str());
+    REQUIRE(p.g->def().ends[0].guardIsTurn);
+    CHECK(p.g->def().ends[0].guardTurn == 3);
+    CHECK(p.g->def().ends[2].guardIsTurn == false);  // (its guard reads `other`)
+    p.move("Score");
+    p.move("Score");
+    passUntilTurn(p, 2);
+    CHECK(p.result() == -2);
+    CHECK(p.g->state().turn == 2);
+    passUntilTurn(p, 3);
+    CHECK(p.result() == 0);
+    CHECK(p.g->state().turn == 3);
+  }
+  // a state from outside whose turn is past the bound (and then before it)
+  Play later(kGuarded), earlier(kGuarded);
+  for (Play* p : {&later, &earlier}) {
+    p->move("Score");
+    p->move("Score");
+  }
+  rulestack::State st = later.g->state();
+  st.turn = 7;
+  later.g->mutableState() = st;
+  later.move("pass");
+  CHECK(later.result() == 0);
+  st.turn = 1;
+  earlier.g->mutableState() = st;
+  earlier.move("pass");
+  CHECK(earlier.result() == -2);
+}
+
 TEST_CASE("an end condition ends the game at the first change of what it reads", "[end]") {
   SECTION("a property it reads") {
     Play p;

@@ -103,6 +103,15 @@ void Def::prepare() {
       else flowIndex(a);
     }
   }
+  for (EndCondition& ec : ends) {
+    ec.guardIsTurn = false;
+    if (!ec.guard.present()) continue;
+    const Node& g = nodes.nodes[ec.guard.root];
+    if ((g.op != N::GtConst && g.op != N::GeConst) || nodes.nodes[g.a].op != N::Turn) continue;
+    if (g.op == N::GtConst && g.imm == INT32_MAX) continue;  // (never: left to the test)
+    ec.guardIsTurn = true;
+    ec.guardTurn = g.op == N::GtConst ? g.imm + 1 : g.imm;
+  }
 }
 
 }  // namespace rulestack

@@ -146,7 +146,7 @@ bool Game::checkEnd() {
         const uint64_t b = bit;
         bit <<= 1;
         if ((falseGuards_ & b) && !(ec.guardReads & dirty)) continue;
-        if (!test(ec.guard, c)) { falseGuards_ |= b; continue; }
+        if (ec.guardIsTurn ? st_.turn < ec.guardTurn : !test(ec.guard, c)) { falseGuards_ |= b; continue; }
         falseGuards_ &= ~b;
         if (!test(ec.rest, c)) continue;
       } else if (!test(ec.when, c)) {

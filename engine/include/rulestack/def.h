@@ -171,6 +171,10 @@ struct EndCondition {
   Expr guard, rest;
   uint64_t guardReads = 0;
   uint64_t guardBit = 0;  // its bit in Game's record of false guards (one per player in turn order)
+  // (Def::prepare) a guard `$turn > k` or `$turn >= k` (a game's length): it holds from turn
+  // guardTurn on, read so where each turn's start would test it once per player
+  bool guardIsTurn = false;
+  int32_t guardTurn = 0;
 };
 
 // Symbols of the built-in member names, interned at load so member access compares ints.
