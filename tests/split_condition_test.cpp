@@ -6,6 +6,7 @@
 // conditions' invariant parts evaluated once per enumeration (Def::hoistInvariants).
 #include <set>
 
+#include "bot.h"
 #include "test_util.h"
 
 namespace {
@@ -58,6 +59,32 @@ const char* kMatchGame = R"J({
   ],
   "flow": { "turn_order": ["0", "1"], "first_player": "0", "phases": [{ "name": "Main", "valid_actions": ["Play"] }] },
   "end_conditions": [{ "when": "$turn > 12", "draw": true }]
+})J";
+
+// Cards paid for from their own cost (Free declares none, Dear 4), in hands only their owner
+// sees; a Dear card can be demoted to a Free one (it keeps its cost).
+const char* kOwnGame = R"J({
+  "name": "Own",
+  "players": { "count": 2, "properties": { "energy": 3 } },
+  "zones": [{ "name": "Hand", "per_player": true, "visibility": "owner" }, { "name": "Pile" }],
+  "entities": [
+    { "id": "Free", "type": "card",
+      "actions": [{ "name": "Play", "queue": false, "condition": "$entity.self.zone == $zone.@Hand",
+        "cost": [{ "target": "$player.current", "property": "energy", "operation": "-", "value": "$entity.self.cost" }],
+        "mutations": [{ "operation": "MoveZone", "target": "$entity.self", "destination": "$zone.@Pile" }] }] },
+    { "id": "Dear", "type": "card", "properties": { "cost": 4 },
+      "actions": [
+        { "name": "Buy", "queue": false, "condition": "$entity.self.zone == $zone.@Hand",
+          "cost": [{ "target": "$player.current", "property": "energy", "operation": "-", "value": "$entity.self.cost" }] },
+        { "name": "Demote", "queue": false, "condition": "$entity.self.zone == $zone.@Hand",
+          "mutations": [{ "operation": "Promote", "target": "$entity.self", "template": "Free" }] }] }
+  ],
+  "setup": [
+    { "operation": "Create", "template": "Free", "count": 2, "destination": "$item.zone.@Hand", "for_each": "$player.all" },
+    { "operation": "Create", "template": "Dear", "count": 2, "destination": "$item.zone.@Hand", "for_each": "$player.all" }
+  ],
+  "flow": { "turn_order": ["0", "1"], "first_player": "0", "phases": [{ "name": "Main", "valid_actions": ["Play", "Buy", "Demote"] }] },
+  "end_conditions": [{ "when": "$turn > 8", "draw": true }]
 })J";
 
 std::vector<std::pair<std::string, std::string>> definitions() {
@@ -575,31 +602,8 @@ TEST_CASE("an Own cost is the template's for all its cards until a property can 
     return n;
   });
   CHECK(own >= 3);  // the Duel's three cards
-  const char* game = R"J({
-    "name": "Own",
-    "players": { "count": 2, "properties": { "energy": 3 } },
-    "zones": [{ "name": "Hand", "per_player": true }, { "name": "Pile" }],
-    "entities": [
-      { "id": "Free", "type": "card",
-        "actions": [{ "name": "Play", "queue": false, "condition": "$entity.self.zone == $zone.@Hand",
-          "cost": [{ "target": "$player.current", "property": "energy", "operation": "-", "value": "$entity.self.cost" }],
-          "mutations": [{ "operation": "MoveZone", "target": "$entity.self", "destination": "$zone.@Pile" }] }] },
-      { "id": "Dear", "type": "card", "properties": { "cost": 4 },
-        "actions": [
-          { "name": "Buy", "queue": false, "condition": "$entity.self.zone == $zone.@Hand",
-            "cost": [{ "target": "$player.current", "property": "energy", "operation": "-", "value": "$entity.self.cost" }] },
-          { "name": "Demote", "queue": false, "condition": "$entity.self.zone == $zone.@Hand",
-            "mutations": [{ "operation": "Promote", "target": "$entity.self", "template": "Free" }] }] }
-    ],
-    "setup": [
-      { "operation": "Create", "template": "Free", "count": 2, "destination": "$item.zone.@Hand", "for_each": "$player.all" },
-      { "operation": "Create", "template": "Dear", "count": 2, "destination": "$item.zone.@Hand", "for_each": "$player.all" }
-    ],
-    "flow": { "turn_order": ["0", "1"], "first_player": "0", "phases": [{ "name": "Main", "valid_actions": ["Play", "Buy", "Demote"] }] },
-    "end_conditions": [{ "when": "$turn > 8", "draw": true }]
-  })J";
   std::vector<rulestack::DefError> errs;
-  auto def = rulestack::compileDefinition(game, errs);
+  auto def = rulestack::compileDefinition(kOwnGame, errs);
   REQUIRE(def);
   REQUIRE(def->actions.size() == 3);
   CHECK(def->actions[0].costShape == rulestack::CostShape::Own);
@@ -632,4 +636,65 @@ TEST_CASE("an Own cost is the template's for all its cards until a property can 
   g.mutableState() = st;
   CHECK(listed(g, 0) == std::vector<std::string>{"Free#1", "Free#2", "Dear#1"});
   CHECK(listed(g, 1) == std::vector<std::string>{"Dear#2"});
+}
+
+// A bot's deal (determinize) exchanges whole identities, a template with its properties, so
+// whether a property can differ from its template's is as it was before the deal (the
+// shortcuts of Game::propsVary_ hold in MCTS playouts too). Compared with the same deal marked
+// as varying (mutableState): the same moves and states, in the Duel and in a game whose
+// demoted card keeps its cost.
+TEST_CASE("a bot's deal keeps whether properties can differ from their templates'", "[legal]") {
+  auto sameAfterDeal = [](const rulestack::Game& g, uint64_t seed) {
+    const int np = g.def().numPlayers();
+    for (int v = 0; v < np; v++) {
+      INFO("dealt for player " << v << ", seed " << seed);
+      rulestack::Game dealt = g.clone();
+      rulestack::Rng rng;
+      rng.seed(seed * 7 + (uint64_t)v);
+      rulestack::determinize(dealt, v, rng);
+      rulestack::Game varying = dealt.clone();
+      varying.mutableState();
+      rt::Lcg pick(seed + (uint64_t)v);
+      std::vector<rulestack::Move> ma, mb;
+      for (int n = 0; n < 200 && !dealt.state().over(); n++) {
+        const int who = dealt.nextToAct();
+        if (who < 0) break;
+        for (int p = 0; p < np; p++) {
+          dealt.legalMoves(p, ma);
+          varying.legalMoves(p, mb);
+          REQUIRE(ma == mb);
+        }
+        dealt.legalMoves(who, ma);
+        const rulestack::Move& m = ma[pick.below((uint32_t)ma.size())];
+        dealt.applyUnchecked(who, m);
+        varying.applyUnchecked(who, m);
+        REQUIRE(dealt.hash() == varying.hash());
+      }
+    }
+  };
+  std::vector<rulestack::DefError> errs;
+  auto duel = rulestack::compileDefinition(rt::readFile(std::string(RULESTACK_EXAMPLES_JSON) + "/duel.json"), errs);
+  REQUIRE(duel);
+  for (uint64_t seed = 1; seed <= 6; seed++) {
+    rulestack::Game g(duel, seed, false);
+    rt::Lcg pick(seed);
+    std::vector<rulestack::Move> moves;
+    for (int n = 0; n < 25 && !g.state().over(); n++) {
+      g.legalMoves(g.nextToAct(), moves);
+      g.applyUnchecked(g.nextToAct(), moves[pick.below((uint32_t)moves.size())]);
+    }
+    sameAfterDeal(g, seed);
+  }
+  auto own = rulestack::compileDefinition(kOwnGame, errs);
+  REQUIRE(own);
+  rulestack::Game g(own, 1, false);
+  std::vector<rulestack::Move> moves;
+  g.legalMoves(0, moves);
+  for (const auto& m : moves)
+    if (m.kind == rulestack::Move::Take && m.action == 2 && g.entityId(m.source) == "Dear#1") {
+      g.applyUnchecked(0, m);  // Dear#1 is a Free card that costs 4
+      break;
+    }
+  REQUIRE(g.state().ents[(size_t)g.findEntity("Dear#1")].tmpl == 0);
+  sameAfterDeal(g, 1);
 }

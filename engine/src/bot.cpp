@@ -23,7 +23,7 @@ uint64_t infoHash(const Game& g, int player) {
 
 void determinize(Game& g, int player, Rng& rng, const std::vector<bool>* known) {
   const Def& d = g.def();
-  State& s = g.mutableState();
+  State& s = g.dealState();  // (tmpl and props move together below)
   const size_t np = d.propNames.size();
   // What the player may not know, by owner: (0) cards in zones hidden from them: everything
   // but the place; (1) face-down cards they see: the card under the face.

@@ -96,6 +96,15 @@ class Game {
   std::shared_ptr<const Def> defPtr() const { return def_; }
   const State& state() const { return st_; }
   State& mutableState() { endDirty_ = ~0ull; movesCachePlayer_ = -1; hoistOn_ = false; propsVary_ = true; return st_; }
+  // The state for a bot's deal (determinize), which exchanges whole identities between
+  // entities, a template with its properties: whether a property differs from its template's
+  // is as it was (an MCTS playout keeps the shortcuts of propsVary_).
+  State& dealState() {
+    const bool vary = propsVary_;
+    State& s = mutableState();
+    propsVary_ = vary;
+    return s;
+  }
 
   // Players who may move now (decision holders, or the priority player).
   std::vector<int> toAct() const;
