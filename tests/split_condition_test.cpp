@@ -698,3 +698,35 @@ TEST_CASE("a bot's deal keeps whether properties can differ from their templates
   REQUIRE(g.state().ents[(size_t)g.findEntity("Dear#1")].tmpl == 0);
   sameAfterDeal(g, 1);
 }
+
+// A property operation on one player or entity (Mutation::quick) is applied in place, without
+// the list of targets the general path makes: the same states as the general path, in every
+// example (hashes compared at every step).
+TEST_CASE("a property operation on one target gives the general path's states", "[legal]") {
+  int quick = sameMovesWithout([](rulestack::Def& d) {
+    int n = 0;
+    auto undo = [&](std::vector<rulestack::Mutation>& ms) {
+      for (rulestack::Mutation& m : ms) n += m.quick, m.quick = false;
+    };
+    for (rulestack::Action& a : d.actions) {
+      undo(a.cost);
+      undo(a.mutations);
+      for (rulestack::Mode& m : a.modes) undo(m.mutations);
+    }
+    for (rulestack::Phase& p : d.phases) undo(p.onEnter);
+    for (rulestack::Reaction& r : d.reactions) undo(r.mutations);
+    for (rulestack::Triggered& t : d.triggered) undo(t.mutations);
+    undo(d.setup);
+    return n;
+  });
+  CHECK(quick >= 10);  // (the Duel alone: three costs, two cards' effects, three on_enter)
+  std::vector<rulestack::DefError> errs;
+  auto def = rulestack::compileDefinition(rt::readFile(std::string(RULESTACK_EXAMPLES_JSON) + "/duel.json"), errs);
+  REQUIRE(def);
+  const std::vector<rulestack::Mutation>& start = def->phases[0].onEnter;
+  REQUIRE(start.size() == 4);
+  CHECK(start[0].quick);   // max_energy + 1
+  CHECK(start[1].quick);   // max_energy = 5 (with its condition)
+  CHECK(start[2].quick);   // energy = max_energy
+  CHECK(!start[3].quick);  // DrawCard
+}

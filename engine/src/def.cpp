@@ -73,10 +73,22 @@ void Def::ownCost(Action& a) const {
       if (kv.first == nd.imm) a.tmplAmount = asInt(kv.second.get());
 }
 
+void Def::markQuick(std::vector<Mutation>& ms) const {
+  for (Mutation& m : ms)
+    m.quick = (m.op == Op::Set || m.op == Op::Add || m.op == Op::Sub || m.op == Op::Mul || m.op == Op::Div) &&
+              m.prop >= 0 && m.eventField < 0 && m.target.present() && nodes.singleValued(m.target);
+}
+
 void Def::prepare() {
-  for (Phase& p : phases) p.onEnterAtOnce = runsAtOnce(p.onEnter);
+  for (Phase& p : phases) p.onEnterAtOnce = runsAtOnce(p.onEnter), markQuick(p.onEnter);
+  for (Reaction& r : reactions) markQuick(r.mutations);
+  for (Triggered& t : triggered) markQuick(t.mutations);
+  markQuick(setup);
   flowTableSize = 0;  // (prepared again, the table is laid out again)
   for (Action& a : actions) {
+    markQuick(a.cost);
+    markQuick(a.mutations);
+    for (Mode& m : a.modes) markQuick(m.mutations);
     a.costAtOnce = runsAtOnce(a.cost);
     a.costShape = costShape(a.cost);
     ownCost(a);

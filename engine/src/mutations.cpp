@@ -30,7 +30,6 @@ Value combined(Op op, int32_t cur, Value v) {
     default: return v;
   }
 }
-bool isPropertyOp(Op op) { return op == Op::Set || op == Op::Add || op == Op::Sub || op == Op::Mul || op == Op::Div; }
 }  // namespace
 
 // A property operation on one entity: its stored value combined with the operation's value.
@@ -40,13 +39,7 @@ void Game::operateProp(int32_t e, const Mutation& m, Value v) {
 
 void Game::applyOp(const Mutation& m, Ctx& c) {
   const Def& d = *def_;
-  if (isPropertyOp(m.op) && m.eventField < 0 && m.target.present() && singleValued(m.target)) {
-    // a property of one player or entity (most mutations): no list of targets
-    Value v = m.op == Op::Set ? eval(m.value, c) : Value::num(amount(m.value, c));  // (the others read a number)
-    int32_t t = singleOf(m.target, c);
-    if (t >= 0 && st_.ents[t].alive) operateProp(t, m, v);
-    return;
-  }
+  if (m.quick) return quickProp(m, c);  // (a property of one player or entity: no list of targets)
   if (m.op == Op::DrawCard && m.target.present() && singleValued(m.target) && !m.from.present() &&
       !m.destination.present() && d.deckZone >= 0 && d.handZone >= 0) {
     // one player draws from their Deck to their Hand (most draws): no list of targets

@@ -105,11 +105,18 @@ Ctx Game::ctxFrom(const FrameCtx& k) const {
 
 Ctx Game::ctxOf(int fi) const { return ctxFrom(st_.stack[fi].ctx); }
 
+// One mutation of a list that runs in this step: its condition, then the operation (a
+// property of one player or entity in place: most of a game's mutations).
+void Game::runOne(const Mutation& m, Ctx& c) {
+  if (m.condition.present() && !test(m.condition, c)) return;
+  if (m.quick) quickProp(m, c);
+  else applyOp(m, c);
+}
+
 // Runs a list that Def::runsAtOnce allows, in this step.
 void Game::runAtOnce(const std::vector<Mutation>& ms, const Ctx& c) {
   Ctx k = c;
-  for (const Mutation& m : ms)
-    if (!m.condition.present() || test(m.condition, k)) applyOp(m, k);
+  for (const Mutation& m : ms) runOne(m, k);
 }
 
 RULESTACK_SMALL bool Game::pushMuts(LK lk, int32_t li, int32_t lj, FrameCtx&& ctx) {
@@ -285,11 +292,9 @@ bool Game::execAtOnce(Item& it, int32_t priorityTo) {
     c.mode = it.mode;
     c.x = it.x;
     c.props = &it.props;
-    for (const Mutation& m : a.mutations)
-      if (!m.condition.present() || test(m.condition, c)) applyOp(m, c);
+    for (const Mutation& m : a.mutations) runOne(m, c);
     if (it.mode >= 0 && !it.cancelled)
-      for (const Mutation& m : a.modes[it.mode].mutations)
-        if (!m.condition.present() || test(m.condition, c)) applyOp(m, c);
+      for (const Mutation& m : a.modes[it.mode].mutations) runOne(m, c);
     if (card && st_.ents[it.source].zone == d.queueZone) emit(moveEvent(it.source, playerZone(zd, ownerOf(it.source)), it.player), 3, 0);
     itemLeft(std::move(it), Ev::ActionExecuted, ev.named, ev.entity, false);  // (the caller drops it)
     countEvent();
@@ -537,8 +542,7 @@ void Game::takeAction(int player, const Move& m) {
   for (auto& kv : a.props) it.props.push_back({kv.first, Slot::of(eval(kv.second, c))});
   if (!quietTake) return;  // stepTake goes on
   c.props = &it.props;
-  for (const Mutation& cm : a.cost)
-    if (!cm.condition.present() || test(cm.condition, c)) applyOp(cm, c);
+  for (const Mutation& cm : a.cost) runOne(cm, c);
   Event ev = actionPlayed(it);
   countEvent();
   if (logging) logEvent(ev, true);

@@ -30,6 +30,9 @@ struct Mutation {
   bool bottom = false;    // MoveZone position
   std::string id;         // Create: explicit id
   std::string path;       // JSON pointer, for run-time errors
+  // (Def::prepare) an arithmetic operation or `=` on a property of one player or entity
+  // (the target a single reference): applied in place, with no list of targets (Game::quickProp)
+  bool quick = false;
 };
 
 struct TargetSpec {
@@ -244,6 +247,7 @@ struct Def {
   // nothing in it can set off an event someone answers, ask a player or end the game.
   // (Known at load, like who listens; kept per list in Phase, Action and Mode.)
   bool runsAtOnce(const std::vector<Mutation>& ms) const;
+  void markQuick(std::vector<Mutation>& ms) const;
   CostShape costShape(const std::vector<Mutation>& cost) const;
   bool sameExpr(int a, int b) const;
   void ownCost(Action& a) const;

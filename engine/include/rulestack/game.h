@@ -357,6 +357,8 @@ class Game {
 
   // mutations (mutations.cpp)
   void applyOp(const Mutation& m, Ctx& c);
+  void runOne(const Mutation& m, Ctx& c);
+  void quickProp(const Mutation& m, const Ctx& c);
   void operateProp(int32_t e, const Mutation& m, Value v);
   void applyRareOp(const Mutation& m, Ctx& c, std::vector<Value>& targets);  // mutations_rare.cpp
   bool quietDraw() const;
@@ -408,6 +410,13 @@ inline int32_t Game::selfPropInt(const Node& nd, const Ctx& c) const {
   int32_t e = fusedSelf(nd.a, c);
   if (e < 0 || !st_.ents[e].alive) return 0;
   return d.hasEffects ? asInt(propValue(e, nd.imm)) : asInt(st_.props[(size_t)e * d.propNames.size() + nd.imm].get());
+}
+
+// A Mutation::quick: the value (a number but for `=`), the one target, the operation.
+inline void Game::quickProp(const Mutation& m, const Ctx& c) {
+  const Value v = m.op == Op::Set ? eval(m.value, c) : Value::num(amount(m.value, c));
+  const int32_t t = singleOf(m.target, c);
+  if (t >= 0 && st_.ents[t].alive) operateProp(t, m, v);
 }
 
 // An Own cost (CostShape::Own) of n: whether the player has n of the property it is paid from.
