@@ -9,6 +9,15 @@ namespace rulestack {
 
 namespace {
 constexpr int kMaxX = 20;
+
+// A move of an action with no target, mode or X, from a card.
+void pushTake(std::vector<Move>& out, int action, int32_t source) {
+  out.emplace_back();
+  Move& m = out.back();
+  m.kind = Move::Take;
+  m.action = action;
+  m.source = source;
+}
 }  // namespace
 
 void sortSlots(std::vector<Slot>& v) {
@@ -206,28 +215,18 @@ inline bool Game::testPerAction(const Action& a, int player) const {
 }
 
 // A fromZone action's moves: only the cards in the zone its condition requires (the player's,
-// for a per-player zone), in zone order.
-void Game::collectFromZone(int player, int ai, std::vector<Move>& out, bool firstOnly, PerActionMemo& memo) const {
+// for a per-player zone), in zone order. What can rule every card out is tested first, in
+// collectMoves (most enumerations end there): the zone allows actions, the perAction holds,
+// and, for allOrNone (below), the player can pay the template's amount.
+void Game::collectFromZone(int player, int ai, std::vector<Move>& out, bool firstOnly, bool allOrNone) const {
   const Def& d = *def_;
   const Action& a = d.actions[ai];
-  if (!a.fromActs) return;
   const std::vector<int32_t>& z = st_.zones[Def::instanceOf(a.fromBase, a.fromPerPlayer, player)];
   // identical cards (same properties) of a groupable action have the same moves but the
   // source: the first of a kind is enumerated, the others copy its moves
   int32_t rep = -1;
   size_t repBegin = 0, repEnd = 0;
-  // The part of the condition that reads no card, tested once before any card is looked at:
-  // an expression changes nothing and cannot fail, so whether a card is found first makes
-  // no difference to the moves, and most enumerations where the player cannot act (another
-  // player's priority on an empty queue) end here without a look at the hand.
-  if (!perActionHolds(a, player, memo)) return;
   const Expr* perSource = a.perAction.present() ? &a.perSource : nullptr;
-  // Paid by the player from a constant or the card's own property, while no entity property
-  // was set since the game began: every card of the template pays the template's amount, so
-  // the player can pay for all of them or for none (one test, and no look at the hand when
-  // none: most of the enumerations where a player can only pass)
-  const bool allOrNone = a.direct && a.costShape == CostShape::Own && !propsVary_;
-  if (allOrNone && !canPayOwn(a, player, a.tmplAmount)) return;
   // The zone's cards of this action, as bits first: which cards match is as random as the
   // deal, and a branch per card mispredicts (a branch-free test per card, then one per match).
   for (size_t base = 0; base < z.size(); base += 64) {
@@ -240,11 +239,7 @@ void Game::collectFromZone(int player, int ai, std::vector<Move>& out, bool firs
     for (; bits; bits &= bits - 1) {
       int32_t e = z[base + (size_t)__builtin_ctzll(bits)];
       if (allOrNone) {
-        out.emplace_back();
-        Move& m = out.back();
-        m.kind = Move::Take;
-        m.action = ai;
-        m.source = e;
+        pushTake(out, ai, e);
         continue;
       }
       if (a.group && rep >= 0 && (!propsVary_ || sameProperties(rep, e))) {
@@ -259,13 +254,7 @@ void Game::collectFromZone(int player, int ai, std::vector<Move>& out, bool firs
         Ctx c;
         c.player = player;
         c.self = c.selected = e;
-        if (canPay(a, c)) {
-          out.emplace_back();
-          Move& m = out.back();
-          m.kind = Move::Take;
-          m.action = ai;
-          m.source = e;
-        }
+        if (canPay(a, c)) pushTake(out, ai, e);
       } else {
         enumerateAction(player, ai, e, out, firstOnly ? 1 : kMaxMovesPerAction, perSource);
       }
@@ -293,7 +282,17 @@ void Game::collectMoves(int player, std::vector<Move>& out, bool firstOnly) cons
   for (int ai : d.phases[st_.phase].actions) {
     const Action& a = d.actions[ai];
     if (a.tmpl >= 0 && a.fromZone >= 0) {
-      collectFromZone(player, ai, out, firstOnly, memo);
+      // The part of the condition that reads no card, tested once before any card is looked
+      // at: an expression changes nothing and cannot fail, so whether a card is found first
+      // makes no difference to the moves, and most enumerations where the player cannot act
+      // (another player's priority on an empty queue) end here without a look at the hand.
+      if (!a.fromActs || !perActionHolds(a, player, memo)) continue;
+      // Paid by the player from a constant or the card's own property, while no entity
+      // property was set since the game began: every card of the template pays the
+      // template's amount, so the player can pay for all of them or for none
+      const bool allOrNone = a.direct && a.costShape == CostShape::Own && !propsVary_;
+      if (allOrNone && !canPayOwn(a, player, a.tmplAmount)) continue;
+      collectFromZone(player, ai, out, firstOnly, allOrNone);
     } else if (a.tmpl < 0 && !a.source.present() && !a.anySource) {
       enumerateAction(player, ai, -1, out, kMaxMovesPerAction);
     } else if (perActionHolds(a, player, memo)) {  // (then only the rest, per source)

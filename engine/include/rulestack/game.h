@@ -292,7 +292,7 @@ class Game {
   __attribute__((noinline)) void startHoisting() const;  // (of collectMoves: rare, apart)
   // the last perAction tested in one enumeration (Action::perActionKey) and its result
   struct PerActionMemo { int key = -1; bool result = false; };
-  void collectFromZone(int player, int ai, std::vector<Move>& out, bool firstOnly, PerActionMemo& memo) const;
+  void collectFromZone(int player, int ai, std::vector<Move>& out, bool firstOnly, bool allOrNone) const;
   bool perActionHolds(const Action& a, int player, PerActionMemo& memo) const;
   bool testPerAction(const Action& a, int player) const;
   void collectAnswers(int player, std::vector<Move>& out) const;  // (decisions: legal_answers.cpp)
