@@ -129,10 +129,9 @@ void Game::endPhase() {
   st_.passes = 0;
 }
 
-bool Game::checkEnd() {
+// The end conditions whose inputs changed since the last check (endDirty_), tested.
+bool Game::checkEndNow() {
   const Def& d = *def_;
-  if (st_.over()) return true;
-  if (!endDirty_) return false;  // nothing changed since the last check
   const uint64_t dirty = endDirty_;
   endDirty_ = 0;
   for (const EndCondition& ec : d.ends) {

@@ -279,7 +279,11 @@ class Game {
   void startTurn();
   void startPhase();
   void endPhase();
-  bool checkEnd();
+  bool checkEnd() {  // (most checks find nothing changed: no call)
+    if (st_.over()) return true;
+    return endDirty_ && checkEndNow();
+  }
+  bool checkEndNow();
   void doPass(int player);
   void takeAction(int player, const Move& m);
   Event actionPlayed(const Item& it);
