@@ -87,6 +87,17 @@ const char* kOwnGame = R"J({
   "end_conditions": [{ "when": "$turn > 8", "draw": true }]
 })J";
 
+// kOwnGame's first move for player 0: Dear#1 demoted to a Free card (it keeps its cost 4).
+void demoteDear1(rulestack::Game& g) {
+  std::vector<rulestack::Move> moves;
+  g.legalMoves(0, moves);
+  const rulestack::Move* demote = nullptr;
+  for (const auto& m : moves)
+    if (m.kind == rulestack::Move::Take && m.action == 2 && g.entityId(m.source) == "Dear#1") demote = &m;
+  REQUIRE(demote);
+  g.applyUnchecked(0, *demote);
+}
+
 std::vector<std::pair<std::string, std::string>> definitions() {
   std::vector<std::pair<std::string, std::string>> out{{"split game", kSplitGame}, {"match game", kMatchGame}};
   for (const std::string& file : rt::jsonFiles(RULESTACK_EXAMPLES_JSON, false))
@@ -621,13 +632,7 @@ TEST_CASE("an Own cost is the template's for all its cards until a property can 
   CHECK(listed(g, 0) == std::vector<std::string>{"Free#1", "Free#2"});
   CHECK(listed(g, 1).empty());  // 4 > 3 energy: neither Dear card
   // Dear#1 demoted: a Free card that still costs 4, among two that cost nothing
-  std::vector<rulestack::Move> moves;
-  g.legalMoves(0, moves);
-  const rulestack::Move* demote = nullptr;
-  for (const auto& m : moves)
-    if (m.kind == rulestack::Move::Take && m.action == 2 && g.entityId(m.source) == "Dear#1") demote = &m;
-  REQUIRE(demote);
-  g.applyUnchecked(0, *demote);
+  demoteDear1(g);
   REQUIRE(g.nextToAct() == 0);
   CHECK(listed(g, 0) == std::vector<std::string>{"Free#1", "Free#2"});
   // energy 4 (set from outside): the demoted card too, and the Dear card left
@@ -688,13 +693,7 @@ TEST_CASE("a bot's deal keeps whether properties can differ from their templates
   auto own = rulestack::compileDefinition(kOwnGame, errs);
   REQUIRE(own);
   rulestack::Game g(own, 1, false);
-  std::vector<rulestack::Move> moves;
-  g.legalMoves(0, moves);
-  for (const auto& m : moves)
-    if (m.kind == rulestack::Move::Take && m.action == 2 && g.entityId(m.source) == "Dear#1") {
-      g.applyUnchecked(0, m);  // Dear#1 is a Free card that costs 4
-      break;
-    }
+  demoteDear1(g);  // a Free card that costs 4
   REQUIRE(g.state().ents[(size_t)g.findEntity("Dear#1")].tmpl == 0);
   sameAfterDeal(g, 1);
 }

@@ -80,7 +80,10 @@ void Def::markQuick(std::vector<Mutation>& ms) const {
 }
 
 void Def::prepare() {
-  for (Phase& p : phases) p.onEnterAtOnce = runsAtOnce(p.onEnter), markQuick(p.onEnter);
+  for (Phase& p : phases) {
+    p.onEnterAtOnce = runsAtOnce(p.onEnter);
+    markQuick(p.onEnter);
+  }
   for (Reaction& r : reactions) markQuick(r.mutations);
   for (Triggered& t : triggered) markQuick(t.mutations);
   markQuick(setup);

@@ -216,8 +216,8 @@ inline bool Game::testPerAction(const Action& a, int player) const {
 
 // A fromZone action's moves: only the cards in the zone its condition requires (the player's,
 // for a per-player zone), in zone order. What can rule every card out is tested first, in
-// collectMoves (most enumerations end there): the zone allows actions, the perAction holds,
-// and, for allOrNone (below), the player can pay the template's amount.
+// collectMoves (about half of the Duel's tests end there): the zone allows actions, the
+// perAction holds, and, for allOrNone, the player can pay the template's amount.
 void Game::collectFromZone(int player, int ai, std::vector<Move>& out, bool firstOnly, bool allOrNone) const {
   const Def& d = *def_;
   const Action& a = d.actions[ai];
