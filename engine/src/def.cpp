@@ -79,7 +79,23 @@ void Def::markQuick(std::vector<Mutation>& ms) const {
               m.prop >= 0 && m.eventField < 0 && m.target.present() && nodes.singleValued(m.target);
 }
 
+int Def::typeIndex(int sym) const {
+  for (size_t t = 0; t < typeSyms.size(); t++)
+    if (typeSyms[t] == sym) return (int)t;
+  return -1;
+}
+
 void Def::prepare() {
+  tmplType.clear();
+  typeSyms.clear();
+  for (const Template& t : templates) {
+    int k = typeIndex(t.typeSym);
+    if (k < 0) {
+      k = (int)typeSyms.size();
+      typeSyms.push_back(t.typeSym);
+    }
+    tmplType.push_back(k);
+  }
   for (Phase& p : phases) {
     p.onEnterAtOnce = runsAtOnce(p.onEnter);
     markQuick(p.onEnter);

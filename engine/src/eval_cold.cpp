@@ -1,5 +1,6 @@
 // The rarer nodes of expression evaluation, those that build lists or loop: evalNode hands
-// them here (compiled for size in wasm, see CMakeLists.txt).
+// them here. Rarer, not rare: a game of many cards ($entity.<type>.where(...), as Nexus's
+// attacks and end conditions) reads them at every move, so wasm compiles them for speed too.
 #include <algorithm>
 
 #include "rulestack/game.h"
@@ -134,15 +135,18 @@ Value Game::evalCold(int n, const Ctx& c) const {
         for (int p : d.turnOrder) scratch_.push_back(Value::ent(p));
       return Value::list(off, (int32_t)d.turnOrder.size());
     }
-    case N::EOfType:
+    case N::EOfType: {  // (from the index by type: the same entities, in id order)
+      int32_t off = (int32_t)scratch_.size();
+      int t = d.typeIndex(nd.imm);
+      if (t < 0) return listFrom(off);
+      for (auto [at, end] = entitiesOfType(t); at != end; at++)
+        if (st_.ents[*at].alive) scratch_.push_back(Value::ent(*at));
+      return listFrom(off);
+    }
     case N::EAll: {
       int32_t off = (int32_t)scratch_.size();
-      for (int32_t e = d.numPlayers(); e < (int32_t)st_.ents.size(); e++) {
-        const Entity& en = st_.ents[e];
-        if (!en.alive) continue;
-        if (nd.op == N::EOfType && d.templates[en.tmpl].typeSym != nd.imm) continue;
-        scratch_.push_back(Value::ent(e));
-      }
+      for (int32_t e = d.numPlayers(); e < (int32_t)st_.ents.size(); e++)
+        if (st_.ents[e].alive) scratch_.push_back(Value::ent(e));
       return listFrom(off);
     }
     case N::Targets: {

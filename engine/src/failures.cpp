@@ -89,6 +89,7 @@ void Game::rollbackTo(const State& backup, size_t logSize, size_t traceSize) {
   movesCachePlayer_ = -1;
   hoistOn_ = false;
   st_ = backup;
+  entsIndexed_ = false;
   log.resize(logSize);
   if (trace) trace->resize(traceSize);
   endDirty_ = ~0ull;

@@ -97,6 +97,7 @@ void Game::init(uint64_t seed, bool keepStart) {
   size_t nprops = d.propNames.size();
   renew(st_);
   propsVary_ = false;
+  entsIndexed_ = false;
   st_.ents.resize(np);
   for (int p = 0; p < np; p++) {
     st_.ents[p].owner = st_.ents[p].controller = p;

@@ -41,14 +41,24 @@ std::string typeName(const json& j) {
   }
 }
 
-const std::vector<std::string> kOps = {"=", "+", "-", "*", "/", "SetProperty", "MoveZone", "Destroy", "Cancel",
-                                       "RequireDiscard", "Promote", "DrawCard", "Create", "Shuffle", "Damage",
-                                       "Attach", "EndTurn", "Win", "Lose", "Draw"};
+// (plain arrays, not vectors of strings: no code runs to make them when the module starts)
+const char* const kOps[] = {"=", "+", "-", "*", "/", "SetProperty", "MoveZone", "Destroy", "Cancel",
+                            "RequireDiscard", "Promote", "DrawCard", "Create", "Shuffle", "Damage",
+                            "Attach", "EndTurn", "Win", "Lose", "Draw"};
 const Op kOpCodes[] = {Op::Set, Op::Add, Op::Sub, Op::Mul, Op::Div, Op::Set, Op::MoveZone, Op::Destroy, Op::Cancel,
                        Op::RequireDiscard, Op::Promote, Op::DrawCard, Op::Create, Op::Shuffle, Op::Damage,
                        Op::Attach, Op::EndTurn, Op::Win, Op::Lose, Op::Draw};
-const std::vector<std::string> kEvents = {"ActionPlayed", "ActionExecuted", "ActionCancelled", "OnZoneEnter",
-                                          "DamageTaken", "PhaseExecute", "TurnStart", "DrawFailed", "GameOver"};
+const char* const kEvents[] = {"ActionPlayed", "ActionExecuted", "ActionCancelled", "OnZoneEnter",
+                               "DamageTaken", "PhaseExecute", "TurnStart", "DrawFailed", "GameOver"};
+// Which of `names` is `s`: its index, or -1.
+template <size_t N>
+int indexIn(const char* const (&names)[N], const std::string& s) {
+  for (size_t i = 0; i < N; i++)
+    if (s == names[i]) return (int)i;
+  return -1;
+}
+template <size_t N>
+std::vector<std::string> namesOf(const char* const (&names)[N]) { return {names, names + N}; }
 
 struct Loader {
   Def& d;
@@ -374,14 +384,14 @@ struct Loader {
     }
     std::string opName;
     if (!str(j["operation"], path + "/operation", opName)) return;
-    auto oi = std::find(kOps.begin(), kOps.end(), opName);
-    if (oi == kOps.end()) {
-      error(path + "/operation", "unknown operation '" + opName + "'" + didYouMean(opName, kOps) +
+    int oi = indexIn(kOps, opName);
+    if (oi < 0) {
+      error(path + "/operation", "unknown operation '" + opName + "'" + didYouMean(opName, namesOf(kOps)) +
                                      " (one of: = + - * / SetProperty MoveZone Destroy Cancel RequireDiscard "
                                      "Promote DrawCard Create Shuffle Damage Attach EndTurn Win Lose Draw)");
       return;
     }
-    m.op = kOpCodes[oi - kOps.begin()];
+    m.op = kOpCodes[oi];
     if (m.op == Op::Attach) d.usesAttach = true;
     if (!object(j, path, "mutation:" + opName)) return;
     auto get = [&](const char* k, Expr& e, bool cond = false) {
@@ -503,13 +513,13 @@ struct Loader {
       return true;
     }
     if (!t.empty() && t[0] == '$') t = t.substr(1);
-    auto it = std::find(kEvents.begin(), kEvents.end(), t);
-    if (it == kEvents.end()) {
-      error(path, "unknown event '" + t + "'" + didYouMean(t, kEvents) + " (events: ActionPlayed, ActionExecuted, "
+    int it = indexIn(kEvents, t);
+    if (it < 0) {
+      error(path, "unknown event '" + t + "'" + didYouMean(t, namesOf(kEvents)) + " (events: ActionPlayed, ActionExecuted, "
                   "ActionCancelled, OnZoneEnter, DamageTaken, PhaseExecute, TurnStart, DrawFailed, GameOver, or @ActionName)");
       return false;
     }
-    ev = (Ev)(it - kEvents.begin());
+    ev = (Ev)it;
     return true;
   }
 

@@ -248,6 +248,7 @@ RULESTACK_SMALL bool Game::createOne(int32_t tmpl, int32_t zone, int32_t owner, 
   }
   int32_t idx = (int32_t)st_.ents.size();
   st_.ents.push_back(e);
+  entsIndexed_ = false;
   st_.props.resize(st_.props.size() + np);
   for (auto& kv : t.props) st_.props[(size_t)idx * np + kv.first] = kv.second;
   return emit(moveEvent(idx, zone, player), 3, 1);

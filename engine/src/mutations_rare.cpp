@@ -54,6 +54,7 @@ void Game::applyRareOp(const Mutation& m, Ctx& c, std::vector<Value>& targets) {
       const Template& t = d.templates[m.tmpl];
       for (Value v : targets) {
         st_.ents[v.v()].tmpl = m.tmpl;
+        entsIndexed_ = false;
         propsVary_ = true;  // (what its new template does not declare, it keeps)
         rehandle(v.v());
         for (auto& kv : t.props) setProp(v.v(), kv.first, kv.second.get());

@@ -86,8 +86,9 @@ void Game::stepReact(int fi) {
         int ri = reactions[f.idx];
         const Reaction& r = d.reactions[ri];
         if (r.tmpl >= 0 && (r.event != Ev::Named || r.namedAction == ev.named)) {
-          while (f.e < (int32_t)st_.ents.size()) {
-            int32_t e = f.e++;
+          for (auto [at, end] = entitiesOfType(d.tmplType[r.tmpl], f.e); at != end; at++) {
+            int32_t e = *at;
+            f.e = e + 1;
             const Entity& en = st_.ents[e];
             if (!en.alive || en.tmpl != r.tmpl || en.controller != p || en.zone < 0) continue;
             if (!d.zones[zoneDefOf(en.zone)].active) continue;
@@ -111,8 +112,9 @@ void Game::stepReact(int fi) {
           if (trigger(ti, p, -1, evPlayer)) return;
           continue;
         }
-        while (f.e < (int32_t)st_.ents.size()) {
-          int32_t e = f.e++;
+        for (auto [at, end] = entitiesOfType(d.tmplType[t.tmpl], f.e); at != end; at++) {
+          int32_t e = *at;
+          f.e = e + 1;
           const Entity& en = st_.ents[e];
           if (!en.alive || en.tmpl != t.tmpl || en.zone < 0 || !d.zones[zoneDefOf(en.zone)].active) continue;
           if (trigger(ti, p, e, en.controller)) return;

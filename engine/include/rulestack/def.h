@@ -201,6 +201,10 @@ struct Def {
   int numZoneInstances = 0;
   int queueZone = -1;                        // instance index of the built-in Queue
   std::vector<Template> templates;
+  // The templates' types as dense indexes (tmplType[template] into typeSyms), for Game's
+  // index of the entities by type ($entity.<type>); set by prepare().
+  std::vector<int32_t> tmplType, typeSyms;
+  int typeIndex(int sym) const;  // -1: no template has that type
   std::vector<Action> actions;
   std::vector<Reaction> reactions;
   std::vector<Triggered> triggered;

@@ -95,7 +95,14 @@ class Game {
   const Def& def() const { return *def_; }
   std::shared_ptr<const Def> defPtr() const { return def_; }
   const State& state() const { return st_; }
-  State& mutableState() { endDirty_ = ~0ull; movesCachePlayer_ = -1; hoistOn_ = false; propsVary_ = true; return st_; }
+  State& mutableState() {
+    endDirty_ = ~0ull;
+    movesCachePlayer_ = -1;
+    hoistOn_ = false;
+    propsVary_ = true;
+    entsIndexed_ = false;
+    return st_;
+  }
   // The state for a bot's deal (determinize), which exchanges whole identities between
   // entities, a template with its properties: whether a property differs from its template's
   // is as it was (an MCTS playout keeps the shortcuts of propsVary_).
@@ -244,6 +251,7 @@ class Game {
     steps_ = 0;
     failed_.clear();
     hoistOn_ = false;
+    entsIndexed_ = false;
     resetEval();
   }
   void rehandle(int32_t e) {  // a change of place: a new handle
@@ -397,6 +405,15 @@ class Game {
   // 0 not known yet, 1 false, 2 true. A function of those facts (and the definition), kept
   // across moves: most enumerations where a player cannot act end here with no test.
   mutable uint8_t flowMemo_[Def::kFlowTable] = {};
+  // The entities (not players) of each type, dead ones too, in id order: byType_[byTypeStart_[t]
+  // .. byTypeStart_[t + 1]) for Def type t. Built when read and stale (entsIndexed_ false):
+  // entities are made, promoted or dealt rarely, and $entity.<type> and the entities'
+  // reactions are looked for at every move and event.
+  mutable std::vector<int32_t> byType_, byTypeStart_;
+  mutable bool entsIndexed_ = false;
+  void indexEntities() const;
+  // The entities of Def type t with an id from `from` on (a scan's cursor), in id order.
+  std::pair<const int32_t*, const int32_t*> entitiesOfType(int t, int32_t from = 0) const;
 };
 
 // (inline here: the hot paths of legal.cpp and mutations.cpp call them)
