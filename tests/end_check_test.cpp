@@ -168,3 +168,102 @@ TEST_CASE("an end condition ends the game at the first change of what it reads",
     CHECK(p.result() == 0);
   }
 }
+
+namespace {
+// Relics count for their owner, tokens against: 2 more relics than tokens wins. What the
+// condition reads changes only when an entity is made, destroyed or promoted (not by a move).
+const char* kRelics = R"J({
+  "name": "Relics", "players": { "count": 2 },
+  "zones": [ { "name": "Play", "per_player": true }, { "name": "Box" } ],
+  "entities": [ { "id": "Token", "type": "token" }, { "id": "Relic", "type": "relic" } ],
+  "actions": [
+    { "name": "Relic", "queue": false,
+      "mutations": [ { "operation": "Create", "template": "Relic", "destination": "$zone.@Play" } ] },
+    { "name": "Token", "queue": false,
+      "mutations": [ { "operation": "Create", "template": "Token", "destination": "$zone.@Play" } ] },
+    { "name": "Promote", "queue": false,
+      "mutations": [ { "operation": "Promote", "template": "Relic", "target": "$entity.token.where($candidate.owner == $player.current)[0]" } ] },
+    { "name": "Break", "queue": false,
+      "mutations": [ { "operation": "Destroy", "target": "$entity.token.where($candidate.owner == $player.current)[0]" } ] },
+    { "name": "Box", "queue": false,
+      "mutations": [ { "operation": "MoveZone", "target": "$entity.relic.where($candidate.owner == $player.current)[0]", "destination": "$zone.@Box" } ] } ],
+  "flow": { "phases": [ { "name": "Main", "valid_actions": ["Relic", "Token", "Promote", "Break", "Box"] } ] },
+  "end_conditions": [
+    { "when": "$entity.relic.where($candidate.owner == $player.current).size - $entity.token.where($candidate.owner == $player.current).size >= 2",
+      "winner": "$player.current" } ] })J";
+}  // namespace
+
+TEST_CASE("an end condition over which entities there are ends the game at the Create, Destroy or Promote that makes it true", "[end]") {
+  SECTION("a Create") {
+    Play p(kRelics);
+    p.move("Relic");
+    p.move("Box");  // (a move: still one relic)
+    CHECK(p.result() == -2);
+    p.move("Relic");
+    CHECK(p.result() == 0);
+  }
+  SECTION("a Promote") {
+    Play p(kRelics);
+    p.move("Relic");
+    p.move("Token");
+    p.move("Token");
+    CHECK(p.result() == -2);
+    p.move("Promote");  // 2 relics, 1 token
+    CHECK(p.result() == -2);
+    p.move("Promote");  // 3 relics, no token
+    CHECK(p.result() == 0);
+  }
+  SECTION("a Destroy") {
+    Play p(kRelics);
+    p.move("Relic");
+    p.move("Token");
+    p.move("Relic");  // 2 relics, 1 token
+    CHECK(p.result() == -2);
+    p.move("Break");
+    CHECK(p.result() == 0);
+  }
+  SECTION("a state from outside") {
+    Play p(kRelics);
+    p.move("Relic");
+    p.move("Token");
+    p.move("Relic");
+    // the token made a relic by hand: the next check (after any move) finds the condition true
+    rulestack::State& s = p.g->mutableState();
+    for (auto& e : s.ents)
+      if (e.tmpl == 0) e.tmpl = 1;
+    p.move("Box");
+    CHECK(p.result() == 0);
+  }
+}
+
+namespace {
+// A hero's power is derived: the Banner adds 5 while it is on the Board. Raising the Banner is
+// a move, not a change of any property, and still ends the game (6 power).
+const char* kBanner = R"J({
+  "name": "Banner", "players": { "count": 2, "properties": { "score": 0 } },
+  "zones": [ { "name": "Hand", "per_player": true }, { "name": "Board" } ],
+  "entities": [
+    { "id": "Hero", "type": "hero", "properties": { "power": 1 } },
+    { "id": "Banner", "type": "banner", "effects": [
+      { "applies_to": "$entity.hero", "property": "power", "add": 5, "while": "$entity.self.zone == $zone.@Board" } ] } ],
+  "setup": [
+    { "operation": "Create", "template": "Hero", "destination": "$zone.@Board", "owner": "$players[0]" },
+    { "operation": "Create", "template": "Banner", "destination": "$players[0].zone.@Hand", "owner": "$players[0]" } ],
+  "actions": [
+    { "name": "Raise", "queue": false,
+      "mutations": [ { "operation": "MoveZone", "target": "$entity.banner", "destination": "$zone.@Board" } ] },
+    { "name": "Score", "queue": false,
+      "mutations": [ { "target": "$player.current", "property": "score", "operation": "+", "value": 1 } ] } ],
+  "flow": { "phases": [ { "name": "Main", "valid_actions": ["Raise", "Score"] } ] },
+  "end_conditions": [
+    { "when": "$entity.hero.where($candidate.power >= 6).size >= 1", "winner": "$players[0]" },
+    { "when": "$player.current.score >= 3", "winner": "$player.current" } ] })J";
+}  // namespace
+
+TEST_CASE("an end condition reading a property an effect changes ends the game when the effect starts", "[end]") {
+  Play p(kBanner);
+  p.move("Score");
+  CHECK(p.result() == -2);
+  p.move("Raise");  // the hero's power: 6, from the banner now on the board
+  CHECK(p.result() == 0);
+}

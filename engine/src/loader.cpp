@@ -956,7 +956,6 @@ struct Loader {
     for (EndCondition& c : d.ends) {
       endReads(c.when.root, c.reads);
       endReads(c.winner.root, c.reads);
-      if (d.hasEffects) c.reads |= Def::kEndOther;  // derived values can change with anything
       if (!c.reads) c.reads = Def::kEndTurn;          // (a constant: checked when a turn starts)
       c.perPlayer = readsCurrentPlayer(c.when.root) || readsCurrentPlayer(c.winner.root);
       if (c.reads & Def::kEndOther) d.endAny = true;
@@ -1094,6 +1093,13 @@ struct Loader {
     return readsCurrentPlayer(nd.a) || (nd.op != N::Prop && readsCurrentPlayer(nd.b));
   }
 
+  // What a read of property p depends on: the property, or, when an effect changes it (a value
+  // derived from whatever the effect's expressions read), anything.
+  uint64_t propReads(int p) const {
+    const bool derived = (size_t)p < d.effectOnProp.size() && d.effectOnProp[p];
+    return derived ? Def::kEndOther : Def::endBit(p);
+  }
+
   void endReads(int n, uint64_t& reads) {
     if (n < 0) return;
     const Node& nd = d.nodes.nodes[n];
@@ -1108,17 +1114,34 @@ struct Loader {
         reads |= Def::kEndTurn;
         break;
       case N::Prop:  // b is a symbol, not a node
-        reads |= Def::endBit(nd.imm);
+        reads |= propReads(nd.imm);
         endReads(nd.a, reads);
         return;
-      case N::Member: {
+      case N::Member: {  // (the order of Game::member: these built-ins first, then a property)
+        const Builtins& b = d.b;
         int p = d.prop(nd.imm);
-        if (p >= 0 && nd.imm != d.b.zone && nd.imm != d.b.owner && nd.imm != d.b.controller && nd.imm != d.b.id)
-          reads |= Def::endBit(p);
+        if (nd.imm == b.owner || nd.imm == b.controller || nd.imm == b.id)
+          reads |= Def::kEndEnts;
+        else if (p >= 0 && nd.imm != b.zone)
+          reads |= propReads(p);
+        else if (nd.imm == b.type || nd.imm == b.tmpl || nd.imm == b.tags)
+          reads |= Def::kEndEnts;
         else
           reads |= Def::kEndOther;
         break;
       }
+      case N::EOfType: case N::EAll:
+        reads |= Def::kEndEnts;
+        break;
+      case N::Sum: {  // b is a symbol, not a node
+        int p = d.prop(nd.imm);
+        reads |= p >= 0 ? propReads(p) : Def::kEndOther;
+        endReads(nd.a, reads);
+        return;
+      }
+      // functions of their operands alone ($candidate: the element a `where` binds)
+      case N::Candidate: case N::Where: case N::Size: case N::Count: case N::Contains: case N::Index:
+        break;
       default:
         reads |= Def::kEndOther;  // zones, entities, the queue...: re-checked after any change
     }

@@ -69,6 +69,7 @@ void Game::applyOp(const Mutation& m, Ctx& c) {
   auto zoneOf = [&](const Expr& e, const char* key) { return opZone(m, c, e, key); };
   auto err = [&](const std::string& msg) { opError(m, msg); };
   if (d.endAny && (m.op == Op::Destroy || m.op == Op::Promote || m.op == Op::Attach || m.op == Op::Shuffle)) endDirty_ |= Def::kEndOther;
+  if (m.op == Op::Destroy || m.op == Op::Promote) endDirty_ |= Def::kEndEnts;
   switch (m.op) {
     case Op::Set: case Op::Add: case Op::Sub: case Op::Mul: case Op::Div: {
       Value v = eval(m.value, c);
@@ -249,6 +250,7 @@ RULESTACK_SMALL bool Game::createOne(int32_t tmpl, int32_t zone, int32_t owner, 
   int32_t idx = (int32_t)st_.ents.size();
   st_.ents.push_back(e);
   entsIndexed_ = false;
+  endDirty_ |= Def::kEndEnts;
   st_.props.resize(st_.props.size() + np);
   for (auto& kv : t.props) st_.props[(size_t)idx * np + kv.first] = kv.second;
   return emit(moveEvent(idx, zone, player), 3, 1);
