@@ -14,7 +14,7 @@ void Game::indexEntities() const {
   byTypeStart_.assign(d.typeSyms.size() + 1, 0);
   for (int32_t e = first; e < n; e++) byTypeStart_[d.tmplType[st_.ents[e].tmpl] + 1]++;
   for (size_t t = 1; t < byTypeStart_.size(); t++) byTypeStart_[t] += byTypeStart_[t - 1];
-  byType_.resize((size_t)n);  // (one slot per entity, players' unused: filled from each type's start)
+  byType_.resize((size_t)byTypeStart_.back());
   std::vector<int32_t> next(byTypeStart_.begin(), byTypeStart_.end() - 1);
   for (int32_t e = first; e < n; e++) byType_[next[d.tmplType[st_.ents[e].tmpl]]++] = e;
   entsIndexed_ = true;

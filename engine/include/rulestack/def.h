@@ -229,10 +229,10 @@ struct Def {
   bool usesAttach = false;  // some mutation attaches: moves and destroys look for attachments
   // What the end conditions read, so that a change re-checks only the conditions it can make
   // true: a bit per property (endBit), kEndTurn for $turn and the active player, kEndEnts for
-  // which entities there are and what they are ($entity.<type>, an entity's owner, controller,
-  // type: changed by Create, Destroy and Promote alone), kEndOther for anything else (zones, the
-  // queue, derived values). endPropMask[p]: what a change of property p dirties; endAny: some
-  // condition reads kEndOther.
+  // which entities there are and what they are ($entity.<type>, an entity's id, owner,
+  // controller, type, template, tags: changed by Create, Destroy and Promote alone), kEndOther
+  // for anything else (zones, the queue, derived values). endPropMask[p]: what a change of
+  // property p dirties; endAny: some condition reads kEndOther.
   static constexpr uint64_t kEndEnts = 1ull << 61, kEndTurn = 1ull << 62, kEndOther = 1ull << 63;
   static uint64_t endBit(int p) { return 1ull << (p % 61); }
   std::vector<uint64_t> endPropMask;
