@@ -1,4 +1,4 @@
-// Action::perAction/perSource (loader.cpp, splitCondition): testing a condition's leading
+// Action::perAction/perSource (loader_analysis.cpp, splitCondition): testing a condition's leading
 // move-free conjuncts once per enumeration must list exactly the moves that testing the whole
 // condition on every card lists. Every example is played with random moves twice, with its
 // definition as compiled and with the split undone, comparing the legal moves at each step.
