@@ -7,6 +7,7 @@
 // median. Pairing keeps the ratio honest when the shared machine's speed drifts; quote the
 // median.
 //   node bench/vs.mjs --base COMMIT [--runs N] [--only native,wasm,mcts] [--json FILE]
+//   node bench/vs.mjs --clean      removes the kept worktrees and builds (build/vs)
 //     native  rulestack-native simulate, 60000 random games       (build/native of this checkout)
 //     wasm    simulate() in the wasm module, 90 x 200 random games (build/wasm of this checkout)
 //     mcts    botChoose, 120 x 200 MCTS iterations over the true state, from a fixed position
@@ -26,12 +27,23 @@ const opt = (name, dflt) => {
   const i = args.indexOf(name);
   return i >= 0 && i + 1 < args.length ? args[i + 1] : dflt;
 };
+// the worktrees are registered in .git: removed by git, not only by deleting build/
+if (args.includes('--clean')) {
+  for (const d of fs.existsSync('build/vs') ? fs.readdirSync('build/vs') : []) {
+    const src = path.join('build/vs', d, 'src');
+    if (fs.existsSync(src)) spawnSync('git', ['worktree', 'remove', '--force', src], { stdio: 'inherit' });
+  }
+  fs.rmSync('build/vs', { recursive: true, force: true });
+  spawnSync('git', ['worktree', 'prune'], { stdio: 'inherit' }); // (those whose folder is gone)
+  console.log('bench/vs.mjs: build/vs and its worktrees removed');
+  process.exit(0);
+}
 const base = opt('--base');
 const runs = Number(opt('--runs', '9'));
 const only = opt('--only', 'native,wasm,mcts').split(',');
 const jsonOut = opt('--json');
 if (!base || !Number.isInteger(runs) || runs < 1 || only.some((o) => !['native', 'wasm', 'mcts'].includes(o))) {
-  console.error('usage: node bench/vs.mjs --base COMMIT [--runs N] [--only native,wasm,mcts] [--json FILE]');
+  console.error('usage: node bench/vs.mjs --base COMMIT [--runs N] [--only native,wasm,mcts] [--json FILE] | --clean');
   process.exit(2);
 }
 
@@ -48,7 +60,10 @@ function run(cmd, argv, opts = {}) {
 const sha = run('git', ['rev-parse', '--verify', `${base}^{commit}`], { quiet: true }).trim();
 const dir = path.join('build/vs', sha.slice(0, 12));
 const src = path.join(dir, 'src');
-if (!fs.existsSync(src)) run('git', ['worktree', 'add', '--detach', src, sha]);
+if (!fs.existsSync(src)) {
+  run('git', ['worktree', 'prune']); // (a worktree whose folder was deleted with build/ is still registered)
+  run('git', ['worktree', 'add', '--detach', src, sha]);
+}
 const build = (sub, configure, target) => {
   const b = path.join(dir, sub);
   if (!fs.existsSync(path.join(b, 'build.ninja'))) run(configure[0], [...configure.slice(1), '-G', 'Ninja', '-S', src, '-B', b, '-DCMAKE_BUILD_TYPE=Release']);
