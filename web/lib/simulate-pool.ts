@@ -80,13 +80,22 @@ async function spawn(module: WebAssembly.Module): Promise<PoolWorker> {
  * The workers of one compiled module, kept from one run to the next so that a run does not
  * pay for starting them again: a run takes the idle ones (and starts more if it needs them)
  * and gives them back when it ends well; a failed run's workers are ended. Idle workers end
- * after `idleMs`, and in node they do not keep the process alive.
+ * after `idleMs`, and in node they do not keep the process alive. Runs at the same time share
+ * the workers: together they have at most as many as the largest `workers` among them asks
+ * (the cores, by default), so two runs never use twice the cores; a run that finds them all
+ * busy waits for one (it plays on with those it has).
  */
 export class WorkerPool {
   readonly #module: WebAssembly.Module;
   readonly #idleMs: number;
   #idle: PoolWorker[] = [];
   #timer: ReturnType<typeof setTimeout> | undefined;
+  /** workers started and not ended, idle or in a run */
+  #live = 0;
+  /** each run in progress: how many workers it asks for */
+  #asks: number[] = [];
+  /** takes waiting for a worker: given one, or null to look again (one ended, or the bound rose) */
+  #waiting: Array<(w: PoolWorker | null) => void> = [];
   /** How many workers this pool has started (for tests and benchmarks). */
   started = 0;
 
@@ -100,19 +109,54 @@ export class WorkerPool {
     return this.#idle.length;
   }
 
+  /** Workers started and not ended now (idle or in a run). */
+  get live(): number {
+    return this.#live;
+  }
+
+  /** A run starts, asking for `workers`; the function returned says it ended. */
+  enter(workers: number): () => void {
+    this.#asks.push(workers);
+    this.#wakeAll(); // (the bound may have risen)
+    let left = false;
+    return () => {
+      if (left) return;
+      left = true;
+      this.#asks.splice(this.#asks.indexOf(workers), 1);
+    };
+  }
+
   async take(): Promise<PoolWorker> {
-    let w = this.#idle.pop();
-    while (w?.dead) w = this.#idle.pop();
-    if (!w) {
-      w = await spawn(this.#module);
-      this.started++;
+    for (;;) {
+      let w = this.#idle.pop();
+      while (w?.dead) {
+        this.#live--;
+        w = this.#idle.pop();
+      }
+      if (!w && this.#live < Math.max(1, ...this.#asks)) {
+        this.#live++;
+        try {
+          w = await spawn(this.#module);
+        } catch (e) {
+          this.#live--;
+          this.#wakeOne();
+          throw e;
+        }
+        this.started++;
+      }
+      if (!w) w = (await new Promise<PoolWorker | null>((res) => this.#waiting.push(res))) ?? undefined;
+      if (w) {
+        w.hold(true);
+        return w;
+      }
     }
-    w.hold(true);
-    return w;
   }
 
   give(w: PoolWorker): void {
+    if (w.dead) return this.discard(w); // (it exited since: not one to give a run)
     detach(w);
+    const waiting = this.#waiting.shift();
+    if (waiting) return waiting(w); // straight to a run that waits for one
     w.hold(false);
     this.#idle.push(w);
     if (this.#timer !== undefined) clearTimeout(this.#timer);
@@ -120,11 +164,29 @@ export class WorkerPool {
     (this.#timer as { unref?: () => void }).unref?.();
   }
 
+  /** Ends a worker of a run (mid-batch or broken): a run that waits may start another. */
+  discard(w: PoolWorker): void {
+    end(w);
+    this.#live--;
+    this.#wakeOne();
+  }
+
   /** Ends the idle workers (a run in progress keeps its own). */
   close(): void {
     if (this.#timer !== undefined) clearTimeout(this.#timer);
     this.#timer = undefined;
-    for (const w of this.#idle.splice(0)) end(w);
+    for (const w of this.#idle.splice(0)) {
+      end(w);
+      this.#live--;
+    }
+  }
+
+  #wakeOne(): void {
+    this.#waiting.shift()?.(null);
+  }
+
+  #wakeAll(): void {
+    for (const r of this.#waiting.splice(0)) r(null);
   }
 }
 
@@ -157,8 +219,13 @@ export interface PoolRun {
   onAnswer(index: number, text: string): void;
 }
 
-/** Plays every batch on `workers` workers (at most one a batch); resolves when all answered. */
+/**
+ * Plays every batch on `workers` workers (at most one a batch, and fewer while other runs
+ * hold the pool's); resolves when all answered.
+ */
 export async function runInWorkers(run: PoolRun): Promise<void> {
+  const count = Math.max(1, Math.min(run.workers, run.options.length));
+  const leave = run.pool.enter(count);
   const used: PoolWorker[] = [];
   let next = 0;
   let answered = 0;
@@ -172,8 +239,9 @@ export async function runInWorkers(run: PoolRun): Promise<void> {
   const finish = (e?: unknown) => {
     if (settled) return;
     settled = true;
+    leave();
     // workers that may be mid-batch or broken are ended; after a run that went well, kept
-    for (const w of used) (e === undefined ? run.pool.give(w) : end(w));
+    for (const w of used) (e === undefined ? run.pool.give(w) : run.pool.discard(w));
     if (e === undefined) resolveRun();
     else rejectRun(e);
   };
@@ -184,7 +252,6 @@ export async function runInWorkers(run: PoolRun): Promise<void> {
     }
   };
   try {
-    const count = Math.max(1, Math.min(run.workers, run.options.length));
     for (let i = 0; i < count && !settled; i++) {
       const w = await run.pool.take();
       if (settled) {

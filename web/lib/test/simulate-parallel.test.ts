@@ -155,6 +155,50 @@ describe('simulateParallel keeps its workers between runs', () => {
     assert.equal(pool.idle, 0);
   });
 
+  test('runs at the same time share the workers: never more than the largest run asks for', { timeout: 120_000 }, async () => {
+    const { WorkerPool, runInWorkers } = await import('../simulate-pool.js');
+    const { compileEngine } = await import('../wasm-load.js');
+    const { parseDefinition } = await import('../definition.js');
+    const pool = new WorkerPool(await compileEngine({}));
+    let most = 0;
+    const play = (definition: string, seed: number, workers: number) => {
+      const json = parseDefinition(definition).json;
+      const options = Array.from({ length: 6 }, (_, i) => JSON.stringify({ games: 2, seed: seed + 2 * i, hashes: true }));
+      const texts: string[] = new Array(options.length);
+      const onAnswer = (i: number, t: string) => {
+        texts[i] = t;
+        most = Math.max(most, pool.live);
+      };
+      return runInWorkers({ pool, definition: json, options, workers, onAnswer }).then(() =>
+        texts.flatMap((t) => (JSON.parse(t) as { hashes: string[] }).hashes));
+    };
+    const hashesOf = (definition: string, seed: number) => rs.simulate(definition, { games: 12, seed, hashes: true }).hashes;
+    const duel = example('duel');
+    // three runs at once, two of them of the same definition: each plays all its games right
+    const [a, b, c] = await Promise.all([play(ttt, 5, 2), play(duel, 40, 2), play(ttt, 90, 1)]);
+    assert.deepEqual(a, hashesOf(ttt, 5));
+    assert.deepEqual(b, hashesOf(duel, 40));
+    assert.deepEqual(c, hashesOf(ttt, 90));
+    assert.equal(pool.started, 2, 'two workers in all, not 2 + 2 + 1');
+    assert.ok(most <= 2, `at most 2 live at once (saw ${most})`);
+    assert.equal(pool.idle, 2);
+    // a run that asks for more raises the bound while it runs
+    assert.deepEqual(await play(ttt, 7, 3), hashesOf(ttt, 7));
+    assert.equal(pool.started, 3);
+    pool.close();
+    assert.equal(pool.live, 0);
+  });
+
+  test('at the API: two simulateParallel calls at once give what simulate gives', { timeout: 120_000 }, async () => {
+    const duel = example('duel');
+    const [x, y] = await Promise.all([
+      rs.simulateParallel(duel, { games: 20, seed: 3, hashes: true, workers: 2, batch: 3 }),
+      rs.simulateParallel(ttt, { games: 15, seed: 8, hashes: true, workers: 2, batch: 2 }),
+    ]);
+    assert.deepEqual(x, rs.simulate(duel, { games: 20, seed: 3, hashes: true }));
+    assert.deepEqual(y, rs.simulate(ttt, { games: 15, seed: 8, hashes: true }));
+  });
+
   test('a failed run ends its workers (the next starts new ones); idle workers end after idleMs', { timeout: 120_000 }, async () => {
     const { WorkerPool, runInWorkers } = await import('../simulate-pool.js');
     const { compileEngine } = await import('../wasm-load.js');
