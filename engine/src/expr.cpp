@@ -1,103 +1,29 @@
-// The expression parser: a recursive-descent parser that emits nodes directly.
+// The expression parser: a recursive-descent parser over expr_lex.h's tokens that emits
+// nodes directly.
 #include "rulestack/expr.h"
 
 #include <algorithm>
+#include <cstdlib>
+
+#include "expr_lex.h"
 #include "json.h"  // stableSort
 #include "names.h"
-
-#include <cctype>
-#include <cstdlib>
 
 namespace rulestack {
 namespace {
 
+using lexing::Tok;
+
 constexpr int kMaxDepth = 64;
 constexpr size_t kMaxLength = 4096;
 
-struct Tok {
-  enum K { End, Num, Str, Ident, Ref, Op } k = End;
-  std::string s;
-  long long num = 0;
-  int col = 1;
-};
-
-struct Parser {
-  const std::string& src;
+// Reads the tokens (expr_lex.h) and emits each node as it goes, children before parents.
+struct Parser : lexing::Lexer {
   Nodes& out;
   const CompileEnv& env;
-  size_t pos = 0;
-  Tok tok;
   int depth = 0;
-  bool failed = false;
-  CompileError err;
 
-  Parser(const std::string& s, Nodes& o, const CompileEnv& e) : src(s), out(o), env(e) {}
-
-  void fail(int col, const std::string& msg) {
-    if (!failed) { failed = true; err = {col, msg}; }
-  }
-
-  void next() {
-    while (pos < src.size() && std::isspace((unsigned char)src[pos])) pos++;
-    tok = Tok{};
-    tok.col = (int)pos + 1;
-    if (pos >= src.size()) return;
-    char c = src[pos];
-    if (std::isdigit((unsigned char)c)) {
-      size_t st = pos;
-      while (pos < src.size() && std::isdigit((unsigned char)src[pos])) pos++;
-      tok.k = Tok::Num;
-      tok.s = src.substr(st, pos - st);
-      // whole numbers only: say so, rather than read 1.5 as a member of 1 or 1e3 as 1 and a name
-      bool fraction = pos + 1 < src.size() && src[pos] == '.' && std::isdigit((unsigned char)src[pos + 1]);
-      bool exponent = pos + 1 < src.size() && (src[pos] == 'e' || src[pos] == 'E') &&
-                      (std::isdigit((unsigned char)src[pos + 1]) || src[pos + 1] == '+' || src[pos + 1] == '-');
-      if (fraction || exponent) {
-        size_t end = pos + 1 + (src[pos + 1] == '+' || src[pos + 1] == '-');
-        while (end < src.size() && std::isdigit((unsigned char)src[end])) end++;
-        std::string text = "'" + src.substr(st, end - st) + "'";
-        fail(tok.col, fraction ? "numbers are whole numbers: " + text + " has a fraction part"
-                               : "numbers are written out in digits: " + text + " has an exponent");
-        tok.num = 0;
-      } else {
-        int64_t v = 0;
-        for (size_t i = 0; i < tok.s.size() && v <= INT32_MAX; i++) v = v * 10 + (tok.s[i] - '0');
-        if (v > INT32_MAX) fail(tok.col, "number too large (at most 2147483647)");
-        tok.num = v > INT32_MAX ? 0 : v;
-      }
-      return;
-    }
-    if (c == '\'' || c == '"') {
-      size_t st = ++pos;
-      while (pos < src.size() && src[pos] != c) pos++;
-      if (pos >= src.size()) { fail(tok.col, "unterminated string"); tok.k = Tok::End; return; }
-      tok.k = Tok::Str;
-      tok.s = src.substr(st, pos - st);
-      pos++;
-      return;
-    }
-    if (c == '$' || c == '@' || std::isalpha((unsigned char)c) || c == '_') {
-      size_t st = pos;
-      pos++;
-      while (pos < src.size() && (std::isalnum((unsigned char)src[pos]) || src[pos] == '_')) pos++;
-      tok.k = c == '$' ? Tok::Ref : Tok::Ident;
-      tok.s = src.substr(st, pos - st);
-      return;
-    }
-    static const char* two[] = {"==", "!=", "<=", ">=", "&&", "||"};
-    for (const char* t : two) {
-      if (src.compare(pos, 2, t) == 0) { tok.k = Tok::Op; tok.s = t; pos += 2; return; }
-    }
-    if (std::string("+-*/%<>().,[]!").find(c) != std::string::npos) {
-      tok.k = Tok::Op; tok.s = std::string(1, c); pos++; return;
-    }
-    // the whole character, not its first byte: a message is always valid UTF-8
-    size_t len = 1;
-    while (pos + len < src.size() && len < 4 && ((unsigned char)src[pos + len] & 0xC0) == 0x80) len++;
-    if ((unsigned char)c < 0x80) len = 1;
-    fail(tok.col, "unexpected character '" + src.substr(pos, len) + "'");
-    tok.k = Tok::End;
-  }
+  Parser(const std::string& s, Nodes& o, const CompileEnv& e) : Lexer(s), out(o), env(e) {}
 
   bool isOp(const char* s) const { return tok.k == Tok::Op && tok.s == s; }
   bool isWord(const char* s) const { return tok.k == Tok::Ident && tok.s == s; }
@@ -400,35 +326,6 @@ std::string Parser::nearestZone(const std::string& name) const {
 }
 
 }  // namespace
-
-size_t NameIndex::slot(const std::string& s) const {
-  uint64_t h = 14695981039346656037ull;  // FNV-1a
-  for (unsigned char ch : s) h = (h ^ ch) * 1099511628211ull;
-  const size_t mask = slots_.size() - 1;
-  for (size_t i = (size_t)h & mask;; i = (i + 1) & mask)
-    if (!slots_[i] || entries_[(size_t)slots_[i] - 1].first == s) return i;
-}
-
-int NameIndex::find(const std::string& s) const {
-  if (slots_.empty()) return -1;
-  int32_t k = slots_[slot(s)];
-  return k ? entries_[(size_t)k - 1].second : -1;
-}
-
-void NameIndex::set(const std::string& s, int value) {
-  if (!slots_.empty())
-    if (int32_t k = slots_[slot(s)]) {
-      entries_[(size_t)k - 1].second = value;
-      return;
-    }
-  entries_.push_back({s, value});
-  if (entries_.size() * 2 <= slots_.size()) {
-    slots_[slot(s)] = (int32_t)entries_.size();
-    return;
-  }
-  slots_.assign(std::max<size_t>(16, slots_.size() * 2), 0);  // (all again, in the larger table)
-  for (size_t i = 0; i < entries_.size(); i++) slots_[slot(entries_[i].first)] = (int32_t)i + 1;
-}
 
 bool compileExpr(const std::string& text, Nodes& out, const CompileEnv& env, Expr& result,
                  CompileError& err) {

@@ -1,5 +1,7 @@
 #include "names.h"
 
+#include "rulestack/expr.h"
+
 #include <algorithm>
 
 namespace rulestack {
@@ -45,4 +47,36 @@ std::string didYouMean(const std::string& name, const std::vector<std::string>& 
   }
   return best.empty() ? "" : " (did you mean '" + best + "'?)";
 }
+
+// ---- NameIndex (rulestack/expr.h): open addressing, FNV-1a
+
+size_t NameIndex::slot(const std::string& s) const {
+  uint64_t h = 14695981039346656037ull;  // FNV-1a
+  for (unsigned char ch : s) h = (h ^ ch) * 1099511628211ull;
+  const size_t mask = slots_.size() - 1;
+  for (size_t i = (size_t)h & mask;; i = (i + 1) & mask)
+    if (!slots_[i] || entries_[(size_t)slots_[i] - 1].first == s) return i;
+}
+
+int NameIndex::find(const std::string& s) const {
+  if (slots_.empty()) return -1;
+  int32_t k = slots_[slot(s)];
+  return k ? entries_[(size_t)k - 1].second : -1;
+}
+
+void NameIndex::set(const std::string& s, int value) {
+  if (!slots_.empty())
+    if (int32_t k = slots_[slot(s)]) {
+      entries_[(size_t)k - 1].second = value;
+      return;
+    }
+  entries_.push_back({s, value});
+  if (entries_.size() * 2 <= slots_.size()) {
+    slots_[slot(s)] = (int32_t)entries_.size();
+    return;
+  }
+  slots_.assign(std::max<size_t>(16, slots_.size() * 2), 0);  // (all again, in the larger table)
+  for (size_t i = 0; i < entries_.size(); i++) slots_[slot(entries_[i].first)] = (int32_t)i + 1;
+}
+
 }  // namespace rulestack

@@ -7,7 +7,7 @@
 
 namespace rulestack {
 
-// Names to numbers, for the names a definition declares (expr.cpp): open addressing over
+// Names to numbers, for the names a definition declares (names.cpp): open addressing over
 // the entries in the order they came (a std::unordered_map brings about 2 KB of wasm).
 class NameIndex {
  public:
