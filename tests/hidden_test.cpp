@@ -334,3 +334,47 @@ TEST_CASE("seeds: each integer and each string its own game, anything else refus
     CHECK_FALSE(s.loaded());
   }
 }
+
+TEST_CASE("hidden information: a card played from a hidden hand says which handle it was", "[hidden]") {
+  auto def = load("duel.json");
+  std::vector<rulestack::DefError> errs;
+  auto game = rulestack::startGame(def, 7, errs);
+  REQUIRE(game);
+  rulestack::Game& g = *game;
+  std::vector<rulestack::Move> moves;
+  g.legalMoves(0, moves);
+  REQUIRE(moves[0].kind == rulestack::Move::Take);  // player 0 plays a card from its hand
+  const int32_t card = moves[0].source;
+  const std::string real = g.entityId(card), hand = g.zoneId(g.state().ents[card].zone);
+  // what player 1 and the spectator knew it as in that hand: the handle its arrival there
+  // was logged under for them (the deal or a draw)
+  std::string known;
+  for (const rulestack::LogEntry& le : g.log)
+    if (!le.before && le.ev.type == rulestack::Ev::OnZoneEnter && le.ev.entity.v == card) {
+      known = rulestack::eventJson(g, le, 1)["entity"].get<std::string>();
+      CHECK(rulestack::eventJson(g, le, -1)["entity"] == known);
+    }
+  REQUIRE(known.size() == 9);
+  REQUIRE(known[0] == '?');
+  size_t logStart = g.log.size();
+  std::string msg;
+  REQUIRE(g.apply(0, moves[0], &msg) == "");
+  bool seen = false;
+  for (size_t i = logStart; i < g.log.size(); i++) {
+    const rulestack::LogEntry& le = g.log[i];
+    if (le.ev.type != rulestack::Ev::ActionPlayed) continue;
+    json mine = rulestack::eventJson(g, le, 0), theirs = rulestack::eventJson(g, le, 1), all = rulestack::eventJson(g, le, -1);
+    CHECK(theirs["entity"] == real);  // on the queue, it is public
+    CHECK(theirs["from"] == hand);
+    CHECK(mine["from"] == hand);
+    if (le.before) {  // the first event that names it says what it was to those who could not
+      CHECK(theirs["revealed"] == known);
+      CHECK(all["revealed"] == known);
+      CHECK_FALSE(mine.contains("revealed"));  // its owner always knew it
+      seen = true;
+    } else {
+      CHECK_FALSE(theirs.contains("revealed"));
+    }
+  }
+  CHECK(seen);
+}

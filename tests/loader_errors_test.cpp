@@ -485,6 +485,21 @@ TEST_CASE("kinds: an operation or a key given a value of the wrong kind is a loa
                      j["entities"][0]["actions"][0]["condition"] = "$target + 1 > 0"; },
        "/entities/0/actions/0/condition",
        "expression error at column 9: '+' takes numbers, but its left side is a zone"},
+      {"Cancel given a list (it would cancel nothing)",
+       [](json& j) { j["actions"][0]["mutations"] = json::parse(R"([{"operation": "Cancel", "target": "$queue.items"}])"); },
+       "/actions/0/mutations/0/target",
+       "expression error at column 1: expected one queue item or event ($event.action, $event, $queue.top, "
+       "$queue.items[i]; to cancel several, give for_each and target: $item), found a list"},
+      {"Cancel given a player",
+       [](json& j) { j["actions"][0]["mutations"] = json::parse(R"([{"operation": "Cancel", "target": "$player.opponent"}])"); },
+       "/actions/0/mutations/0/target",
+       "expression error at column 1: expected one queue item or event ($event.action, $event, $queue.top, "
+       "$queue.items[i]; to cancel several, give for_each and target: $item), found an entity or player"},
+      {"$entity.<type> of a type no template has",
+       [](json& j) { j["end_conditions"][0]["when"] = "$entity.crad.size > 3"; },
+       "/end_conditions/0/when",
+       "expression error at column 1: no entity template has type 'crad' (did you mean 'card'?) ($entity.<type> lists "
+       "the entities of a declared type)"},
   };
   for (auto& c : cases) {
     INFO(c.what);
@@ -501,6 +516,14 @@ TEST_CASE("kinds: an operation or a key given a value of the wrong kind is a loa
   ok["actions"][0]["condition"] = "$zone.@Board.size > 2 or count($player.all) > 1 or $player.all[0].life > 0";
   ok["actions"][0]["mutations"] = json::parse(R"([{"operation": "+", "target": "$player.all", "property": "life", "value": "$zone.@Board.size"}])");
   CHECK(rt::errorsOf(ok).empty());
+  // Cancel of one item or event: the top item, one of the items, each of them, the event
+  json cancels = base();
+  cancels["actions"][0]["mutations"] = json::parse(R"([{"operation": "Cancel", "target": "$queue.top"},
+      {"operation": "Cancel", "target": "$queue.items[1]"},
+      {"operation": "Cancel", "target": "$item", "for_each": "$queue.items"}])");
+  cancels["entities"][0]["reactions"] = json::parse(R"([{"name": "Stop", "trigger": "$Before.$ActionPlayed",
+      "mutations": [{"operation": "Cancel", "target": "$event.action"}, {"operation": "Cancel", "target": "$event"}]}])");
+  CHECK(rt::errorsOf(cancels).empty());
 }
 
 // Warnings: legal, almost certainly not meant; the game still loads (validate lists them apart).
@@ -527,6 +550,13 @@ TEST_CASE("warnings: a property nothing gives a default, $entity.self in a top-l
   json rk = json::parse(rulestack::validateDefinition(k.dump()));
   CHECK(rk["warnings"] == json::array({json{{"path", "/actions/0/condition"},
                                             {"message", "this condition is an integer: it holds when the integer is not 0 (write '!= 0' to say so)"}}}));
+  // a property named as an entity's built-in member hides it on every entity
+  json t = base();
+  t["entities"][0]["properties"]["type"] = "rare";
+  json rt = json::parse(rulestack::validateDefinition(t.dump()));
+  CHECK(rt["warnings"] == json::array({json{{"path", "/entities/0/properties/type"},
+                                            {"message", "property 'type' hides the built-in member 'type' of every entity: .type "
+                                                        "reads this property, null where a template does not declare it (rename it)"}}}));
   // with a default, no warning; a definition with errors lists only its errors
   j["players"]["properties"]["is_ready"] = false;
   j.erase("triggered_actions");

@@ -859,8 +859,9 @@ TEST_CASE("every reason a move is rejected (docs/language.md, Moves)", "[spec002
       { "name": "Later", "mutations": [] },
       { "name": "Crash", "queue": false, "mutations": [ { "target": "$entity.all", "destination": "$player.current", "operation": "MoveZone" } ] },
       { "name": "Ask", "queue": false, "mutations": [ { "operation": "RequireDiscard", "target": "$player.all", "count": 1, "destination": "$zone.@Board" } ] },
-      { "name": "Win", "queue": false, "mutations": [ { "operation": "Win", "target": "$player.current" } ] } ],
-    "flow": { "phases": [ { "name": "Main", "valid_actions": ["Pick", "Choose", "Spend", "Never", "Crash", "Ask", "Win", "Use"] },
+      { "name": "Win", "queue": false, "mutations": [ { "operation": "Win", "target": "$player.current" } ] },
+      { "name": "Many", "x": { "min": 0, "max": 30 }, "mutations": [] } ],
+    "flow": { "phases": [ { "name": "Main", "valid_actions": ["Pick", "Choose", "Spend", "Never", "Crash", "Ask", "Win", "Use", "Many"] },
                           { "name": "Second", "valid_actions": ["Later"] } ] } })J");
   G g(def);
   g.illegal("1", kPass, "not_your_priority");
@@ -877,6 +878,18 @@ TEST_CASE("every reason a move is rejected (docs/language.md, Moves)", "[spec002
   g.illegal("0", mv(R"J({"action": "Spend", "x": 3})J"), "bad_x");
   g.illegal("0", mv(R"J({"action": "Spend"})J"), "bad_x");
   g.illegal("0", mv(R"J({"action": "Spend", "x": 2})J"), "cannot_pay");
+  {  // an X takes at most 21 values, from its min: past them, bad_x that says so
+    g.illegal("0", mv(R"J({"action": "Many", "x": 21})J"), "bad_x");
+    g.illegal("0", mv(R"J({"action": "Many", "x": -1})J"), "bad_x");
+    std::string msg;
+    CHECK(g.apply("0", mv(R"J({"action": "Many", "x": 25})J"), &msg) == "bad_x");
+    CHECK(msg == "x must be from 0 to 20 (at most 21 values, from its min)");
+    std::vector<rulestack::Move> legal;
+    g.g().legalMoves(0, legal);
+    int many = 0;
+    for (auto& m : legal) many += m.kind == rulestack::Move::Take && g.def->actions[m.action].name == "Many";
+    CHECK(many == 21);
+  }
   g.illegal("0", mv(R"J({"decision": "d1", "accept": true})J"), "unknown_decision");
   g.illegal("0", mv(R"J({"action": 3})J"), "malformed_move");
   g.illegal("0", mv(R"J({"action": "pass", "extra": 1})J"), "malformed_move");

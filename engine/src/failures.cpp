@@ -8,9 +8,13 @@
 
 namespace rulestack {
 
-std::string Game::apply(int player, const Move& m, std::string* message) {
-  std::string reason = check(player, m, message);
+std::string Game::apply(int player, const Move& given, std::string* message) {
+  std::string reason = check(player, given, message);
   if (!reason.empty()) return reason;
+  // the targets in the order legalMoves lists them: a move is legal whatever order it names
+  // them in, and it does the same ($target is the first of that order)
+  Move m = given;
+  sortSlots(m.targets);
   const State backup = st_;
   const size_t logSize = log.size(), traceSize = trace ? trace->size() : 0;
   const int32_t ownItem = m.kind == Move::Take ? st_.nextItemId : -1;  // takeAction's item

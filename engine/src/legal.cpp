@@ -8,7 +8,7 @@
 namespace rulestack {
 
 namespace {
-constexpr int kMaxX = 20;
+constexpr int kMaxX = 20;  // (an X takes at most 21 values, from its min)
 
 // A move of an action with no target, mode or X, from a card.
 void pushTake(std::vector<Move>& out, int action, int32_t source) {
@@ -59,6 +59,12 @@ void Game::targetCandidates(const TargetSpec& t, const Ctx& c, std::vector<Slot>
   }
 }
 
+void Game::xRange(const Action& a, const Ctx& c, int32_t& lo, int32_t& hi) const {
+  Value vlo = eval(a.xMin, c), vhi = eval(a.xMax, c);
+  lo = std::max(0, vlo.k() == VK::Int ? vlo.v() : 0);
+  hi = std::min(lo + kMaxX, vhi.k() == VK::Int ? vhi.v() : 0);
+}
+
 bool Game::canPay(const Action& a, const Ctx& c) const {
   switch (a.costShape) {
     case CostShape::Free: return true;
@@ -107,12 +113,8 @@ void Game::enumerateAction(int player, int actionIdx, int source, std::vector<Mo
   m.hasX = a.hasX;
   Ctx c = actionCtx(player, source, m);
   int nModes = a.modes.empty() ? 1 : (int)a.modes.size();
-  int xLo = 0, xHi = 0;
-  if (a.hasX) {
-    xLo = std::max(0, [&] { Value v = eval(a.xMin, c); return v.k() == VK::Int ? v.v() : 0; }());
-    Value hi = eval(a.xMax, c);
-    xHi = std::min(xLo + kMaxX, hi.k() == VK::Int ? hi.v() : 0);
-  }
+  int32_t xLo = 0, xHi = 0;
+  if (a.hasX) xRange(a, c, xLo, xHi);
   size_t start = out.size();
   thread_local std::vector<Slot> cands;
   // (a condition that reads neither the mode nor X has one value for all of them; the

@@ -1,5 +1,5 @@
 // The checks over every expression once everything is declared: the kinds of operands and of
-// keys (types.h), and members nobody declares.
+// keys (types.h), and members and entity types nobody declares.
 #include "loader_impl.h"
 
 #include <algorithm>
@@ -61,8 +61,9 @@ void Loader::kinds() {
 }
 
 // A member that is neither built in nor a property or action property anyone declares
-// reads null for ever ($entity.self.controller.opponent): a typo or a missing declaration.
-// (and $entity.self where there is none)
+// reads null for ever ($entity.self.controller.opponent), and $entity.<type> of a type no
+// template has is empty for ever: a typo or a missing declaration. (And $entity.self where
+// there is none.)
 void Loader::unknownMembers() {
   std::set<int> known;
   const int* b = &d.b.id;
@@ -77,6 +78,10 @@ void Loader::unknownMembers() {
   for (auto& kv : d.perTurn) hasDefault[kv.first] = 1;
   for (const Template& t : d.templates)
     for (auto& kv : t.props) hasDefault[kv.first] = 1;
+  std::set<int> types;  // (and the types of entity no template has: $entity.<type>)
+  std::vector<std::string> typeNames;
+  for (const Template& t : d.templates)
+    if (types.insert(t.typeSym).second) typeNames.push_back(d.syms.names[t.typeSym]);
   for (const Site& site : sites) {
     auto under = [&](const std::vector<std::string>& prefixes) {
       return std::any_of(prefixes.begin(), prefixes.end(), [&](const std::string& p) { return site.path.rfind(p, 0) == 0; });
@@ -91,6 +96,12 @@ void Loader::unknownMembers() {
                           "actions and effects have one; a top-level action gets one from its 'source')";
         if (noSelf) error(site.path, msg);
         else warn(site.path, msg);
+        continue;
+      }
+      if (nd.op == N::EOfType && !types.count(nd.imm)) {
+        const std::string& type = d.syms.names[nd.imm];
+        error(site.path, "expression error at column " + at + ": no entity template has type '" + type + "'" +
+                             didYouMean(type, typeNames) + " ($entity.<type> lists the entities of a declared type)");
         continue;
       }
       if (nd.op == N::Prop && nd.imm >= 0 && nd.imm < (int)hasDefault.size() && !hasDefault[nd.imm] && !warned[nd.imm]) {

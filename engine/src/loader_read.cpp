@@ -164,6 +164,11 @@ bool Loader::slotLiteral(const json& j, const std::string& path, Slot& out) {
 void Loader::properties(const json& j, const std::string& path, std::vector<std::pair<int, Slot>>& out) {
   if (!j.is_object()) { error(path, "expected an object of property: default value, found " + typeName(j)); return; }
   for (auto it = j.begin(); it != j.end(); ++it) {
+    // (id, owner, controller and zone stay the built-ins: a property of that name is never read)
+    for (const char* b : {"type", "template", "tags", "host", "index"})
+      if (it.key() == b)
+        warn(path + "/" + jsonPointerEscape(it.key()), "property '" + it.key() + "' hides the built-in member '" + it.key() +
+                 "' of every entity: ." + it.key() + " reads this property, null where a template does not declare it (rename it)");
     Slot s;
     if (slotLiteral(it.value(), path + "/" + jsonPointerEscape(it.key()), s)) out.push_back({propIndex(it.key()), s});
   }

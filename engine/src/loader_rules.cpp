@@ -97,6 +97,7 @@ void Loader::mutation(const json& j, const std::string& path, Mutation& m) {
       error(path + "/target", "only $event.damage_value can be changed by arithmetic");
     if (m.eventField < 0 && m.prop >= 0 && m.target.present()) expects.push_back({m.target, path + "/target", Want::Changeable});
   }
+  if (m.op == Op::Cancel && m.target.present()) expects.push_back({m.target, path + "/target", Want::Cancellable});
 }
 
 void Loader::mutations(const json& j, const std::string& path, std::vector<Mutation>& out) {

@@ -277,8 +277,10 @@ RULESTACK_SMALL void Game::logEvent(const Event& ev, bool before) {
   if (ev.type == Ev::OnZoneEnter && entZone < 0 && ev.zone.k == VK::Zone) entZone = ev.zone.v;
   le.hidEnt = hiddenFrom(ev.entity, entZone, le.hEnt);
   le.hidSrc = hiddenFrom(ev.source, ev.source.k == VK::Ent ? st_.ents[ev.source.v].zone : -1, le.hSrc);
-  // a move's second half: whom it showed a card they could not identify where it was
-  if (!before && ev.type == Ev::OnZoneEnter && ev.from.k == VK::Zone && ev.entity.k == VK::Ent && ev.entity.v >= np) {
+  // whom a move showed a card they could not identify where it was: a move's second half, and
+  // a card played from a hidden zone (already on the queue when ActionPlayed is first logged)
+  const bool moved = before ? ev.type == Ev::ActionPlayed : ev.type == Ev::OnZoneEnter;
+  if (moved && ev.from.k == VK::Zone && ev.entity.k == VK::Ent && ev.entity.v >= np) {
     for (int p = -1; p < np && p < 31; p++) {
       uint32_t b = p < 0 ? LogEntry::kSpectator : 1u << p;
       if (!(le.hidEnt & b) && !identifiesIn(p, ev.entity.v, ev.from.v)) le.revealed |= b;

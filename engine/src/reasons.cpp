@@ -65,8 +65,12 @@ std::string Game::check(int player, const Move& given, std::string* message) con
   Ctx c = actionCtx(player, m.source, m);
   if (a.hasX) {
     if (!m.hasX) return fail("bad_x", "'" + a.name + "' needs x");
-    Value lo = eval(a.xMin, c), hi = eval(a.xMax, c);
-    if (m.x < lo.v() || m.x > hi.v()) return fail("bad_x", "x must be from " + std::to_string(lo.v()) + " to " + std::to_string(hi.v()));
+    int32_t lo = 0, hi = 0;
+    xRange(a, c, lo, hi);
+    if (m.x < lo || m.x > hi)
+      return fail("bad_x", lo > hi ? "'" + a.name + "' has no x it can take now (its max is below its min)"
+                                   : "x must be from " + std::to_string(lo) + " to " + std::to_string(hi) +
+                                         " (at most 21 values, from its min)");
   } else if (m.hasX) {
     return fail("bad_x", "'" + a.name + "' has no x");
   }

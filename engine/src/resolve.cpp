@@ -560,8 +560,10 @@ Event Game::actionPlayed(const Item& it) {
   const Def& d = *def_;
   const Action& a = d.actions[it.def];
   int32_t src = it.source;
+  Slot from;  // (where a played card came from: the log tells who sees it now, as a move would)
   if (a.play && src >= 0 && st_.ents[src].zone >= 0) {
     Entity& e = st_.ents[src];
+    from = Slot{e.zone, VK::Zone};
     takeOut(st_.zones[e.zone], src);
     e.zone = d.queueZone;
     rehandle(src);
@@ -572,6 +574,7 @@ Event Game::actionPlayed(const Item& it) {
   ev.player = it.player;
   ev.named = a.nameSym;
   ev.entity = src >= 0 ? Slot{src, VK::Ent} : Slot{};
+  ev.from = from;
   ev.item = it.id;
   return ev;
 }

@@ -241,6 +241,8 @@ std::string mismatch(Want want, Kind k) {
       return numeric(k) ? "" : "a number";
     case Want::Changeable:
       return k == Kind::Ent || k == Kind::List ? "" : "an entity or a player (or a list of them)";
+    case Want::Cancellable:
+      return k == Kind::Item ? "" : "one queue item or event ($event.action, $event, $queue.top, $queue.items[i]; to cancel several, give for_each and target: $item)";
     case Want::Condition:  // (a list or a zone: true when not empty; an entity: when there is one)
       return k == Kind::Str ? "a condition (a comparison, .contains(...), and/or/not; a text is always true)" : "";
   }

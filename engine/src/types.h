@@ -47,6 +47,7 @@ enum class Want : uint8_t {
   Number,      // an amount: an arithmetic value, a count
   Changeable,  // the target of a property change: an entity or player, or a list of them
   Condition,   // a condition: true or false (an integer: not 0 — a warning says so)
+  Cancellable, // Cancel's target: one queue item or event
 };
 
 // "" when an expression of kind k can be what `want` asks for, else what was expected.

@@ -364,6 +364,8 @@ class Game {
   bool canPay(const Action& a, const Ctx& c) const;
   bool canPayOwn(const Action& a, int32_t player, int32_t n) const;
   bool canPayAll(const std::vector<Mutation>& cost, const Ctx& c) const;  // (any cost)
+  // The values X may take: from its min (at least 0) to its max, at most 21 of them.
+  void xRange(const Action& a, const Ctx& c, int32_t& lo, int32_t& hi) const;
   Ctx actionCtx(int player, int source, const Move& m) const;
   int decisionTurnPlayer() const;
 
