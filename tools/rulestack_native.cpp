@@ -254,14 +254,8 @@ int cmdValidate(const std::vector<std::string>& args) {
 
 // A seed as the engine reads it (JSON text): a number written as an integer is that integer,
 // any other text is a string seed.
-std::string seedText(const Args& a) {
-  auto it = a.values.find("seed");
-  if (it == a.values.end()) return "0";
-  const std::string& v = it->second;
-  bool digits = !v.empty() && v.size() < 21;
-  for (size_t i = 0; i < v.size() && digits; i++) digits = std::isdigit((unsigned char)v[i]) || (i == 0 && v[i] == '-' && v.size() > 1);
-  return digits ? v : json(v).dump();
-}
+// A game's seed as the node command line takes it: an integer from 0 to 2^53 - 1 (default 0).
+std::string seedText(const Args& a) { return std::to_string(integer(a, "seed", 0, 0, kMaxSeed)); }
 
 int cmdPlay(const std::vector<std::string>& args) {
   Args a = parseArgs(args, {"seed", "moves", "view"}, {});
@@ -271,8 +265,20 @@ int cmdPlay(const std::vector<std::string>& args) {
   rulestack::Session s;
   std::string loadErr = s.load(def, seedText(a));
   if (!loadErr.empty()) {
-    for (auto& e : parseEngineJson(loadErr, "load")["errors"]) err(formatIssue(file, e));
+    const json r = parseEngineJson(loadErr, "load");  // (kept: a loop over a temporary's member dangles)
+    for (auto& e : r["errors"]) err(formatIssue(file, e));
     return EXIT_FAILED;
+  }
+  if (a.values.count("view")) {  // (a usage error, before any move, as in node)
+    std::string ids;
+    bool found = false;
+    const json all = parseEngineJson(s.view(""), "view");
+    for (auto& p : all["players"]) {
+      const std::string id = p["id"].get<std::string>();
+      found = found || id == a.values["view"];
+      ids += (ids.empty() ? "" : ", ") + id;
+    }
+    if (!found) throw UsageError("--view: no player \"" + a.values["view"] + "\" (players: " + ids + ")");
   }
   std::istringstream lines(moves);
   std::string raw;
@@ -328,6 +334,8 @@ int cmdSimulate(const std::vector<std::string>& args) {
     throw UsageError("--bot must be random, mcts, easy, normal or hard, not \"" + bot + "\"");
   bool hasIterations = a.values.count("iterations") > 0;
   long long iterations = hasIterations ? integer(a, "iterations", 0, 1, kMaxIterations) : 0;
+  if (hasIterations && bot == "random")
+    throw UsageError("--iterations is an MCTS budget: give it with --bot mcts, or with a level to override its iterations");
   long long batch = integer(a, "batch", 20, 1, kMaxGames);
   bool asJson = a.flags.count("json") > 0;
   std::string def = readGame(file);
@@ -456,7 +464,8 @@ int cmdHash(const std::vector<std::string>& args) {
   rulestack::Session s;
   std::string e = s.load(def, seedText(a));
   if (!e.empty()) {
-    for (auto& x : parseEngineJson(e, "load")["errors"]) err(formatIssue(args[0], x));
+    const json r = parseEngineJson(e, "load");
+    for (auto& x : r["errors"]) err(formatIssue(args[0], x));
     return EXIT_FAILED;
   }
   out(s.stateHash());
@@ -534,7 +543,21 @@ ScenarioLine runOneScenario(const std::string& file, const std::string& root) {
   return fail("step " + f.value("step", json(-1)).dump() + ": " + f.value("message", "") + more);
 }
 
-// A directory stands for every .json file under it (sorted); YAML files are skipped there.
+// Whether a .json file found in a directory is a scenario: it has a "steps" or a "game" key
+// (the games beside the scenarios are skipped; a file that cannot be read is taken, so that
+// its run reports why). The node command's rule.
+bool isScenarioFile(const std::string& path) {
+  std::string text, why;
+  if (!tryRead(path, text, why)) return true;
+  for (const char* key : {"\"steps\"", "\"game\""})
+    for (size_t at = text.find(key); at != std::string::npos; at = text.find(key, at + 1)) {
+      size_t c = text.find_first_not_of(" \t\r\n", at + std::strlen(key));
+      if (c != std::string::npos && text[c] == ':') return true;
+    }
+  return false;
+}
+
+// A directory stands for every .json scenario under it (sorted); YAML files are skipped there.
 std::vector<std::string> expandScenarioArgs(const std::vector<std::string>& args) {
   std::vector<std::string> files;
   for (auto& a : args) {
@@ -548,7 +571,7 @@ std::vector<std::string> expandScenarioArgs(const std::vector<std::string>& args
       if (!it->is_regular_file()) continue;
       auto ext = it->path().extension().string();
       std::transform(ext.begin(), ext.end(), ext.begin(), ::tolower);
-      if (ext == ".json") found.push_back(it->path().string());
+      if (ext == ".json" && isScenarioFile(it->path().string())) found.push_back(it->path().string());
     }
     std::sort(found.begin(), found.end());
     files.insert(files.end(), found.begin(), found.end());
@@ -563,7 +586,12 @@ int cmdTest(const std::vector<std::string>& args) {
   std::error_code rec;
   if (a.values.count("root") && (root.empty() || !fs::is_directory(root, rec))) throw UsageError("--root " + root + ": no such folder");
   int failed = 0;
-  for (auto& file : expandScenarioArgs(a.positionals)) {
+  const std::vector<std::string> files = expandScenarioArgs(a.positionals);
+  if (files.empty()) {
+    err("test: no scenario in " + a.positionals[0] + " (a scenario is a .json file with \"steps\" or \"game\")");
+    return EXIT_FAILED;
+  }
+  for (auto& file : files) {
     ScenarioLine r = runOneScenario(file, root);
     out(r.line);
     if (!r.ok) failed++;

@@ -432,7 +432,10 @@ std::string simulate(const std::string& definitionJson, const std::string& optio
       mcts = o.value("bot", "random") == "mcts";
       if (o.contains("bot") && o["bot"].is_string() && botLevel(o["bot"].get<std::string>(), level)) mcts = true;
     }
+    // 'mcts': `iterations` (200 by default); a level: its budget, `iterations` given overriding its
+    // iterations (as a Bot's options do)
     if (mcts && !level.mcts) level.iterations = iterations, level.maxPlayoutMoves = BotOptions{}.maxPlayoutMoves;
+    else if (level.mcts && o.is_object() && o.contains("iterations") && o["iterations"].is_number_integer()) level.iterations = iterations;
     long long moves = 0;
     int draws = 0, unfinished = 0;
     std::vector<int> wins(def->numPlayers(), 0);

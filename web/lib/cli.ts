@@ -653,6 +653,8 @@ async function cmdSimulate(args: string[]): Promise<number> {
   if (!['random', 'mcts', 'easy', 'normal', 'hard'].includes(bot))
     throw new UsageError(`--bot must be random, mcts, easy, normal or hard, not "${bot}"`);
   const iterations = values.iterations !== undefined ? integer('iterations', values.iterations, 0, 1, MAX_ITERATIONS) : undefined;
+  if (iterations !== undefined && bot === 'random')
+    throw new UsageError('--iterations is an MCTS budget: give it with --bot mcts, or with a level to override its iterations');
   // MCTS games are slow: one per engine call, so the progress moves.
   const batch = integer('batch', values.batch, bot === 'random' ? 20 : 1, 1, MAX_GAMES);
   const workers = integer('workers', values.workers, await coreCount(), 1, MAX_WORKERS);
@@ -887,8 +889,9 @@ function scenarioLine(r: ScenarioReport): string {
   return `FAIL ${r.name}: ${where}${f.message}${more}`;
 }
 
-/** Whether a file found in a directory is a scenario: it has top-level `steps` (a file that
- * cannot be read is taken, so that its run reports why). */
+/** Whether a file found in a directory is a scenario: it has top-level `steps` or `game` (the
+ * games beside the scenarios have neither; a file that cannot be read is taken, so that its
+ * run reports why). */
 function isScenarioFile(p: string): boolean {
   let text: string;
   try {
@@ -896,7 +899,15 @@ function isScenarioFile(p: string): boolean {
   } catch {
     return true;
   }
-  return /^steps\s*:|"steps"\s*:/m.test(text);
+  return /^(steps|game)\s*:|"(steps|game)"\s*:/m.test(text);
+}
+
+function isFolder(p: string): boolean {
+  try {
+    return statSync(p).isDirectory();
+  } catch {
+    return false;
+  }
 }
 
 /** A directory stands for every scenario under it (sorted): .json/.yaml/.yml files with
@@ -934,10 +945,17 @@ async function cmdTest(args: string[]): Promise<number> {
   if (positionals.length === 0) throw new UsageError('missing SCENARIO');
   const json = values.json === true;
   const root = values.root;
-  if (root !== undefined && !exists(root)) throw new UsageError(`--root ${root}: no such folder`);
+  if (root !== undefined && !isFolder(root)) throw new UsageError(`--root ${root}: no such folder`);
+  const files = expandScenarioArgs(positionals);
+  if (files.length === 0) {
+    const why = `no scenario in ${positionals.join(', ')} (a scenario is a .json, .yaml or .yml file with steps or game)`;
+    if (json) outJson({ ok: false, passed: 0, failed: 0, scenarios: [], error: why });
+    else err(`test: ${why}`);
+    return EXIT_FAILED;
+  }
   const rs = await loadEngine();
   const reports: ScenarioReport[] = [];
-  for (const file of expandScenarioArgs(positionals)) {
+  for (const file of files) {
     const r = runOneScenario(rs, file, root);
     reports.push(r);
     if (!json) out(scenarioLine(r));

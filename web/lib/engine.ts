@@ -69,6 +69,19 @@ function countOption(name: string, x: unknown, max: number): number {
   return x;
 }
 
+const SIM_BOTS = ['random', 'mcts', 'easy', 'normal', 'hard'];
+
+/** simulate's options as the types say (the seed is read as the engine reads it, see runOf). */
+function checkSimulateOptions(opts: unknown): asserts opts is SimulateOptions {
+  if (typeof opts !== 'object' || opts === null || Array.isArray(opts))
+    throw new TypeError(`rulestack: simulate options must be an object such as { games: 100 }, not ${opts === null ? 'null' : typeof opts}`);
+  const o = opts as Record<string, unknown>;
+  countOption('games', o.games, 1_000_000);
+  if (o.bot !== undefined && !SIM_BOTS.includes(o.bot as string))
+    throw new RangeError(`rulestack: invalid bot: ${JSON.stringify(o.bot)} (${SIM_BOTS.join(', ')})`);
+  if (o.iterations !== undefined) countOption('iterations', o.iterations, 100_000);
+}
+
 let cached: Promise<Rulestack> | undefined;
 
 /**
@@ -287,6 +300,7 @@ export class Rulestack {
 
   /** Bot-vs-bot games in the engine (one call; see the CLI for batching). */
   simulate(definition: DefinitionInput, opts: SimulateOptions): SimulateResult {
+    checkSimulateOptions(opts);
     const parsed = parseDefinition(definition);
     const optsJson = JSON.stringify(opts);
     return simulateAnswer(parsed, this.#run('simulate', (m) => m.simulate(parsed.json, optsJson)));
@@ -298,6 +312,7 @@ export class Rulestack {
    * `simulate` gives for the same options. `workers: 1` plays in this thread.
    */
   async simulateParallel(definition: DefinitionInput, opts: ParallelSimulateOptions): Promise<SimulateResult> {
+    checkSimulateOptions(opts);
     const { workers, batch, onProgress, ...engineOpts } = opts;
     const parsed = parseDefinition(definition);
     const optsJson = JSON.stringify(engineOpts);

@@ -246,8 +246,14 @@ export class Game {
     return callGame(this, what, call);
   }
 
+  /** Throws as any call on a disposed game does (for the calls that need no engine). */
+  #live(): void {
+    if (!engines.has(this)) throw new Error('rulestack: this game has been disposed');
+  }
+
   /** The ids of the game's players, in order. */
   get players(): readonly PlayerId[] {
+    this.#live();
     let players = gamePlayers.get(this);
     if (players === undefined) {
       const v = parseEngineJson<GameView>(this.#call('game.players', (s) => viewText(s, '')), 'view');
@@ -326,6 +332,7 @@ export class Game {
 
   /** The resolution steps of the last applied move, while tracing (see `setTrace`). */
   steps(): ResolutionStep[] {
+    this.#live();
     return this.#steps;
   }
 
@@ -341,9 +348,11 @@ export class Game {
   /**
    * The events so far (the last `logLimit` of them; `dropped` says how many earlier ones are
    * no longer kept). Without an argument, the full record (for replays and tools); with a
-   * player, as that player may see it, and with `null` as a spectator may: a card that moves
-   * between zones hidden from them is not named (`entity: null`). RangeError for an unknown
-   * player.
+   * player, as that player may see it, and with `null` as a spectator may: an entity they
+   * could not identify at that moment shows under the handle it had then (`"?3fa9c2d1"`), and
+   * a card a move showed them carries `revealed` (the handle they knew it by). After `undo`,
+   * the events of the moves undone are gone, and those dropped before do not come back.
+   * RangeError for an unknown player.
    */
   log(player?: PlayerRef | null): GameLog {
     const id = player === undefined || player === null ? '' : this.#player(player);
@@ -370,6 +379,7 @@ export class Game {
    * 'undo'. Returns a function that unsubscribes.
    */
   on<K extends GameEventName>(name: K, callback: Listener<K>): () => void {
+    this.#live();
     const set = this.#listeners[name] as Set<Listener<K>> | undefined;
     if (!set) throw new TypeError(`unknown game event: ${String(name)}`);
     if (typeof callback !== 'function') throw new TypeError('callback must be a function');
@@ -413,6 +423,11 @@ export class Bot {
     const kind = options.kind ?? (level ? 'mcts' : 'random');
     if (kind !== 'random' && kind !== 'mcts') throw new TypeError(`unknown bot kind: ${String(kind)}`);
     if (options.seed !== undefined) botSeed(options.seed, 0); // (a TypeError now for a seed that is not one)
+    for (const key of ['iterations', 'maxPlayoutMoves'] as const) {
+      const n = options[key];
+      if (n !== undefined && (typeof n !== 'number' || !Number.isInteger(n) || n < 1 || n > 100_000))
+        throw new RangeError(`rulestack: invalid ${key}: ${String(n)} (an integer from 1 to 100000)`);
+    }
     this.game = game;
     this.options = { ...options, kind };
   }

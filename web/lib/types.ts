@@ -77,6 +77,13 @@ interface ActionEventBase extends EventBase {
 
 export interface ActionPlayedEvent extends ActionEventBase {
   type: 'ActionPlayed';
+  /** For a card taken with `play: true`: the zone it left for the queue (a zone id). */
+  from?: string;
+  /**
+   * On the `$Before` half, for a reader who could not identify the card where it was (played
+   * from another player's hidden hand): the handle they knew it by until now.
+   */
+  revealed?: string;
 }
 export interface ActionExecutedEvent extends ActionEventBase {
   type: 'ActionExecuted';
@@ -105,7 +112,7 @@ export interface OnZoneEnterEvent extends EventBase {
   entity: string;
   /**
    * When this move showed the reader a card they could not identify where it was (a card
-   * played from a hidden hand): the handle they knew it by until now.
+   * moved from a hidden zone to one they see): the handle they knew it by until now.
    */
   revealed?: string;
   /** The zone entered (a zone id). */

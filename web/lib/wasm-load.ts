@@ -29,6 +29,16 @@ function wasmError(where: string, why: string, cause?: unknown): Error {
   );
 }
 
+/** WebAssembly that instantiates but that the glue cannot start: another module, or another build. */
+function notTheEngine(cause: unknown): Error {
+  return new Error(
+    'rulestack: engine.wasm could not start: it is WebAssembly, but not the engine of this version of the ' +
+      `package (${cause instanceof Error ? cause.message : String(cause)}). Serve the engine.wasm the package ` +
+      'ships (dist/wasm/engine.wasm) with this version',
+    { cause },
+  );
+}
+
 /** engine.wasm's first bytes: "\0asm". */
 function checkWasm(bytes: Uint8Array, where: string, what = ''): Uint8Array {
   if (bytes.length < 4 || bytes[0] !== 0 || bytes[1] !== 0x61 || bytes[2] !== 0x73 || bytes[3] !== 0x6d) {
@@ -68,14 +78,20 @@ export function instantiateNow(compiled: WebAssembly.Module): EngineModule {
   let failure: unknown;
   const opts: InstantiatingOptions = {
     instantiateWasm(imports, receive) {
+      let instance: WebAssembly.Instance;
       try {
-        const instance = new WebAssembly.Instance(compiled, imports);
-        receive(instance, compiled);
-        return instance.exports;
+        instance = new WebAssembly.Instance(compiled, imports);
       } catch (e) {
         failure = e; // reported below (the glue would only log it)
         return {};
       }
+      try {
+        receive(instance, compiled);
+      } catch (e) {
+        failure = notTheEngine(e);
+        return {};
+      }
+      return instance.exports;
     },
   };
   createEngineModule(opts).catch(() => {}); // its promise: nobody waits on it
@@ -90,7 +106,14 @@ export function instantiateLater(compiled: WebAssembly.Module): Promise<EngineMo
   return new Promise<EngineModule>((resolve, reject) => {
     const opts: InstantiatingOptions = {
       instantiateWasm(imports, receive) {
-        WebAssembly.instantiate(compiled, imports).then((instance) => receive(instance, compiled), reject);
+        // (the glue throws reading a module that is not its engine: a rejection, not an uncaught error)
+        WebAssembly.instantiate(compiled, imports).then((instance) => {
+          try {
+            receive(instance, compiled);
+          } catch (e) {
+            reject(notTheEngine(e));
+          }
+        }, reject);
         return {};
       },
     };

@@ -4,7 +4,7 @@ import { test, describe, before } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import { parse as parseYaml } from 'yaml';
-import { loadEngine, DefinitionError, IllegalMoveError, SnapshotError, Game, type Rulestack, type Move, type GameDefinition } from '../index.js';
+import { loadEngine, DefinitionError, IllegalMoveError, SnapshotError, Game, type Rulestack, type Move, type GameDefinition, type SimulateOptions } from '../index.js';
 import { TIC_TAC_TOE_YAML, BAD_DEFINITION_YAML, SYNTAX_ERROR_YAML, WARNING_YAML, WINNING_MOVES } from './fixtures.js';
 
 const TTT_OBJECT = parseYaml(TIC_TAC_TOE_YAML) as Record<string, unknown>;
@@ -360,6 +360,29 @@ describe('playing', () => {
   });
 });
 
+describe('simulate and bot options', () => {
+  test('games, bot and iterations as the types say, else a RangeError; options that are no object a TypeError', () => {
+    const cases: Array<[unknown, RegExp]> = [
+      [{ games: 0 }, /invalid games: 0 \(an integer from 1 to 1000000\)/],
+      [{ games: 1.5 }, /invalid games: 1\.5/],
+      [{ games: 2_000_000 }, /invalid games: 2000000/],
+      [{ games: 2, bot: 'foo' }, /invalid bot: "foo" \(random, mcts, easy, normal, hard\)/],
+      [{ games: 2, bot: 'mcts', iterations: -5 }, /invalid iterations: -5 \(an integer from 1 to 100000\)/],
+    ];
+    for (const [opts, message] of cases) {
+      assert.throws(() => rs.simulate(TIC_TAC_TOE_YAML, opts as SimulateOptions), (e: unknown) => e instanceof RangeError && message.test((e as Error).message));
+    }
+    assert.throws(() => rs.simulate(TIC_TAC_TOE_YAML, undefined as unknown as SimulateOptions), TypeError);
+    const game = rs.createGame(TIC_TAC_TOE_YAML, { seed: 1 });
+    try {
+      assert.throws(() => rs.bot(game, { kind: 'mcts', iterations: -5 }), /invalid iterations: -5 \(an integer from 1 to 100000\)/);
+      assert.throws(() => rs.bot(game, { kind: 'mcts', maxPlayoutMoves: 'x' as unknown as number }), RangeError);
+    } finally {
+      game.dispose();
+    }
+  });
+});
+
 describe('bot seeds', () => {
   // rng.h's splitmix64, seeded as simulate seeds game `seed`'s: its MCTS bots take one
   // next() a move as that move's bot seed (session.cpp, simulate)
@@ -374,6 +397,30 @@ describe('bot seeds', () => {
       return z ^ (z >> 31n);
     };
   }
+
+  // simulate's games with a level (and an iterations that overrides its own), played again by bots
+  function replays(seed: number, iterations?: number) {
+    const budget = iterations === undefined ? {} : { iterations };
+    const sim = rs.simulate(TIC_TAC_TOE_YAML, { games: 3, bot: 'easy', seed, hashes: true, ...budget });
+    assert.equal(sim.errors, 0);
+    for (let i = 0; i < 3; i++) {
+      const game = rs.createGame(TIC_TAC_TOE_YAML, { seed: seed + i });
+      try {
+        const next = engineRng(seed + i);
+        for (let player = game.view().toAct[0]; game.view().result === null && player !== undefined; player = game.view().toAct[0])
+          game.apply(player, rs.bot(game, { level: 'easy', seed: BigInt.asIntN(64, next()), ...budget }).choose(player)!);
+        assert.equal(game.stateHash(), sim.hashes![i], `game ${i}`);
+      } finally {
+        game.dispose();
+      }
+    }
+    return sim.hashes!;
+  }
+
+  test("simulate's iterations overrides a level's, as a bot's does", () => {
+    const own = replays(7), three = replays(7, 3);
+    assert.notDeepEqual(own, three, 'the budget changed the games');
+  });
 
   test("simulate's MCTS games replay through bots given its 64-bit seeds as bigints", () => {
     const seed = 40;
@@ -483,6 +530,7 @@ describe('memory', () => {
   test('dispose frees the session; using the game afterwards throws', () => {
     const game = rs.createGame(TIC_TAC_TOE_YAML, { seed: 1 });
     assert.equal(game.disposed, false);
+    assert.deepEqual(game.players, ['0', '1']); // (read, and kept, before)
     game.dispose();
     assert.equal(game.disposed, true);
     game.dispose(); // twice is fine
@@ -491,6 +539,12 @@ describe('memory', () => {
     assert.throws(() => game.apply('0', { action: 'pass' }), /disposed/);
     assert.throws(() => game.stateHash(), /disposed/);
     assert.throws(() => rs.bot(game), /disposed/);
+    // every call, those that need no engine too
+    assert.throws(() => game.players, /disposed/);
+    assert.throws(() => game.steps(), /disposed/);
+    assert.throws(() => game.on('event', () => {}), /disposed/);
+    assert.throws(() => game.log(), /disposed/);
+    assert.throws(() => game.undo(), /disposed/);
   });
 
   test('a failed createGame leaks nothing and a game is a Game', () => {

@@ -472,6 +472,30 @@ describe('command lines: files and numbers', () => {
       }
     });
 
+    test(`${cli} test: a folder runs the scenarios under it (steps or game), skips the games, and none is a failure`, () => {
+      const folder = path.join('found', cli);
+      mkdirSync(path.join(dir, folder, 'games'), { recursive: true });
+      writeFileSync(path.join(dir, folder, 'games', 'ttt.json'), JSON.stringify(parseYaml(TTT)));
+      writeFileSync(path.join(dir, folder, 'a.json'), JSON.stringify({ name: 'a', game: 'games/ttt.json', seed: 1, steps }));
+      writeFileSync(path.join(dir, folder, 'b.json'), JSON.stringify({ name: 'b', game: 'games/ttt.json', seed: 1, step: steps }));
+      const r = run('test', folder);
+      assert.equal(r.status, 1, r.stderr);
+      // the game beside them is no scenario; the one with a typo is, and says what it lacks
+      assert.match(r.stdout, /^PASS a\nFAIL b: [^\n]*steps[^\n]*\n$/);
+      mkdirSync(path.join(dir, 'empty', cli), { recursive: true });
+      const none = run('test', path.join('empty', cli));
+      assert.equal(none.status, 1);
+      assert.equal(none.stdout, '');
+      assert.match(none.stderr, /^test: no scenario in empty\/\S+ \(a scenario is a \.json/);
+    });
+
+    test(`${cli} play: --view naming no player is a usage error (exit 2)`, () => {
+      const r = run('play', 'ttt.json', '--view', '7');
+      assert.equal(r.status, 2);
+      assert.equal(r.stdout, '');
+      assert.match(r.stderr.split('\n')[0]!, /--view: no player "7" \(players: 0, 1\)/);
+    });
+
     test(`${cli}: a GAME that is a device, a folder or too large is refused (exit 2)`, () => {
       const cases: Array<[string, RegExp]> = [
         ['/dev/zero', /cannot read \/dev\/zero: not a regular file \(only regular files are read\)/],
@@ -504,9 +528,13 @@ describe('command lines: files and numbers', () => {
         assert.match(r.stderr.split('\n')[0]!, message, args.join(' '));
         assert.equal(r.stdout, '');
       }
-      const ok = run('simulate', 'ttt.json', '--games', '2', '--iterations', '100000', '--json');
+      // the MCTS budget: with random bots there is none to give
+      const random = run('simulate', 'ttt.json', '--games', '2', '--iterations', '5');
+      assert.equal(random.status, 2);
+      assert.match(random.stderr.split('\n')[0]!, /--iterations is an MCTS budget: give it with --bot mcts, or with a level/);
+      const ok = run('simulate', 'ttt.json', '--games', '2', '--bot', 'mcts', '--iterations', '3', '--json');
       assert.equal(ok.status, 0, ok.stderr);
-      assert.equal(JSON.parse(ok.stdout).iterations, 100000);
+      assert.equal(JSON.parse(ok.stdout).iterations, 3);
       assert.equal(JSON.parse(ok.stdout).ok, true);
     });
   }

@@ -59,7 +59,11 @@ export function summarize(ev: GameEvent): string {
       return 'phase ' + ev.phase;
     case 'GameOver':
       return ev.draw ? 'draw' : 'winner ' + ev.winner;
-    case 'ActionPlayed':
+    case 'ActionPlayed': {
+      const from: string | undefined = ev.from;
+      const shown: string | undefined = ev.revealed;
+      return 'played ' + ev.action + (from ? ' from ' + from : '') + (shown ? ' (was ' + shown + ')' : '');
+    }
     case 'ActionExecuted':
     case 'BeforeAction':
     case 'AfterAction': {

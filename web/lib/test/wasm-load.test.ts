@@ -68,6 +68,14 @@ test('a server that is not there: the fetch failure, and the option', async () =
   });
 });
 
+test('WebAssembly that is not the engine (another module, another build): a rejection that says so', async () => {
+  const empty = new Uint8Array([0, 0x61, 0x73, 0x6d, 1, 0, 0, 0]); // a valid, empty module
+  await assert.rejects(loadEngine({ wasmBinary: empty }), (e: unknown) => {
+    assert.match((e as Error).message, /^rulestack: engine\.wasm could not start: it is WebAssembly, but not the engine of this version/);
+    return true;
+  });
+});
+
 test('after the failures, a wasmUrl that serves engine.wasm loads the engine (fetched once)', async () => {
   const before = hits.length;
   const rs = await loadEngine({ wasmUrl: `${base}/assets/engine.wasm` });
