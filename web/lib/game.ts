@@ -50,6 +50,7 @@ function describe(x: unknown): string {
   if (typeof x === 'string') return `'${x}'`;
   if (typeof x === 'bigint') return `${x}n`;
   if (typeof x === 'symbol') return x.toString();
+  if (typeof x === 'number') return String(x); // (NaN and Infinity, which JSON writes as null)
   try {
     return x === undefined ? 'undefined' : JSON.stringify(x) ?? String(x);
   } catch {

@@ -32,6 +32,9 @@ export function botSeed(seed: number | bigint, calls: number): number | bigint {
   if (typeof seed !== 'bigint' && typeof seed !== 'number') {
     throw new TypeError(`invalid bot seed: ${String(seed)} (a bot seed is a safe integer or a bigint)`);
   }
-  seedJson(seed); // (the message for a number that is not a safe integer, or a bigint out of range)
+  if (typeof seed === 'number' && !Number.isSafeInteger(seed))
+    throw new TypeError(`invalid bot seed: ${String(seed)} (a bot seed is a safe integer or a bigint: ${
+      Number.isInteger(seed) ? 'beyond 2^53 a number is not exact, pass a bigint' : 'not an integer'})`);
+  seedJson(seed); // (the message for a bigint out of range)
   return BigInt.asIntN(64, BigInt(seed) + BigInt(calls));
 }

@@ -469,6 +469,8 @@ describe('bot seeds', () => {
       for (const seed of [1.5, 2 ** 53, Number.NaN, 2n ** 63n, -(2n ** 63n) - 1n, '7', null]) {
         assert.throws(() => rs.bot(game, { seed: seed as never }), TypeError, String(seed));
       }
+      // its message says what a bot seed is (not a string, unlike a game's)
+      assert.throws(() => rs.bot(game, { seed: 1.5 }), { message: 'invalid bot seed: 1.5 (a bot seed is a safe integer or a bigint: not an integer)' });
     } finally {
       game.dispose();
     }

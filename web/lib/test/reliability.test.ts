@@ -68,6 +68,7 @@ describe('unknown players', () => {
         assert.throws(() => rs.bot(game).choose(p), RangeError, String(p));
       }
       assert.throws(() => game.legalMoves(-1), /unknown player -1 \(players: 0, 1\)/);
+      assert.throws(() => game.view(Number.NaN), /unknown player NaN \(players: 0, 1\)/);
       // what is no player reference at all: a TypeError
       for (const p of [{}, true, undefined, [0]]) {
         assert.throws(() => game.legalMoves(p as never), TypeError);
