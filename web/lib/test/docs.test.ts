@@ -75,4 +75,9 @@ test("README.md's game loads and plays to the end", async () => {
   assert.equal(r.errors, 0);
   assert.equal(r.unfinished, 0);
   assert.ok(r.wins['0']! > 0 && r.wins['1']! > 0, JSON.stringify(r.wins));
+  // MCTS bots, which may pass turn after turn: the turn limit ends their games too
+  const m = rs.simulate(text, { games: 4, seed: 1, bot: 'mcts', iterations: 100 });
+  assert.equal(m.errors, 0);
+  assert.equal(m.unfinished, 0);
+  assert.equal(m.games, 4);
 });
