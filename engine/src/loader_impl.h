@@ -85,6 +85,7 @@ struct Loader {
   void properties(const json& j, const std::string& path, std::vector<std::pair<int, Slot>>& out);
   int mutationProp(const json& j, const std::string& path);
   int knownProp(const json& j, const std::string& path);
+  int declared(const json& j, const std::string& path, const NameIndex& index, const char* what);
   int zoneName(const json& j, const std::string& path, bool perPlayerOnly);
   int templateName(const json& j, const std::string& path);
 

@@ -193,35 +193,29 @@ int Loader::knownProp(const json& j, const std::string& path) {
   return p;
 }
 
-int Loader::zoneName(const json& j, const std::string& path, bool perPlayerOnly) {
+// The index of the name j gives among those `index` holds; else an error with the nearest.
+int Loader::declared(const json& j, const std::string& path, const NameIndex& index, const char* what) {
   std::string name;
   if (!str(j, path, name)) return -1;
-  int z = zoneByName.find(name);
-  if (z < 0) {
+  int i = index.find(name);
+  if (i < 0) {
     std::vector<std::string> names;
-    for (auto& zd : d.zones) names.push_back(zd.name);
-    error(path, "unknown zone '" + name + "'" + didYouMean(name, names));
-    return -1;
+    for (auto& kv : index.entries()) names.push_back(kv.first);
+    error(path, std::string("unknown ") + what + " '" + name + "'" + didYouMean(name, names));
   }
-  if (perPlayerOnly && !d.zones[z].perPlayer) {
-    error(path, "zone '" + name + "' must be per_player (each card goes to its owner's)");
+  return i;
+}
+
+int Loader::zoneName(const json& j, const std::string& path, bool perPlayerOnly) {
+  int z = declared(j, path, zoneByName, "zone");
+  if (z >= 0 && perPlayerOnly && !d.zones[z].perPlayer) {
+    error(path, "zone '" + d.zones[z].name + "' must be per_player (each card goes to its owner's)");
     return -1;
   }
   return z;
 }
 
-int Loader::templateName(const json& j, const std::string& path) {
-  std::string name;
-  if (!str(j, path, name)) return -1;
-  int t = tmplByName.find(name);
-  if (t < 0) {
-    std::vector<std::string> names;
-    for (auto& td : d.templates) names.push_back(td.id);
-    error(path, "unknown entity template '" + name + "'" + didYouMean(name, names));
-    return -1;
-  }
-  return t;
-}
+int Loader::templateName(const json& j, const std::string& path) { return declared(j, path, tmplByName, "entity template"); }
 
 }  // namespace loader
 }  // namespace rulestack

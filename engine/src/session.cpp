@@ -412,7 +412,7 @@ std::string simulate(const std::string& definitionJson, const std::string& optio
     int errors = 0;
     int games = 1, iterations = 200;
     uint64_t seed = 1;
-    bool mcts = false, wantHashes = false;
+    bool mcts = false, wantHashes = false, givenIterations = false;
     BotOptions level;  // the MCTS budget: --iterations, or a level's
     std::vector<std::string> hashes;
     struct Failed {
@@ -428,14 +428,15 @@ std::string simulate(const std::string& definitionJson, const std::string& optio
       wantHashes = o.value("hashes", false);
       if (o.contains("games") && o["games"].is_number_integer()) games = std::max(1, std::min(1000000, o["games"].get<int>()));
       if (o.contains("seed") && o["seed"].is_number()) seed = seedOf(o["seed"].get<double>());
-      if (o.contains("iterations") && o["iterations"].is_number_integer()) iterations = std::max(1, o["iterations"].get<int>());
+      givenIterations = o.contains("iterations") && o["iterations"].is_number_integer();
+      if (givenIterations) iterations = std::max(1, o["iterations"].get<int>());
       mcts = o.value("bot", "random") == "mcts";
       if (o.contains("bot") && o["bot"].is_string() && botLevel(o["bot"].get<std::string>(), level)) mcts = true;
     }
     // 'mcts': `iterations` (200 by default); a level: its budget, `iterations` given overriding its
     // iterations (as a Bot's options do)
     if (mcts && !level.mcts) level.iterations = iterations, level.maxPlayoutMoves = BotOptions{}.maxPlayoutMoves;
-    else if (level.mcts && o.is_object() && o.contains("iterations") && o["iterations"].is_number_integer()) level.iterations = iterations;
+    else if (level.mcts && givenIterations) level.iterations = iterations;
     long long moves = 0;
     int draws = 0, unfinished = 0;
     std::vector<int> wins(def->numPlayers(), 0);

@@ -4,7 +4,7 @@ import type { EngineModule } from './wasm/engine.mjs';
 import { compileEngine, instantiateLater, instantiateNow, type WasmSource } from './wasm-load.js';
 import { DefinitionError, EngineCrashedError, SnapshotError, type DefinitionIssue } from './errors.js';
 import { parseDefinition, locateIssues, loadYaml, type DefinitionFormat, type ParsedDefinition } from './definition.js';
-import { Game, Bot, EngineInstance, crashText, parseEngineJson, DEFAULT_LOG_LIMIT, MAX_LOG_LIMIT } from './game.js';
+import { Game, Bot, EngineInstance, disposedError, crashText, parseEngineJson, DEFAULT_LOG_LIMIT, MAX_LOG_LIMIT } from './game.js';
 import type { Session } from './wasm/engine.mjs';
 import { batchesOf, mergeResults, runOf, simulateAnswer } from './simulate-batches.js';
 import { coreCount, runInWorkers, WorkerPool } from './simulate-pool.js';
@@ -294,7 +294,7 @@ export class Rulestack {
 
   /** A bot for a game: `.choose(player)` returns a legal move. */
   bot(game: Game, opts: BotOptions = {}): Bot {
-    if (game.disposed) throw new Error('rulestack: this game has been disposed');
+    if (game.disposed) throw disposedError();
     return new Bot(game, opts);
   }
 

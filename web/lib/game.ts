@@ -191,10 +191,13 @@ function checkPlayer(game: Game, player: unknown): PlayerId {
   return id;
 }
 
+/** @internal What any call on a disposed game throws. */
+export const disposedError = () => new Error('rulestack: this game has been disposed');
+
 /** @internal Runs a call on the game's session (used by Rulestack and Bot). */
 export function callGame<T>(game: Game, what: string, call: (s: Session) => T): T {
   const e = engines.get(game);
-  if (!e) throw new Error('rulestack: this game has been disposed');
+  if (!e) throw disposedError();
   return e.instance.run(what, () => call(e.session));
 }
 
@@ -249,7 +252,7 @@ export class Game {
 
   /** Throws as any call on a disposed game does (for the calls that need no engine). */
   #live(): void {
-    if (!engines.has(this)) throw new Error('rulestack: this game has been disposed');
+    if (!engines.has(this)) throw disposedError();
   }
 
   /** The ids of the game's players, in order. */
@@ -289,7 +292,7 @@ export class Game {
    */
   apply(player: PlayerRef, move: Move): GameEvent[] {
     const engine = engines.get(this);
-    if (!engine) throw new Error('rulestack: this game has been disposed');
+    if (!engine) throw disposedError();
     let id: PlayerId;
     try {
       id = this.#player(player);
@@ -435,7 +438,7 @@ export class Bot {
 
   /** The bot's move for the player (null when that player has no move). RangeError for an unknown player. */
   choose(player: PlayerRef): Move | null {
-    if (this.game.disposed) throw new Error('rulestack: this game has been disposed');
+    if (this.game.disposed) throw disposedError();
     const id = checkPlayer(this.game, player);
     // Successive choices use successive seeds so a bot does not repeat itself.
     const seed = botSeed(this.options.seed ?? 0, this.#calls++);
