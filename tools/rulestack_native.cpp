@@ -38,7 +38,7 @@ const char* const USAGE =
     "usage:\n"
     "  rulestack-native validate GAME\n"
     "  rulestack-native play GAME [--seed N] [--moves FILE] [--view PLAYER]\n"
-    "  rulestack-native simulate GAME [--games N] [--bot random|mcts|easy|normal|hard] [--seed N] [--iterations N] [--batch N] [--json]\n"
+    "  rulestack-native simulate GAME [--games N] [--bot random|mcts|easy|normal|hard] [--seed N] [--iterations N] [--max-moves N] [--batch N] [--json]\n"
     "  rulestack-native test SCENARIO|DIR... [--root DIR]\n"
     "  rulestack-native hashes GAME [--games N] [--seed N]\n"
     "  rulestack-native hash GAME SEED\n"
@@ -186,7 +186,7 @@ Args parseArgs(const std::vector<std::string>& args, const std::vector<std::stri
 
 // The ranges of the numeric options, as in the node CLI (web/lib/cli.ts).
 constexpr long long kMaxSeed = 9007199254740991LL;  // 2^53 - 1
-constexpr long long kMaxGames = 1000000, kMaxIterations = 100000;
+constexpr long long kMaxGames = 1000000, kMaxIterations = 100000, kMaxGameMoves = 100000;
 
 // An integer option in [min, max]; a usage error that says so otherwise (never a wrapped value).
 long long integer(const Args& a, const std::string& name, long long dflt, long long min, long long max) {
@@ -325,7 +325,7 @@ std::string fixed(double x, int digits) {
 }
 
 int cmdSimulate(const std::vector<std::string>& args) {
-  Args a = parseArgs(args, {"games", "bot", "seed", "iterations", "batch"}, {"json"});
+  Args a = parseArgs(args, {"games", "bot", "seed", "iterations", "max-moves", "batch"}, {"json"});
   std::string file = oneFile(a, "GAME");
   long long total = integer(a, "games", 100, 1, kMaxGames);
   long long seed = integer(a, "seed", 0, 0, kMaxSeed - total + 1);
@@ -336,6 +336,8 @@ int cmdSimulate(const std::vector<std::string>& args) {
   long long iterations = hasIterations ? integer(a, "iterations", 0, 1, kMaxIterations) : 0;
   if (hasIterations && bot == "random")
     throw UsageError("--iterations is an MCTS budget: give it with --bot mcts, or with a level to override its iterations");
+  bool hasMaxMoves = a.values.count("max-moves") > 0;
+  long long maxMoves = hasMaxMoves ? integer(a, "max-moves", 0, 1, kMaxGameMoves) : 0;
   long long batch = integer(a, "batch", 20, 1, kMaxGames);
   bool asJson = a.flags.count("json") > 0;
   std::string def = readGame(file);
@@ -351,6 +353,7 @@ int cmdSimulate(const std::vector<std::string>& args) {
     long long n = std::min(batch, total - games);
     json opts = {{"games", n}, {"bot", bot}, {"seed", seed + games}};
     if (hasIterations) opts["iterations"] = iterations;
+    if (hasMaxMoves) opts["maxMoves"] = maxMoves;
     json r = parseEngineJson(rulestack::simulate(def, opts.dump()), "simulate");
     if (r.contains("errors") && r["errors"].is_array()) {
       for (auto& e : r["errors"]) err(formatIssue(file, e));
@@ -407,6 +410,7 @@ int cmdSimulate(const std::vector<std::string>& args) {
                    {"winRates", rates}, {"draws", draws}, {"drawRate", drawRate}, {"unfinished", unfinished},
                    {"errors", errors}, {"errorDetails", errorDetails}};
     if (hasIterations) result["iterations"] = iterations;
+    if (hasMaxMoves) result["maxMoves"] = maxMoves;
     out(result.dump());
   } else {
     auto pct = [](double x) { return fixed(x * 100, 1) + "%"; };

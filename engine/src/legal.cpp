@@ -1,5 +1,5 @@
-// Legal-move enumeration and the reason a move is rejected. A move is legal exactly when
-// the enumeration lists it, so the two can never disagree.
+// Legal-move enumeration. A move is legal when the enumeration lists it (or is a choice
+// past its cap: Game::legalPastCap), so that the two never disagree.
 #include <algorithm>
 
 #include "rulestack/game.h"

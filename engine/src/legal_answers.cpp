@@ -8,20 +8,47 @@
 
 namespace rulestack {
 
-void Game::collectAnswers(int player, std::vector<Move>& out) const {
+// A discard's options: its entities still where they were offered from.
+void Game::discardOptions(const Decision& dec, std::vector<int32_t>& opts) const {
+  opts.clear();
+  for (int32_t e : dec.options)
+    if (st_.ents[e].alive && st_.ents[e].zone >= 0 &&
+        std::find(st_.zones[st_.ents[e].zone].begin(), st_.zones[st_.ents[e].zone].end(), e) != st_.zones[st_.ents[e].zone].end())
+      opts.push_back(e);
+}
+
+// What accepting an offered reaction or triggered action asks: false when it cannot be
+// accepted (its action's cost); else `spec`, its targets (null: none), chosen in the context
+// `c` (which reads `ev`).
+bool Game::offerSpec(int player, const Decision& dec, Event& ev, Ctx& c, const TargetSpec*& spec) const {
   const Def& d = *def_;
+  c = Ctx{};
+  c.player = player;
+  c.self = c.selected = dec.self;
+  // the live event when it is still being resolved (a $Before answer sees its changes)
+  ev = dec.evFrame >= 0 && dec.evFrame < (int32_t)st_.stack.size() ? st_.stack[dec.evFrame].ev : dec.event;
+  c.event = &ev;
+  spec = nullptr;
+  if (dec.kind == DecisionKind::Reaction) {
+    const Reaction& r = d.reactions[dec.def];
+    if (r.target.present) spec = &r.target;
+    return r.action < 0 || canPay(d.actions[r.action], c);
+  }
+  const Triggered& t = d.triggered[dec.def];
+  if (t.target.present) spec = &t.target;
+  return true;
+}
+
+void Game::collectAnswers(int player, std::vector<Move>& out) const {
   std::vector<Slot> cands;
+  std::vector<int32_t> opts;
   for (const Decision& dec : st_.decisions) {
     if (dec.player != player) continue;
     Move m;
     m.kind = Move::Answer;
     m.decision = dec.id;
     if (dec.kind == DecisionKind::Discard) {
-      std::vector<int32_t> opts;
-      for (int32_t e : dec.options)
-        if (st_.ents[e].alive && st_.ents[e].zone >= 0 &&
-            std::find(st_.zones[st_.ents[e].zone].begin(), st_.zones[st_.ents[e].zone].end(), e) != st_.zones[st_.ents[e].zone].end())
-          opts.push_back(e);
+      discardOptions(dec, opts);
       int k = std::min<int>(dec.count, (int)opts.size());
       size_t start = out.size();
       combinations((int)opts.size(), k, [&](const std::vector<int>& idx) {
@@ -33,28 +60,15 @@ void Game::collectAnswers(int player, std::vector<Move>& out) const {
       });
       continue;
     }
+    Event ev;
     Ctx c;
-    c.player = player;
-    c.self = c.selected = dec.self;
-    // the live event when it is still being resolved (a $Before answer sees its changes)
-    Event ev = dec.evFrame >= 0 && dec.evFrame < (int32_t)st_.stack.size() ? st_.stack[dec.evFrame].ev : dec.event;
-    c.event = &ev;
-    bool canAccept = true;
     const TargetSpec* spec = nullptr;
-    if (dec.kind == DecisionKind::Reaction) {
-      const Reaction& r = d.reactions[dec.def];
-      if (r.action >= 0) canAccept = canPay(d.actions[r.action], c);
-      if (r.target.present) spec = &r.target;
-    } else {
-      const Triggered& t = d.triggered[dec.def];
-      if (t.target.present) spec = &t.target;
-    }
-    if (canAccept) {
+    if (offerSpec(player, dec, ev, c, spec)) {
       if (spec) {
         targetCandidates(*spec, c, cands);
         sortSlots(cands);
         size_t start = out.size();
-        for (int k = spec->min; k <= spec->max && k <= (int)cands.size(); k++) {
+        for (int k = spec->min; k <= spec->max && k <= (int)cands.size() && out.size() - start < kMaxMovesPerAction; k++) {
           combinations((int)cands.size(), k, [&](const std::vector<int>& idx) {
             m.targets.clear();
             for (int i : idx) m.targets.push_back(cands[i]);

@@ -1,10 +1,54 @@
-// Why a move is not legal: the machine-readable reason and a message. Only rejected moves
-// come here (a move is legal exactly when legalMoves lists it), so this is cold code.
+// Whether a move is legal (legalMoves lists it, or it is past the cap of that list) and, when
+// it is not, why: the machine-readable reason and a message. Cold code: a bot's moves are
+// legal by construction and are applied unchecked.
 #include <algorithm>
 
 #include "rulestack/game.h"
+#include "combinations.h"
 
 namespace rulestack {
+
+namespace {
+// Whether `picked` (sorted, so that a repeat is next to itself) is from `lo` to `hi` distinct
+// slots of `cands`.
+bool pickedFrom(const std::vector<Slot>& picked, const std::vector<Slot>& cands, int lo, int hi) {
+  const int k = (int)picked.size();
+  if (k < lo || k > hi) return false;
+  for (int i = 0; i < k; i++)
+    if ((i > 0 && picked[i] == picked[i - 1]) || std::find(cands.begin(), cands.end(), picked[i]) == cands.end())
+      return false;
+  return true;
+}
+
+// An enumeration lists at most kMaxMovesPerAction moves for one action and source, or for one
+// decision: a choice past them is legal all the same. Whether the enumeration of `m` stopped
+// at that cap (so that its action and source, or its decision, are offered).
+bool pastCap(const Move& m, const std::vector<Move>& listed) {
+  size_t same = 0;
+  for (const Move& l : listed)
+    same += l.kind == m.kind && (m.kind == Move::Take ? l.action == m.action && l.source == m.source
+                                                      : l.decision == m.decision && l.accept);
+  return same >= kMaxMovesPerAction;
+}
+}  // namespace
+
+// Whether the targets of an answer that accepts `dec` are a choice it offers.
+bool Game::answerPicked(int player, const Decision& dec, const std::vector<Slot>& picked) const {
+  std::vector<Slot> cands;
+  if (dec.kind == DecisionKind::Discard) {
+    std::vector<int32_t> opts;
+    discardOptions(dec, opts);
+    for (int32_t e : opts) cands.push_back(Slot{e, VK::Ent});
+    const int k = std::min<int>(dec.count, (int)opts.size());
+    return pickedFrom(picked, cands, k, k);
+  }
+  Event ev;
+  Ctx c;
+  const TargetSpec* spec = nullptr;
+  if (!offerSpec(player, dec, ev, c, spec) || !spec) return false;
+  targetCandidates(*spec, c, cands);
+  return pickedFrom(picked, cands, spec->min, spec->max);
+}
 
 std::string Game::check(int player, const Move& given, std::string* message) const {
   const Def& d = *def_;
@@ -28,6 +72,7 @@ std::string Game::check(int player, const Move& given, std::string* message) con
     if (di->player != player) return fail("not_your_decision", "that decision belongs to player " + d.playerIds[di->player]);
     if (player != decisionTurnPlayer()) return fail("not_your_decision", "another player's decisions are answered first");
     if (!m.accept && !di->optional) return fail("must_accept", "this triggered action is not optional");
+    if (m.accept && pastCap(m, legal) && answerPicked(player, *di, m.targets)) return "";
     return fail("bad_target", "those targets are not a legal choice for this decision");
   }
   if (m.kind == Move::Answer) return fail("unknown_decision", "no decision is pending");
@@ -62,7 +107,10 @@ std::string Game::check(int player, const Move& given, std::string* message) con
   if (!a.modes.empty() && (m.mode < 0 || m.mode >= (int)a.modes.size()))
     return fail("bad_mode", "'" + a.name + "' needs a mode from 0 to " + std::to_string(a.modes.size() - 1));
   if (a.modes.empty() && m.mode >= 0) return fail("bad_mode", "'" + a.name + "' has no modes");
-  Ctx c = actionCtx(player, m.source, m);
+  // as enumerateAction: X's range read before a mode or X is chosen, the condition and the
+  // cost before any target is
+  Move none;
+  Ctx c = actionCtx(player, m.source, none);
   if (a.hasX) {
     if (!m.hasX) return fail("bad_x", "'" + a.name + "' needs x");
     int32_t lo = 0, hi = 0;
@@ -74,9 +122,17 @@ std::string Game::check(int player, const Move& given, std::string* message) con
   } else if (m.hasX) {
     return fail("bad_x", "'" + a.name + "' has no x");
   }
+  c.mode = m.mode;
+  c.x = a.hasX ? m.x : 0;
   if (a.condition.present() && !test(a.condition, c))
     return fail("condition_false", "the condition of '" + a.name + "' does not hold now");
   if (!canPay(a, c)) return fail("cannot_pay", "the cost of '" + a.name + "' cannot be paid");
+  if (pastCap(m, legal)) {
+    const TargetSpec* spec = a.target.present ? &a.target : (m.mode >= 0 && a.modes[m.mode].target.present ? &a.modes[m.mode].target : nullptr);
+    std::vector<Slot> cands;
+    if (spec) targetCandidates(*spec, c, cands);
+    if (spec ? pickedFrom(m.targets, cands, spec->min, spec->max) : m.targets.empty()) return "";
+  }
   return fail("bad_target", "those targets are not a legal choice for '" + a.name + "'");
 }
 

@@ -401,6 +401,8 @@ std::shared_ptr<const Def> compiledForSimulate(const std::string& text, std::vec
   lastText = def ? text : std::string();
   return def;
 }
+// The most moves a simulated game is played for (simulate's maxMoves, and its default).
+constexpr int kMaxSimulatedMoves = 100000;
 }  // namespace
 
 std::string simulate(const std::string& definitionJson, const std::string& optionsJson) {
@@ -413,6 +415,7 @@ std::string simulate(const std::string& definitionJson, const std::string& optio
     int games = 1, iterations = 200;
     uint64_t seed = 1;
     bool mcts = false, wantHashes = false, givenIterations = false;
+    int maxMoves = kMaxSimulatedMoves;  // a game that reaches it is unfinished
     BotOptions level;  // the MCTS budget: --iterations, or a level's
     std::vector<std::string> hashes;
     struct Failed {
@@ -428,6 +431,8 @@ std::string simulate(const std::string& definitionJson, const std::string& optio
       wantHashes = o.value("hashes", false);
       if (o.contains("games") && o["games"].is_number_integer()) games = std::max(1, std::min(1000000, o["games"].get<int>()));
       if (o.contains("seed") && o["seed"].is_number()) seed = seedOf(o["seed"].get<double>());
+      if (o.contains("maxMoves") && o["maxMoves"].is_number_integer())
+        maxMoves = std::max(1, std::min(kMaxSimulatedMoves, o["maxMoves"].get<int>()));
       givenIterations = o.contains("iterations") && o["iterations"].is_number_integer();
       if (givenIterations) iterations = std::max(1, o["iterations"].get<int>());
       mcts = o.value("bot", "random") == "mcts";
@@ -458,12 +463,12 @@ std::string simulate(const std::string& definitionJson, const std::string& optio
       rng.seed((seed + (uint64_t)i) * 0x9E3779B97F4A7C15ULL + 0x632BE59BD9B4E019ULL);
       try {
         if (!mcts) {
-          moves += randomPlayout(*g, rng, 100000, scratch);
+          moves += randomPlayout(*g, rng, maxMoves, scratch);
         } else {
           BotOptions bo = level;
           bo.mcts = true;
           int n = 0;
-          while (!g->state().over() && n < 100000) {
+          while (!g->state().over() && n < maxMoves) {
             int who = g->nextToAct();
             if (who < 0) break;
             bo.seed = rng.next();

@@ -17,7 +17,7 @@ const USAGE = `usage:
   rulestack validate GAME [--json]
   rulestack moves GAME [--moves FILE] [--seed N] [--json]
   rulestack play GAME [--seed N] [--moves FILE] [--view PLAYER] [--json] [--interactive]
-  rulestack simulate GAME [--games N] [--bot random|mcts|easy|normal|hard] [--seed N] [--iterations N] [--batch N] [--workers N] [--json]
+  rulestack simulate GAME [--games N] [--bot random|mcts|easy|normal|hard] [--seed N] [--iterations N] [--max-moves N] [--batch N] [--workers N] [--json]
   rulestack test SCENARIO|DIR... [--json] [--root DIR]
   rulestack --version | --help
 
@@ -38,6 +38,8 @@ export const MAX_SEED = Number.MAX_SAFE_INTEGER;
 /** The engine plays at most this many games in one call and bots use at most this many iterations. */
 export const MAX_GAMES = 1_000_000;
 export const MAX_ITERATIONS = 100_000;
+/** The most moves a simulated game is played for (the engine's own bound). */
+export const MAX_GAME_MOVES = 100_000;
 /** The most simulate workers. */
 export const MAX_WORKERS = 1024;
 
@@ -639,6 +641,7 @@ async function cmdSimulate(args: string[]): Promise<number> {
       bot: { type: 'string' },
       seed: { type: 'string' },
       iterations: { type: 'string' },
+      'max-moves': { type: 'string' },
       batch: { type: 'string' },
       workers: { type: 'string' },
       json: { type: 'boolean' },
@@ -655,6 +658,7 @@ async function cmdSimulate(args: string[]): Promise<number> {
   const iterations = values.iterations !== undefined ? integer('iterations', values.iterations, 0, 1, MAX_ITERATIONS) : undefined;
   if (iterations !== undefined && bot === 'random')
     throw new UsageError('--iterations is an MCTS budget: give it with --bot mcts, or with a level to override its iterations');
+  const maxMoves = values['max-moves'] !== undefined ? integer('max-moves', values['max-moves'], 0, 1, MAX_GAME_MOVES) : undefined;
   // MCTS games are slow: one per engine call, so the progress moves.
   const batch = integer('batch', values.batch, bot === 'random' ? 20 : 1, 1, MAX_GAMES);
   const workers = integer('workers', values.workers, await coreCount(), 1, MAX_WORKERS);
@@ -669,6 +673,7 @@ async function cmdSimulate(args: string[]): Promise<number> {
   const errorDetails: GameErrorDetail[] = [];
   const opts: ParallelSimulateOptions = { bot: bot as SimulateOptions['bot'], games: total, seed, batch, workers };
   if (iterations !== undefined) opts.iterations = iterations;
+  if (maxMoves !== undefined) opts.maxMoves = maxMoves;
   const started = performance.now();
   let reportedTenths = 0;
   let lastDraw = -1;
@@ -726,6 +731,7 @@ async function cmdSimulate(args: string[]): Promise<number> {
       errorDetails,
     };
     if (iterations !== undefined) result.iterations = iterations;
+    if (maxMoves !== undefined) result.maxMoves = maxMoves;
     outJson(result);
   } else {
     const pct = (x: number) => `${(x * 100).toFixed(1)}%`;
@@ -975,7 +981,7 @@ const COMMANDS: Record<string, (args: string[]) => Promise<number>> = {
   test: cmdTest,
 };
 
-const NUMERIC_OPTIONS = new Set(['--seed', '--games', '--iterations', '--batch', '--workers']);
+const NUMERIC_OPTIONS = new Set(['--seed', '--games', '--iterations', '--max-moves', '--batch', '--workers']);
 
 /** `--seed -1` → `--seed=-1`, so that a negative number gets the range message, not "ambiguous". */
 function joinNegativeNumbers(args: string[]): string[] {

@@ -80,6 +80,7 @@ function checkSimulateOptions(opts: unknown): asserts opts is SimulateOptions {
   if (o.bot !== undefined && !SIM_BOTS.includes(o.bot as string))
     throw new RangeError(`rulestack: invalid bot: ${JSON.stringify(o.bot)} (${SIM_BOTS.join(', ')})`);
   if (o.iterations !== undefined) countOption('iterations', o.iterations, 100_000);
+  if (o.maxMoves !== undefined) countOption('maxMoves', o.maxMoves, 100_000);
 }
 
 let cached: Promise<Rulestack> | undefined;

@@ -304,6 +304,8 @@ export interface SimulateOptions {
   bot?: 'random' | 'mcts' | BotLevel;
   seed?: number;
   iterations?: number;
+  /** The most moves a game is played for (default and at most 100,000): one still on is unfinished. */
+  maxMoves?: number;
   /** Also return each game's final state hash. */
   hashes?: boolean;
 }

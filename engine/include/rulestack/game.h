@@ -308,6 +308,9 @@ class Game {
   bool perActionHolds(const Action& a, int player, PerActionMemo& memo) const;
   bool testPerAction(const Action& a, int player) const;
   void collectAnswers(int player, std::vector<Move>& out) const;  // (decisions: legal_answers.cpp)
+  void discardOptions(const Decision& dec, std::vector<int32_t>& opts) const;
+  bool offerSpec(int player, const Decision& dec, Event& ev, Ctx& c, const TargetSpec*& spec) const;
+  bool answerPicked(int player, const Decision& dec, const std::vector<Slot>& picked) const;  // (reasons.cpp)
   bool sameProperties(int32_t a, int32_t b) const;
   bool hasRealMove(int player) const;
   int nextInTurn(int player) const;

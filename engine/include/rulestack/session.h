@@ -73,8 +73,9 @@ std::string validateDefinition(const std::string& definitionJson);
 // {"ok":true|false,"steps":N,"failures":[{"step":i,"message":"..."}]}.
 std::string runScenario(const std::string& scenarioJson);
 
-// Bot-vs-bot games: options {"games":N,"bot":"random"|"mcts","seed":N,"iterations":N,"hashes":bool}.
-// Game i uses seed+i. Returns {"games":N,"moves":N,"wins":{"<player>":N},"draws":N,
+// Bot-vs-bot games: options {"games":N,"bot":"random"|"mcts"|level,"seed":N,"iterations":N,
+// "maxMoves":N,"hashes":bool}. Game i uses seed+i; a game still on after maxMoves moves
+// (100,000 at most, the default) is unfinished. Returns {"games":N,"moves":N,"wins":{"<player>":N},"draws":N,
 // "unfinished":N,"errors":N,"meanLength":x} plus "hashes" (each final state hash) when asked, and
 // "errorList" ([{"game","seed","message"}], the first 20) when some game failed.
 std::string simulate(const std::string& definitionJson, const std::string& optionsJson);

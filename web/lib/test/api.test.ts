@@ -368,6 +368,8 @@ describe('simulate and bot options', () => {
       [{ games: 2_000_000 }, /invalid games: 2000000/],
       [{ games: 2, bot: 'foo' }, /invalid bot: "foo" \(random, mcts, easy, normal, hard\)/],
       [{ games: 2, bot: 'mcts', iterations: -5 }, /invalid iterations: -5 \(an integer from 1 to 100000\)/],
+      [{ games: 2, maxMoves: 0 }, /invalid maxMoves: 0 \(an integer from 1 to 100000\)/],
+      [{ games: 2, maxMoves: 100_001 }, /invalid maxMoves: 100001/],
     ];
     for (const [opts, message] of cases) {
       assert.throws(() => rs.simulate(TIC_TAC_TOE_YAML, opts as SimulateOptions), (e: unknown) => e instanceof RangeError && message.test((e as Error).message));
@@ -380,6 +382,22 @@ describe('simulate and bot options', () => {
     } finally {
       game.dispose();
     }
+  });
+});
+
+describe('simulate maxMoves', () => {
+  test('a game still on after maxMoves moves is unfinished; the default is the engine\'s 100,000', async () => {
+    // (tic-tac-toe has no win before its fifth move, and always ends by its ninth)
+    const short = rs.simulate(TIC_TAC_TOE_YAML, { games: 20, seed: 3, maxMoves: 4 });
+    assert.deepEqual([short.games, short.moves, short.unfinished, short.draws, short.meanLength], [20, 80, 20, 0, 4]);
+    assert.deepEqual(short.wins, { '0': 0, '1': 0 });
+    assert.deepEqual(await rs.simulateParallel(TIC_TAC_TOE_YAML, { games: 20, seed: 3, maxMoves: 4, workers: 2 }), short);
+    const full = rs.simulate(TIC_TAC_TOE_YAML, { games: 20, seed: 3 });
+    assert.equal(full.unfinished, 0);
+    assert.deepEqual(rs.simulate(TIC_TAC_TOE_YAML, { games: 20, seed: 3, maxMoves: 9 }), full);
+    assert.deepEqual(rs.simulate(TIC_TAC_TOE_YAML, { games: 20, seed: 3, maxMoves: 100_000 }), full);
+    const mcts = rs.simulate(TIC_TAC_TOE_YAML, { games: 2, seed: 3, bot: 'mcts', iterations: 5, maxMoves: 2 });
+    assert.deepEqual([mcts.moves, mcts.unfinished], [4, 2]);
   });
 });
 

@@ -435,6 +435,22 @@ describe('command lines: files and numbers', () => {
       assert.deepEqual(j.errorDetails.map((d: { game: number; seed: number }) => [d.game, d.seed]), [1, 2, 3, 4, 5, 6, 7].map((g) => [g, g + 4]));
     });
 
+    test(`${cli} simulate --max-moves: games still on after that many moves are unfinished`, () => {
+      // (tic-tac-toe has no win before its fifth move)
+      const j = JSON.parse(run('simulate', 'ttt.json', '--games', '6', '--max-moves', '4', '--json').stdout);
+      assert.deepEqual([j.ok, j.games, j.moves, j.unfinished, j.draws, j.maxMoves, j.meanLength], [true, 6, 24, 6, 0, 4, 4]);
+      assert.deepEqual(j.wins, { '0': 0, '1': 0 });
+      const m = JSON.parse(run('simulate', 'ttt.json', '--games', '2', '--bot', 'mcts', '--iterations', '5', '--max-moves', '3', '--json').stdout);
+      assert.deepEqual([m.moves, m.unfinished, m.maxMoves], [6, 2, 3]);
+      const human = run('simulate', 'ttt.json', '--games', '6', '--max-moves', '4');
+      assert.match(human.stdout, /^unfinished {3}100\.0% \(6\)$/m);
+      for (const bad of ['0', '100001', '2.5']) {
+        const r = run('simulate', 'ttt.json', '--max-moves', bad);
+        assert.equal(r.status, 2, bad);
+        assert.match(r.stderr, /--max-moves must be an integer from 1 to 100000/);
+      }
+    });
+
     test(`${cli} test: a scenario's game is read from the scenario's folder or below it only`, () => {
       const ok = run('test', scen('below'));
       assert.equal(ok.status, 0, ok.stdout + ok.stderr);
