@@ -40,9 +40,9 @@ interface CliResult {
   errorDetails: Array<{ game: number; seed: number; message: string }>;
 }
 
-/** `rulestack simulate FILE --games N --seed S --bot B --json`, run as a user runs it (FILE: an example's name, or a path). */
-function cli(file: string, games: number, seed: number, bot: string): CliResult {
-  const args = ['bin/rulestack.mjs', 'simulate', path.isAbsolute(file) ? file : `examples/${file}`, '--games', String(games), '--seed', String(seed), '--bot', bot, '--json'];
+/** `rulestack simulate FILE --games N --seed S --bot B --json [more]`, run as a user runs it (FILE: an example's name, or a path). */
+function cli(file: string, games: number, seed: number, bot: string, ...more: string[]): CliResult {
+  const args = ['bin/rulestack.mjs', 'simulate', path.isAbsolute(file) ? file : `examples/${file}`, '--games', String(games), '--seed', String(seed), '--bot', bot, '--json', ...more];
   try {
     return JSON.parse(execFileSync(process.execPath, args, { cwd: ROOT, encoding: 'utf8' })) as CliResult;
   } catch (e) {
@@ -78,13 +78,15 @@ async function expectFigures(page: Page, c: CliResult): Promise<void> {
 }
 
 /** Runs the panel: N games of the loaded game with this bot from this first seed, to the end, on this many workers. */
-async function simulate(page: Page, games: number, bot: string, seed: number, botName: string, timeout: number, workers = 2): Promise<void> {
+async function simulate(page: Page, games: number, bot: string, seed: number, botName: string, timeout: number, workers = 2, maxMoves?: number): Promise<void> {
   await page.locator('#sim-count').fill(String(games));
   await page.locator('#sim-bot').selectOption(bot);
   await page.locator('#sim-seed').fill(String(seed));
+  if (maxMoves !== undefined) await page.locator('#sim-max-moves').fill(String(maxMoves));
   await page.locator('#sim-run').click();
   const on = `on ${workers} worker${workers === 1 ? '' : 's'}`;
-  await expect(page.locator('#sim-status')).toHaveText(new RegExp(`^${games} games played \\(${botName.replace(/[()]/g, '\\$&')} bots, seeds ${seed}–${seed + games - 1}\\) ${on} in \\d+\\.\\d\\d s, \\d+ games/s\\.$`), { timeout });
+  const capped = maxMoves !== undefined ? `, at most ${maxMoves} moves each` : '';
+  await expect(page.locator('#sim-status')).toHaveText(new RegExp(`^${games} games played \\(${botName.replace(/[()]/g, '\\$&')} bots, seeds ${seed}–${seed + games - 1}${capped}\\) ${on} in \\d+\\.\\d\\d s, \\d+ games/s\\.$`), { timeout });
   await expect(page.locator('#sim-progress')).toHaveJSProperty('value', games);
   await expect(page.locator('#sim-progress')).toHaveJSProperty('max', games);
   await expect(page.locator('#sim-run')).toBeEnabled();
@@ -198,6 +200,27 @@ test('Simulate 20 random games of tic-tac-toe on 6 workers: the engine’s games
   // undo steps back into it
   await page.locator('#undo').click();
   await expect(page.locator('#log .log-group')).toHaveCount(longest.length);
+  await expect(page.locator('#result')).toHaveText('in progress');
+});
+
+test('Simulate with Max moves: a game still on after them is unfinished, as `rulestack simulate --max-moves` counts it; one opens at that move', async ({ page }) => {
+  await cores(page, 2);
+  await open(page);
+  await page.locator('#sim-max-moves').fill('0');
+  await page.locator('#sim-run').click();
+  await expect(page.locator('#sim-status')).toHaveText('Max moves: a whole number from 1 to 100000.');
+  const expected = cli('tictactoe.yaml', 20, 5, 'random', '--max-moves', '6');
+  expect(expected.unfinished).toBeGreaterThan(0);
+  expect(expected.unfinished).toBeLessThan(20);
+  await simulate(page, 20, 'random', 5, 'Random', 30_000, 2, 6);
+  await expectFigures(page, expected);
+  // the longest games are those stopped at move 6: the first of them opens, at its sixth move
+  const longest = page.locator('#sim-odd li[data-why="longest"]');
+  await expect(longest).toContainText(', 6 moves, unfinished');
+  const s = await longest.locator('button.sim-open').getAttribute('data-seed');
+  await longest.getByRole('button', { name: 'Open' }).click();
+  await expect(page.locator('#sim-status')).toHaveText(`Opened the game of seed ${s}.`);
+  await expect(page.locator('#log .log-group')).toHaveCount(7); // + the setup
   await expect(page.locator('#result')).toHaveText('in progress');
 });
 

@@ -12,7 +12,7 @@ export interface GameOutcome {
   length: number;
   winner: PlayerId | null;
   draw: boolean;
-  /** Stopped at the engine's length limit without a result. */
+  /** Stopped at the run's most moves (the panel's Max moves) without a result. */
   unfinished: boolean;
   /** The engine's message when the game ended in an engine error (a run-time error in the rules). */
   error?: string;

@@ -26,8 +26,6 @@ function engineRng(seed: number): { next(): bigint; below(n: number): number } {
   return { next, below: (n) => Number(((next() >> 32n) * BigInt(n)) >> 32n) };
 }
 
-/** The engine's cap on a simulated game's moves (randomPlayout's maxMoves in simulate). */
-const MAX_MOVES = 100_000;
 
 export interface Replayed {
   moves: Array<{ player: string; move: Move }>;
@@ -37,13 +35,13 @@ export interface Replayed {
   failed?: { player: string; move: Move; message: string };
 }
 
-/** The game of this seed, as simulate played it with these bots. */
-export function replayGame(rs: Rulestack, definition: string, seed: number, bot: SimBot): Replayed {
+/** The game of this seed, as simulate played it with these bots for at most `maxMoves` moves. */
+export function replayGame(rs: Rulestack, definition: string, seed: number, bot: SimBot, maxMoves: number): Replayed {
   const game = rs.createGame(definition, { seed });
   try {
     const rng = engineRng(seed);
     const moves: Replayed['moves'] = [];
-    while (moves.length < MAX_MOVES) {
+    while (moves.length < maxMoves) {
       const view = game.view();
       const player = view.toAct[0];
       if (view.result || player === undefined) break;

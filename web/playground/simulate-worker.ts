@@ -13,8 +13,8 @@ import { outcomeOf, type GameOutcome, type SimBot } from './simulate-game.js';
 import { replayGame, type Replayed } from './simulate-replay.js';
 
 export type SimRequest =
-  | { type: 'run'; id: number; definition: string; games: number; bot: SimBot; seed: number; workers: number }
-  | { type: 'replay'; id: number; definition: string; seed: number; bot: SimBot; hash?: string };
+  | { type: 'run'; id: number; definition: string; games: number; bot: SimBot; seed: number; maxMoves: number; workers: number }
+  | { type: 'replay'; id: number; definition: string; seed: number; bot: SimBot; maxMoves: number; hash?: string };
 
 export type SimResponse =
   | { type: 'progress'; id: number; outcomes: GameOutcome[] }
@@ -30,7 +30,7 @@ self.addEventListener('message', async (e: MessageEvent<SimRequest>) => {
     // the definition comes as the game's JSON text: no YAML reader needed here
     const rs = await loadEngine({ yaml: false });
     if (req.type === 'replay') {
-      const { moves, hash, failed } = replayGame(rs, req.definition, req.seed, req.bot);
+      const { moves, hash, failed } = replayGame(rs, req.definition, req.seed, req.bot, req.maxMoves);
       if (req.hash !== undefined && hash !== req.hash) throw new Error(`the replay of seed ${req.seed} ends in state ${hash}, simulate's in ${req.hash}`);
       post({ type: 'replayed', id: req.id, moves, failed });
       return;
@@ -41,6 +41,7 @@ self.addEventListener('message', async (e: MessageEvent<SimRequest>) => {
       games: req.games,
       seed: req.seed,
       bot: req.bot,
+      maxMoves: req.maxMoves,
       hashes: true,
       batch: 1,
       workers: req.workers,

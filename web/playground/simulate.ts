@@ -24,6 +24,9 @@ const BOTS: Array<[SimBot, string]> = [
   ['hard', 'Hard (MCTS)'],
 ];
 
+/** The most moves the engine plays a simulated game for (simulate's maxMoves, and its default). */
+const MAX_GAME_MOVES = 100_000;
+
 const playerLabel = (id: string) => (/^\d+$/.test(id) ? `Player ${id}` : id);
 
 /** One worker a core the browser reports (the package's limit is 1024), at most one a game. */
@@ -43,6 +46,7 @@ export function initSimulate(host: SimulateHost): void {
   if (!root) return;
   const count = h('input', { id: 'sim-count', type: 'number', min: '1', max: '10000', value: '100', inputmode: 'numeric' }) as HTMLInputElement;
   const bot = h('select', { id: 'sim-bot' }, ...BOTS.map(([v, t]) => h('option', { value: v }, t))) as HTMLSelectElement;
+  const maxMoves = h('input', { id: 'sim-max-moves', type: 'number', min: '1', max: String(MAX_GAME_MOVES), value: String(MAX_GAME_MOVES), inputmode: 'numeric', title: 'A game still on after this many moves counts as unfinished (bots that never end a game)' }) as HTMLInputElement;
   const seed = h('input', { id: 'sim-seed', type: 'number', min: '0', value: '1', inputmode: 'numeric', title: 'Game i is dealt (and its bots seeded) from this seed + i' }) as HTMLInputElement;
   const run = h('button', { id: 'sim-run', type: 'button', class: 'primary' }, 'Simulate') as HTMLButtonElement;
   const stop = h('button', { id: 'sim-stop', type: 'button', disabled: '' }, 'Stop') as HTMLButtonElement;
@@ -73,6 +77,7 @@ export function initSimulate(host: SimulateHost): void {
       h('label', null, 'Games ', count),
       h('label', null, 'Bot ', bot),
       h('label', null, 'First seed ', seed),
+      h('label', null, 'Max moves ', maxMoves),
       run,
       stop,
     ),
@@ -85,6 +90,7 @@ export function initSimulate(host: SimulateHost): void {
   let outcomes: GameOutcome[] = [];
   let runDef = '';
   let runBot: SimBot = 'random';
+  let runMaxMoves = MAX_GAME_MOVES;
   let runPlayers: readonly string[] = [];
 
   /**
@@ -121,6 +127,7 @@ export function initSimulate(host: SimulateHost): void {
     const id = ++runId;
     const def = runDef;
     const bot = runBot;
+    const cap = runMaxMoves;
     // (an MCTS game is searched again move by move: as long as simulate took to play it)
     status.textContent = `Opening the game of seed ${s}…`;
     w.addEventListener('message', (e: MessageEvent<SimResponse>) => {
@@ -132,16 +139,18 @@ export function initSimulate(host: SimulateHost): void {
         status.textContent = f ? `Opened the game of seed ${s}, up to its move that failed in the engine (${playerLabel(f.player)}: ${f.move.action ?? f.move.decision ?? 'a move'}): ${f.message}` : `Opened the game of seed ${s}.`;
       } else if (e.data.type === 'error') status.textContent = `Could not open it: ${e.data.message}`;
     });
-    w.postMessage({ type: 'replay', id, definition: def, seed: s, bot, hash: o.hash } satisfies SimRequest);
+    w.postMessage({ type: 'replay', id, definition: def, seed: s, bot, maxMoves: cap, hash: o.hash } satisfies SimRequest);
   };
 
   run.addEventListener('click', () => {
     const def = host.definition();
     const games = Math.floor(Number(count.value));
     const first = Math.floor(Number(seed.value));
+    const cap = Number(maxMoves.value);
     if (def === null) return void (status.textContent = 'Load a game first.');
     if (!(games >= 1 && games <= 10000)) return void (status.textContent = 'Games: a whole number from 1 to 10000.');
     if (!(first >= 0 && Number.isSafeInteger(first + games))) return void (status.textContent = 'First seed: a whole number from 0.');
+    if (!(Number.isInteger(cap) && cap >= 1 && cap <= MAX_GAME_MOVES)) return void (status.textContent = `Max moves: a whole number from 1 to ${MAX_GAME_MOVES}.`);
     worker ??= newWorker();
     const id = ++runId;
     const workers = workersFor(games);
@@ -149,6 +158,7 @@ export function initSimulate(host: SimulateHost): void {
     outcomes = [];
     runDef = def;
     runBot = bot.value as SimBot;
+    runMaxMoves = cap;
     runPlayers = host.players();
     progress.max = games;
     progress.value = 0;
@@ -169,11 +179,12 @@ export function initSimulate(host: SimulateHost): void {
       } else if (r.type === 'done') {
         const s = (performance.now() - started) / 1000;
         const rate = `${s.toFixed(2)} s, ${Math.round(games / s)} games/s`;
-        finish(`${outcomes.length} games played (${BOTS.find(([v]) => v === runBot)![1]} bots, seeds ${first}–${first + games - 1}) ${onWorkers(workers)} in ${rate}.`, r.result);
+        const capped = cap < MAX_GAME_MOVES ? `, at most ${cap} moves each` : '';
+        finish(`${outcomes.length} games played (${BOTS.find(([v]) => v === runBot)![1]} bots, seeds ${first}–${first + games - 1}${capped}) ${onWorkers(workers)} in ${rate}.`, r.result);
       } else if (r.type === 'error') finish(`Stopped: ${r.message}`);
     };
     worker.onerror = (e) => finish(`Stopped: the simulation worker failed (${e.message}).`);
-    worker.postMessage({ type: 'run', id, definition: def, games, bot: runBot, seed: first, workers } satisfies SimRequest);
+    worker.postMessage({ type: 'run', id, definition: def, games, bot: runBot, seed: first, maxMoves: cap, workers } satisfies SimRequest);
   });
   stop.addEventListener('click', () => {
     runId++;
