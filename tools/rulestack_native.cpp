@@ -324,6 +324,16 @@ std::string fixed(double x, int digits) {
   return buf;
 }
 
+// Numbers as node's JSON.stringify writes them: a whole number without ".0".
+void wholeAsIntegers(nlohmann::ordered_json& j) {
+  if (j.is_number_float()) {
+    const double d = j.get<double>();
+    if (std::isfinite(d) && d == std::floor(d) && std::fabs(d) <= 9007199254740991.0) j = (long long)d;
+  } else if (j.is_structured()) {
+    for (auto& x : j) wholeAsIntegers(x);
+  }
+}
+
 int cmdSimulate(const std::vector<std::string>& args) {
   Args a = parseArgs(args, {"games", "bot", "seed", "iterations", "max-moves", "batch"}, {"json"});
   std::string file = oneFile(a, "GAME");
@@ -411,6 +421,7 @@ int cmdSimulate(const std::vector<std::string>& args) {
                    {"errors", errors}, {"errorDetails", errorDetails}};
     if (hasIterations) result["iterations"] = iterations;
     if (hasMaxMoves) result["maxMoves"] = maxMoves;
+    wholeAsIntegers(result);
     out(result.dump());
   } else {
     auto pct = [](double x) { return fixed(x * 100, 1) + "%"; };
@@ -495,6 +506,16 @@ bool inside(const fs::path& dir, const fs::path& p) {
   return fi != f.end();
 }
 
+// A path as the node command shows it: relative to the working folder when it is in it or below
+// it ("." for the folder itself), else absolute.
+std::string shownPath(const fs::path& p) {
+  std::error_code ec;
+  fs::path abs = fs::absolute(p, ec).lexically_normal();
+  if (abs.has_relative_path() && abs.filename().empty()) abs = abs.parent_path();  // ("dir/..": no "/" at the end)
+  const std::string rel = abs.lexically_relative(fs::current_path(ec)).generic_string();
+  return rel.empty() || rel == ".." || rel.rfind("../", 0) == 0 ? abs.string() : rel;
+}
+
 // root: the folder a scenario's game must be in ("" = the scenario's own folder).
 ScenarioLine runOneScenario(const std::string& file, const std::string& root) {
   std::string name = file;
@@ -516,15 +537,17 @@ ScenarioLine runOneScenario(const std::string& file, const std::string& root) {
       if (!fs::exists(j, ec)) return fail("game: " + p.string() + ": YAML is not supported by rulestack-native and there is no " + j.filename().string() + " beside it");
       p = j;
     }
-    gameFile = p.lexically_normal().string();
+    gameFile = shownPath(p);
     fs::path dir = fs::path(file).parent_path();
     if (dir.empty()) dir = ".";
     std::error_code ec;
     if (!root.empty()) dir = root;
-    if (fs::exists(p, ec) && !inside(dir, p))
-      return fail(root.empty() ? "game: " + gameFile + " is outside the scenario's folder " + dir.lexically_normal().string() +
+    if (fs::exists(p, ec) && !inside(dir, p)) {
+      const std::string dirShown = shownPath(dir);
+      return fail(root.empty() ? "game: " + gameFile + " is outside the scenario's folder " + dirShown +
                                      " (a scenario's game must be in its folder or below it; --root DIR allows the games under DIR)"
-                               : "game: " + gameFile + " is outside --root " + dir.lexically_normal().string());
+                               : "game: " + gameFile + " is outside --root " + dirShown);
+    }
     if (!tryRead(gameFile, gameText, why)) return fail("game: cannot read " + gameFile + ": " + why);
     json g = json::parse(gameText, nullptr, false);
     if (g.is_discarded()) return fail("game: " + gameFile + ": JSON syntax error");

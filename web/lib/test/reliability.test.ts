@@ -437,7 +437,10 @@ describe('command lines: files and numbers', () => {
 
     test(`${cli} simulate --max-moves: games still on after that many moves are unfinished`, () => {
       // (tic-tac-toe has no win before its fifth move)
-      const j = JSON.parse(run('simulate', 'ttt.json', '--games', '6', '--max-moves', '4', '--json').stdout);
+      const text = run('simulate', 'ttt.json', '--games', '6', '--max-moves', '4', '--json').stdout;
+      // whole numbers written as JSON.stringify writes them (no "4.0")
+      assert.match(text, /"meanLength":4,.*"winRates":\{"0":0,"1":0\},"draws":0,"drawRate":0,/);
+      const j = JSON.parse(text);
       assert.deepEqual([j.ok, j.games, j.moves, j.unfinished, j.draws, j.maxMoves, j.meanLength], [true, 6, 24, 6, 0, 4, 4]);
       assert.deepEqual(j.wins, { '0': 0, '1': 0 });
       const m = JSON.parse(run('simulate', 'ttt.json', '--games', '2', '--bot', 'mcts', '--iterations', '5', '--max-moves', '3', '--json').stdout);
@@ -463,6 +466,9 @@ describe('command lines: files and numbers', () => {
         assert.match(r.stdout, outside, name);
       }
       assert.match(run('test', scen('parent')).stdout, /game: ttt\.json is outside/);
+      // a path in the working folder or below it is shown relative to it, as given or not
+      assert.equal(run('test', scen('absolute')).stdout, "FAIL absolute: game: ttt.json is outside the scenario's folder scen " +
+        "(a scenario's game must be in its folder or below it; --root DIR allows the games under DIR)\n");
       assert.match(run('test', scen('devzero')).stdout, /game: \/dev\/zero is outside/);
       // --root widens the folder (here: the one above scen), and lifts no other rule
       const above = run('test', scen('parent'), '--root', '.');
