@@ -53,6 +53,8 @@ export interface OnlineGameEventMap {
   update: RoomUpdate;
   /** the decision timer ran out and the room moved for a player */
   timeout: TimeoutNotice;
+  /** the connection came back after a drop: the new reconnectionToken (the one before no longer works) */
+  reconnect: string;
   /** the connection was lost for good (or leave() was called): the close code */
   leave: number;
 }
@@ -62,6 +64,8 @@ interface Pending {
   move: Move;
   resolve: (events: GameEvent[]) => void;
   reject: (e: Error) => void;
+  /** sent before the connection dropped: its answer may have been lost with it */
+  beforeDrop?: boolean;
 }
 
 /** One seat (or a spectator) of a game on a rulestack server. */
@@ -76,9 +80,12 @@ export class OnlineGame {
     event: new Set(),
     update: new Set(),
     timeout: new Set(),
+    reconnect: new Set(),
     leave: new Set(),
   };
   #left = false;
+  /** reconnected, and the room's first update since not yet taken in */
+  #reconnected = false;
   #definitionJson: string | null = null;
   /** resolves on the first update (join waits for it) */
   readonly ready: Promise<void>;
@@ -99,8 +106,16 @@ export class OnlineGame {
     // sent before the first update of every connection (join and rejoin)
     room.onMessage('definition', (d: { definition: string }) => (this.#definitionJson = d.definition));
     room.onMessage('timeout', (t: TimeoutNotice) => this.#emit('timeout', t));
+    room.onDrop(() => {
+      for (const p of this.#pending.values()) p.beforeDrop = true;
+    });
     // after an automatic reconnection, ask for every event from the last one we hold
-    room.onReconnect(() => room.send('sync', { since: this.#dropped + this.#events.length }));
+    room.onReconnect(() => {
+      this.#reconnected = true;
+      room.send('sync', { since: this.#dropped + this.#events.length });
+      // (the SDK sets the new token just after this call)
+      queueMicrotask(() => this.#emit('reconnect', room.reconnectionToken));
+    });
     room.onLeave((code: number) => {
       this.#left = true;
       for (const [id, p] of this.#pending) {
@@ -133,10 +148,12 @@ export class OnlineGame {
     return this.room.reconnectionToken;
   }
 
+  /** `player` is this client's seat, or left out (null: the spectator, as a local game's). */
   #own(player: unknown, what: string): void {
-    if (player === undefined || player === null) return;
-    if (String(player) !== this.seat) {
-      throw new RangeError(`rulestack client: ${what}: this client holds only the ${this.seat === null ? 'spectator' : `player ${this.seat}`} view, not player '${String(player)}'`);
+    if (player === undefined || (player === null && this.seat === null)) return;
+    if (player === null || String(player) !== this.seat) {
+      const asked = player === null ? 'the spectator view' : `player '${String(player)}'`;
+      throw new RangeError(`rulestack client: ${what}: this client holds only the ${this.seat === null ? 'spectator' : `player ${this.seat}`} view, not ${asked}`);
     }
   }
 
@@ -213,6 +230,18 @@ export class OnlineGame {
       if (p) {
         this.#pending.delete(u.ack);
         p.resolve(u.events);
+      }
+    }
+    if (this.#reconnected) {
+      // The room answers again the last move it received from this seat as it comes back (just
+      // above, or in a 'rejected' before this update). A move sent before the drop and still
+      // unanswered never reached it, or was answered before that last one: no answer will come.
+      this.#reconnected = false;
+      for (const [id, p] of this.#pending) {
+        if (!p.beforeDrop) continue;
+        this.#pending.delete(id);
+        p.reject(new Error('rulestack client: the connection dropped before the room answered this move, and its answer was lost: ' +
+          'the room may or may not have applied it (the view says)'));
       }
     }
     this.#emit('update', u);

@@ -126,7 +126,11 @@ export function initOnline(host: OnlineHost): void {
     lastView = null;
     sent = null;
     useDefinition(g.definitionJson); // the room's: names and rules text for a joiner too
-    if (g.seat !== null) sessionStorage.setItem(tokenKey(g.roomId), g.reconnectionToken);
+    if (g.seat !== null) {
+      sessionStorage.setItem(tokenKey(g.roomId), g.reconnectionToken);
+      // each reconnection after a drop gives a new token: the old one would not rejoin after a reload
+      g.on('reconnect', (token) => sessionStorage.setItem(tokenKey(g.roomId), token));
+    }
     const serverUrl = server.value;
     const playerLink = roomLink(location.href, serverUrl, g.roomId, false);
     const spectatorLink = roomLink(location.href, serverUrl, g.roomId, true);

@@ -30,8 +30,8 @@ export class RulestackRoom extends Room {
   maxClients = 1000;
   /** Work on the game runs one piece at a time, in order (moves, bots, timers). */
   #chain = Promise.resolve();
+  /** The bot's or the decision timer counting now: { handle, key, kind, player } (key: the moves recorded when it was set). */
   #timer = null;
-  #botTimer = null;
   #seatClient = new Map(); // player → client (connected or within its grace period)
   #started = false;
   #bots = new Map();
@@ -104,7 +104,16 @@ export class RulestackRoom extends Room {
     const seat = client.userData.seat;
     if (seat !== null) this.#seatClient.set(seat, client);
     this.#sendDefinition(client); // a client that rejoins after a reload has lost it
-    this.#run(() => this.#sendUpdates([client])); // the current view and every event since the last one it was sent
+    // the current view and every event since the last one it was sent, and the answer to its
+    // last move again (sent while it was away, it was lost with the connection)
+    this.#run(() => {
+      const last = client.userData.answer;
+      if (last?.reason !== undefined) this.#reject(client, last.id, last.reason, last.message);
+      // a move applied: its update again, from its first event
+      const applied = last !== undefined && last.reason === undefined;
+      if (applied) client.userData.sent = Math.min(client.userData.sent, last.from);
+      this.#sendUpdates([client], client, applied ? last.id : undefined);
+    });
   }
 
   onLeave(client) {
@@ -116,8 +125,7 @@ export class RulestackRoom extends Room {
   }
 
   onDispose() {
-    clearTimeout(this.#timer);
-    clearTimeout(this.#botTimer);
+    clearTimeout(this.#timer?.handle);
     return this.#chain.finally(() => this.game?.dispose());
   }
 
@@ -180,6 +188,7 @@ export class RulestackRoom extends Room {
   }
 
   #reject(client, id, reason, message) {
+    if (id !== null) client.userData.answer = { id, reason, message };
     client.send('rejected', { id, reason, message });
   }
 
@@ -220,26 +229,38 @@ export class RulestackRoom extends Room {
       return onIllegal({ reason: 'runtime_error', message: `rulestack room: the move could not be recorded (${e.message}); it was taken back` });
     }
     this.moves.push(entry);
+    if (moverClient) moverClient.userData.answer = { id, from: moverClient.userData.sent }; // (from: its first event)
     this.#sendUpdates(this.clients, moverClient, id);
     this.#schedule();
     return true;
   }
 
-  /** Who plays next: a bot now, or a decision timer for a person. */
+  /**
+   * Who plays next: a bot now, or a decision timer for a person. Called after every move and
+   * whenever someone joins or leaves: a timer already counting for the same turn runs on (a
+   * spectator coming and going never restarts it); one whose turn has passed does nothing.
+   */
   #schedule() {
-    clearTimeout(this.#timer);
-    clearTimeout(this.#botTimer);
-    this.#timer = this.#botTimer = null;
-    if (!this.#started || this.game.disposed || this.game.view().result !== null) return;
-    const toAct = this.game.view().toAct;
-    const botPlayer = toAct.find((p) => this.#botLevel(p) && this.game.legalMoves(p).length > 0);
-    if (botPlayer !== undefined) {
-      this.#botTimer = setTimeout(() => this.#run(() => this.#botMove(botPlayer)), this.header.botDelayMs);
-      return;
+    let want = null;
+    if (this.#started && !this.game.disposed && this.game.view().result === null) {
+      const botPlayer = this.game.view().toAct.find((p) => this.#botLevel(p) && this.game.legalMoves(p).length > 0);
+      if (botPlayer !== undefined) want = { kind: 'bot', player: botPlayer, ms: this.header.botDelayMs };
+      else if (this.header.decisionSeconds) want = { kind: 'timer', player: null, ms: this.header.decisionSeconds * 1000 };
     }
-    if (this.header.decisionSeconds) {
-      this.#timer = setTimeout(() => this.#run(() => this.#timeout()), this.header.decisionSeconds * 1000);
-    }
+    const key = this.moves.length;
+    const t = this.#timer;
+    if (t && want && t.key === key && t.kind === want.kind && t.player === want.player) return;
+    clearTimeout(t?.handle);
+    this.#timer = null;
+    if (!want) return;
+    const work = want.kind === 'bot' ? () => this.#botMove(want.player) : () => this.#timeout();
+    const timer = { key, kind: want.kind, player: want.player };
+    timer.handle = setTimeout(() => {
+      if (this.#timer === timer) this.#timer = null;
+      // (queued behind the moves received meanwhile: one of them may have taken this turn)
+      this.#run(() => (this.moves.length === key ? work() : undefined));
+    }, want.ms);
+    this.#timer = timer;
   }
 
   #botLevel(p) {

@@ -4,9 +4,13 @@
 // PUBLIC_ADDRESS, host:port, to where clients reach this process).
 import { createServer } from './server.mjs';
 
+if (process.argv.length > 2) {
+  console.error(`rulestack server: it takes no arguments, not ${process.argv.slice(2).join(' ')} (set PORT, REDIS_URL and PUBLIC_ADDRESS in its environment)`);
+  process.exit(2);
+}
 const port = Number(process.env.PORT ?? 2567);
-if (!Number.isInteger(port) || port < 0 || port > 65535) {
-  console.error(`rulestack server: PORT must be a port number, not ${process.env.PORT}`);
+if (!/^\d+$/.test(process.env.PORT ?? '2567') || port < 1 || port > 65535) {
+  console.error(`rulestack server: PORT must be a port number from 1 to 65535, not '${process.env.PORT}'`);
   process.exit(2);
 }
 const { server } = createServer();

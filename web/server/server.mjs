@@ -10,6 +10,8 @@ import { roomWithStore } from './game-room.mjs';
 import { createStore } from './record-store.mjs';
 
 export const ROOM_NAME = 'rulestack';
+/** The largest message a client may send (ws-transport's default, 4 KiB, is less than a move naming many targets). */
+export const MAX_MESSAGE_BYTES = 64 * 1024;
 
 // @colyseus/core 0.18 checks a reconnected client against the global WebSocket.OPEN, which
 // node 20 lacks (node 22 has it): without this every reconnection fails there.
@@ -23,7 +25,7 @@ globalThis.WebSocket ??= WebSocket;
 export function createServer({ redisUrl = process.env.REDIS_URL, publicAddress = process.env.PUBLIC_ADDRESS, store } = {}) {
   const server = new Server({
     publicAddress,
-    transport: new WebSocketTransport(),
+    transport: new WebSocketTransport({ maxPayload: MAX_MESSAGE_BYTES }),
     presence: redisUrl ? new RedisPresence(redisUrl) : undefined,
     driver: redisUrl ? new RedisDriver(redisUrl) : undefined,
     gracefullyShutdown: false,

@@ -4,6 +4,7 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
+import { spawnSync } from 'node:child_process';
 import { loadEngine } from 'rulestack';
 import { join } from 'rulestack/client';
 import { startServer, nextMessage } from './helpers.mjs';
@@ -114,7 +115,27 @@ test('malformed messages get a clear answer and change nothing', async () => {
   assert.deepEqual(await nextMessage(raw, 'rejected'), { id: null, reason: 'bad_move', message: "rulestack room: unknown message 'teleport' (messages: move, sync)" });
   raw.send('sync', { since: -1 });
   assert.match((await nextMessage(raw, 'rejected')).message, /^rulestack room: a 'sync' message is \{ since: <integer ≥ 0> \}/);
+  // a long move (here 10 KB of targets) is answered, not cut off: messages up to 64 KiB
+  raw.send('move', { id: 5, move: { action: 'Mark', targets: Array.from({ length: 1000 }, (_, i) => `cell${i}`) } });
+  assert.equal((await nextMessage(raw, 'rejected')).id, 5);
+  raw.send('move', { id: 6, move: 'x'.repeat(70 * 1024) });
+  await new Promise((r) => raw.onLeave(r)); // past the limit: this client's connection is closed
   assert.equal(room.stateHash, hash);
+});
+
+test('npm run server takes no arguments, and PORT is a port number', () => {
+  const main = new URL('../main.mjs', import.meta.url).pathname;
+  const cases = [
+    [['--port', '3000'], {}, /^rulestack server: it takes no arguments, not --port 3000 \(set PORT, REDIS_URL and PUBLIC_ADDRESS in its environment\)$/m],
+    [[], { PORT: '0' }, /^rulestack server: PORT must be a port number from 1 to 65535, not '0'$/m],
+    [[], { PORT: '0x64f1' }, /not '0x64f1'/],
+    [[], { PORT: '' }, /not ''/],
+  ];
+  for (const [args, env, message] of cases) {
+    const r = spawnSync(process.execPath, [main, ...args], { env: { ...process.env, ...env }, encoding: 'utf8', timeout: 30_000 });
+    assert.equal(r.status, 2, `${args.join(' ')} ${JSON.stringify(env)}: ${r.stdout}${r.stderr}`);
+    assert.match(r.stderr, message);
+  }
 });
 
 test('bad room options are refused with what is wrong', async () => {

@@ -148,3 +148,97 @@ test('a move in time resets the timer', async () => {
   assert.equal(t.player, '1');
   await room.disconnect();
 });
+
+test('players and spectators joining and leaving do not restart the decision timer', async () => {
+  const room = await env.colyseus.createRoom('rulestack', { game: 'tictactoe', seed: 28, decisionSeconds: 0.6 });
+  const p0 = await join(env.url, room.roomId, { seat: '0' });
+  const timedOut = once(p0, 'timeout');
+  await join(env.url, room.roomId, { seat: '1' }); // the game starts: the timer counts from here
+  const t0 = Date.now();
+  const comings = (async () => {
+    for (let i = 0; i < 4; i++) {
+      await sleep(200);
+      const w = await join(env.url, room.roomId, { seat: 'spectator' });
+      if (i % 2 === 1) await w.leave();
+    }
+  })();
+  const t = await timedOut;
+  const waited = Date.now() - t0;
+  assert.equal(t.player, '0');
+  assert.ok(waited >= 500 && waited < 1000, `the timer ran ${waited} ms (0.6 s from the start of the turn)`);
+  await comings;
+  await room.disconnect();
+});
+
+/** Runs `fn` while the server's store takes `ms` to record a move (a slow Redis). */
+async function withSlowStore(ms, fn) {
+  const append = env.store.append;
+  env.store.append = async function (id, entry) {
+    await sleep(ms);
+    return append.call(this, id, entry);
+  };
+  try {
+    await fn();
+  } finally {
+    env.store.append = append;
+  }
+}
+
+test('a timer that ran out while a move was being recorded does nothing: the next turn has its own', async () => {
+  await withSlowStore(500, async () => {
+    const room = await env.colyseus.createRoom('rulestack', { game: 'tictactoe', seed: 29, decisionSeconds: 0.4 });
+    const p0 = await join(env.url, room.roomId, { seat: '0' });
+    const p1 = await join(env.url, room.roomId, { seat: '1' });
+    await sleep(250);
+    await p0.apply('0', { action: 'Mark', targets: ['C'] }); // recorded 0.5 s later: the timer ran out meanwhile
+    const recorded = Date.now();
+    const t = await once(p1, 'timeout');
+    const after = Date.now() - recorded;
+    assert.equal(t.player, '1');
+    assert.ok(after >= 800, `player 1's timeout came ${after} ms after player 0's move (its own 0.4 s, then 0.5 s to record it)`);
+    const record = await env.store.load(room.roomId);
+    assert.deepEqual(record.moves.map((m) => [m.player, m.by]), [['0', undefined], ['1', 'timeout']]);
+    await room.disconnect();
+  });
+});
+
+test('a move in flight when the connection drops is answered once it is back; one the room never got is rejected', async () => {
+  await withSlowStore(300, async () => {
+    const local = rs.createGame(exampleDefinition('tictactoe'), { seed: 30 });
+    const room = await env.colyseus.createRoom('rulestack', { game: 'tictactoe', seed: 30, graceSeconds: 10 });
+    const p0 = await join(env.url, room.roomId, { seat: '0' });
+    const p1 = await join(env.url, room.roomId, { seat: '1' });
+    p0.room.reconnection.minUptime = 0;
+    const token = p0.reconnectionToken;
+    // the room has the move and is recording it when the connection drops: its answer is lost
+    const move = local.legalMoves('0')[0];
+    const answered = p0.apply('0', move);
+    await sleep(100);
+    const back = once(p0, 'reconnect');
+    cut(p0);
+    assert.deepEqual(await answered, local.apply('0', move), 'resolved with its events once the connection is back');
+    const newToken = await back;
+    assert.notEqual(newToken, token);
+    assert.equal(newToken, p0.reconnectionToken, 'the event gives the token rejoin now takes');
+    // a move lost on the way, then a drop: rejected once the connection is back, and nothing changed
+    const theirs = local.legalMoves('1')[0];
+    assert.deepEqual(await p1.apply('1', theirs), local.apply('1', theirs));
+    const hash = room.stateHash;
+    const connection = p0.room.connection;
+    const send = connection.send;
+    connection.send = () => {}; // (the network loses the next message)
+    const lost = p0.apply('0', local.legalMoves('0')[0]);
+    connection.send = send;
+    cut(p0);
+    await assert.rejects(lost, /^Error: rulestack client: the connection dropped before the room answered this move, and its answer was lost/);
+    assert.equal(room.stateHash, hash);
+    // and the seat plays on
+    const next = local.legalMoves('0')[0];
+    assert.deepEqual(await p0.apply('0', next), local.apply('0', next));
+    assert.equal(room.stateHash, local.stateHash());
+    // a seated client holds no spectator view
+    assert.throws(() => p0.view(null), /^RangeError: rulestack client: view: this client holds only the player 0 view, not the spectator view$/);
+    local.dispose();
+    await room.disconnect();
+  });
+});
