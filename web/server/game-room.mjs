@@ -35,6 +35,8 @@ export class RulestackRoom extends Room {
   #seatClient = new Map(); // player → client (connected or within its grace period)
   #started = false;
   #bots = new Map();
+  /** The full logs #fullLog replayed, by seat, while the game has `moves` moves. */
+  #fullLogs = null;
 
   async onCreate(options) {
     const parsed = parseRoomOptions(options);
@@ -177,11 +179,19 @@ export class RulestackRoom extends Room {
     }
   }
 
-  /** log(seat) from the first event: the record replayed in a scratch game (a rare path). */
+  /**
+   * log(seat) from the first event: the record replayed in a scratch game (a rare path), kept
+   * until the next move (a client asking again and again costs a copy, not a replay each time).
+   */
   #fullLog(seat) {
+    if (this.#fullLogs?.moves !== this.moves.length) this.#fullLogs = { moves: this.moves.length, bySeat: new Map() };
+    const kept = this.#fullLogs.bySeat.get(seat);
+    if (kept) return kept;
     const game = replayRecord(this.rs, { header: this.header, moves: this.moves });
     try {
-      return game.log(seat);
+      const log = game.log(seat);
+      this.#fullLogs.bySeat.set(seat, log);
+      return log;
     } finally {
       game.dispose();
     }

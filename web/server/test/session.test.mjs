@@ -242,3 +242,31 @@ test('a move in flight when the connection drops is answered once it is back; on
     await room.disconnect();
   });
 });
+
+test('clients that join late get the whole log past the live 128 events, each seat its own', async () => {
+  const local = rs.createGame(exampleDefinition('duel'), { seed: 31 });
+  const room = await env.colyseus.createRoom('rulestack', { game: 'duel', seed: 31 });
+  const players = [await join(env.url, room.roomId, { seat: '0' }), await join(env.url, room.roomId, { seat: '1' })];
+  while (local.log(null).length <= 300 && local.view().result === null) {
+    const p = local.view().toAct[0];
+    const move = local.legalMoves(p)[0];
+    await players[Number(p)].apply(p, move);
+    local.apply(p, move);
+  }
+  assert.ok(local.log(null).length > 300, 'more events than the room keeps live');
+  // two spectators, then player 0 again after a reload: each the whole log of its seat
+  for (const seat of ['spectator', 'spectator']) {
+    const late = await join(env.url, room.roomId, { seat });
+    assert.deepEqual([...late.log()], [...local.log(null)]);
+    await late.leave();
+  }
+  players[0].room.reconnection.enabled = false;
+  const token = players[0].reconnectionToken;
+  cut(players[0]);
+  await sleep(100);
+  const again = await rejoin(env.url, token);
+  assert.deepEqual([...again.log()], [...local.log('0')]);
+  assert.equal(room.stateHash, local.stateHash());
+  local.dispose();
+  await room.disconnect();
+});
