@@ -121,7 +121,7 @@ test('two pages play a Duel through the server to the end; a third watches as a 
 
   // the second player opens the link; the spectator link shows the spectator view
   await bob.goto(playerLink);
-  await expect(bob.locator('#online-status')).toContainText('you are Player 1');
+  await expect(bob.locator('#online-status')).toContainText('you are Player 1. Its creator chose the seed, so they can work out the hidden cards.');
   // a joiner's editor holds the page's own example, not the room's definition: it is put away
   await expect(bob.locator('#editor-box')).toBeHidden();
   await expect(alice.locator('#editor-box')).toBeVisible();
@@ -190,7 +190,7 @@ test('two pages play a Duel through the server to the end; a third watches as a 
       if (clicks === 8) {
         // a reload takes the seat back (its reconnection token, kept in the tab's sessionStorage)
         await bob.reload();
-        await expect(bob.locator('#online-status')).toContainText('you are Player 1');
+        await expect(bob.locator('#online-status')).toContainText('you are Player 1. Its creator chose the seed, so they can work out the hidden cards.');
         await expect(bob.locator('#online [data-zone="Hand:1"] .card')).not.toHaveCount(0);
       }
       break;
@@ -240,7 +240,7 @@ test("a joiner reads the cards' rules text from the room's definition", async ({
   await expect(alice.locator('#online-status')).toContainText('you are Player 0');
   // bob's page loads its own default example: the room's definition comes from the room
   await bob.goto(await alice.locator('#online-player-link').inputValue());
-  await expect(bob.locator('#online-status')).toContainText('you are Player 1');
+  await expect(bob.locator('#online-status')).toContainText('you are Player 1. Its creator chose the seed, so they can work out the hidden cards.');
   const texts = new Map<string, string>();
   for (const e of (parseYaml(fs.readFileSync(new URL('../examples/nexus.yaml', import.meta.url), 'utf8')) as { entities: { id: string; text?: string }[] }).entities) {
     if (e.text) texts.set(e.id, e.text);

@@ -87,6 +87,7 @@ export class OnlineGame {
   /** reconnected, and the room's first update since not yet taken in */
   #reconnected = false;
   #definitionJson: string | null = null;
+  #seedChosen = false;
   /** resolves on the first update (join waits for it) */
   readonly ready: Promise<void>;
 
@@ -104,7 +105,10 @@ export class OnlineGame {
       p.reject(new IllegalMoveError(r.reason, r.message, p.move, this.#update?.seat ?? ''));
     });
     // sent before the first update of every connection (join and rejoin)
-    room.onMessage('definition', (d: { definition: string }) => (this.#definitionJson = d.definition));
+    room.onMessage('definition', (d: { definition: string; seedChosen?: boolean }) => {
+      this.#definitionJson = d.definition;
+      this.#seedChosen = d.seedChosen === true;
+    });
     room.onMessage('timeout', (t: TimeoutNotice) => this.#emit('timeout', t));
     room.onDrop(() => {
       for (const p of this.#pending.values()) p.beforeDrop = true;
@@ -130,6 +134,14 @@ export class OnlineGame {
   get definitionJson(): string {
     if (this.#definitionJson === null) throw new Error('rulestack client: the room has not sent its definition (the server is older than this client)');
     return this.#definitionJson;
+  }
+
+  /**
+   * Whether the room's creator chose its seed (the `seed` room option): then they can work out
+   * the deal and every hidden card, which the other players may want to know.
+   */
+  get seedChosen(): boolean {
+    return this.#seedChosen;
   }
 
   /** The room's id: what another player or a spectator joins with. */

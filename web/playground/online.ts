@@ -214,7 +214,8 @@ export function initOnline(host: OnlineHost): void {
     }
     const view = g.view();
     const who = g.seat === null ? 'spectator' : name(g.seat);
-    status.textContent = `Room ${g.roomId} on ${server.value} — you are ${g.seat === null ? 'a spectator' : baseName(g.seat)}.` + (view.result ? '' : waitingText(view));
+    status.textContent = `Room ${g.roomId} on ${server.value} — you are ${g.seat === null ? 'a spectator' : baseName(g.seat)}.` +
+      (g.seedChosen ? ' Its creator chose the seed, so they can work out the hidden cards.' : '') + (view.result ? '' : waitingText(view));
     summary.replaceChildren(renderSummary(view, name, who));
     board.replaceChildren(renderBoard(view, name, `online:${g.seat ?? ''}`));
     renderMoves(g, view);

@@ -20,6 +20,8 @@ export function recordHeader(game, parsed, players) {
     definition: parsed.source.game ? null : game.definitionJson,
     definitionHash: definitionHash(game.definitionJson),
     seed: game.seed,
+    // a seed the creator gave: they can work out the hidden cards (the others are told so)
+    seedChosen: parsed.seed !== undefined,
     players,
     bots: parsed.bots,
     botsForEmptySeats: parsed.botsForEmptySeats,

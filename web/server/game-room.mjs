@@ -72,7 +72,7 @@ export class RulestackRoom extends Room {
     }
     this.players = [...this.game.players];
     this.humanSeats = this.players.filter((p) => !this.header.bots[p]);
-    await this.setMetadata({ game: this.header.game, players: this.players, bots: this.header.bots, seats: {} });
+    await this.setMetadata({ game: this.header.game, players: this.players, bots: this.header.bots, seedChosen: this.#seedChosen, seats: {} });
 
     this.onMessage('move', (client, msg) => this.#run(() => this.#onMove(client, msg)));
     this.onMessage('sync', (client, msg) => this.#run(() => this.#onSync(client, msg)));
@@ -146,9 +146,14 @@ export class RulestackRoom extends Room {
     this.#run(() => this.#schedule());
   }
 
+  /** Whether the room's creator gave its seed (a record from before this was kept: unknown, said as chosen). */
+  get #seedChosen() {
+    return this.header.seedChosen !== false;
+  }
+
   /** The definition is public (views hold only ids and properties; its rules text is in it). */
   #sendDefinition(client) {
-    client.send('definition', { definition: this.game.definitionJson });
+    client.send('definition', { definition: this.game.definitionJson, seedChosen: this.#seedChosen });
   }
 
   #publishSeats() {

@@ -211,3 +211,17 @@ test('a move the store cannot record is taken back and refused', async () => {
   await p0.apply('0', { action: 'Mark', targets: ['C'] });
   assert.deepEqual((await env.store.load(room.roomId)).moves, [{ player: '0', move: { action: 'Mark', targets: ['C'] } }]);
 });
+
+test('a seed the creator chose is told to every client (they can work out the hidden cards); a drawn one is not', async () => {
+  const chosen = await env.colyseus.createRoom('rulestack', { game: 'duel', seed: 5 });
+  const drawn = await env.colyseus.createRoom('rulestack', { game: 'duel' });
+  for (const [room, seedChosen] of [[chosen, true], [drawn, false]]) {
+    assert.equal(room.metadata.seedChosen, seedChosen);
+    const p1 = await join(env.url, room.roomId, { seat: '1' });
+    const watcher = await join(env.url, room.roomId, { seat: 'spectator' });
+    assert.equal(p1.seedChosen, seedChosen);
+    assert.equal(watcher.seedChosen, seedChosen);
+    assert.equal((await env.store.load(room.roomId)).header.seedChosen, seedChosen);
+    await room.disconnect();
+  }
+});
