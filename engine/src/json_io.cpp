@@ -353,7 +353,7 @@ void writeMove(JsonWriter& w, const Game& g, const Move& m, int viewer) {
       w.field("action", a.name);
       if (m.mode >= 0) w.field("mode", m.mode);
       if (m.source >= 0) writeEntityId(w.key("source"), g, m.source, viewer);
-      if (a.target.present || (m.mode >= 0 && a.modes[m.mode].target.present)) writeTargets(w, g, m.targets, viewer);
+      if (a.targetSpec(m.mode)) writeTargets(w, g, m.targets, viewer);
       if (m.hasX) w.field("x", m.x);
       break;
     }

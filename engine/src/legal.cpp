@@ -1,5 +1,5 @@
 // Legal-move enumeration. A move is legal when the enumeration lists it (or is a choice
-// past its cap: Game::legalPastCap), so that the two never disagree.
+// past its cap: see Game::check), so that the two never disagree.
 #include <algorithm>
 
 #include "rulestack/game.h"
@@ -130,7 +130,7 @@ void Game::enumerateAction(int player, int actionIdx, int source, std::vector<Mo
       c.targets = &m.targets;
       if (!a.conditionOnce && cond.present() && !test(cond, c)) continue;
       if (!canPay(a, c)) continue;
-      const TargetSpec* spec = a.target.present ? &a.target : (m.mode >= 0 && a.modes[m.mode].target.present ? &a.modes[m.mode].target : nullptr);
+      const TargetSpec* spec = a.targetSpec(m.mode);
       if (!spec) {
         out.push_back(m);
         if (out.size() - start >= cap) return;

@@ -128,7 +128,7 @@ std::string Game::check(int player, const Move& given, std::string* message) con
     return fail("condition_false", "the condition of '" + a.name + "' does not hold now");
   if (!canPay(a, c)) return fail("cannot_pay", "the cost of '" + a.name + "' cannot be paid");
   if (pastCap(m, legal)) {
-    const TargetSpec* spec = a.target.present ? &a.target : (m.mode >= 0 && a.modes[m.mode].target.present ? &a.modes[m.mode].target : nullptr);
+    const TargetSpec* spec = a.targetSpec(m.mode);
     std::vector<Slot> cands;
     if (spec) targetCandidates(*spec, c, cands);
     if (spec ? pickedFrom(m.targets, cands, spec->min, spec->max) : m.targets.empty()) return "";

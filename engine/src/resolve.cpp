@@ -655,9 +655,7 @@ bool Game::targetsStillValid(Item& it) {
   c.event = &it.event;
   c.props = &it.props;
   if (it.kind == ItemKind::Action) {
-    const Action& a = d.actions[it.def];
-    if (a.target.present) spec = &a.target;
-    else if (it.mode >= 0 && a.modes[it.mode].target.present) spec = &a.modes[it.mode].target;
+    spec = d.actions[it.def].targetSpec(it.mode);
   } else if (it.kind == ItemKind::Triggered) {
     if (d.triggered[it.def].target.present) spec = &d.triggered[it.def].target;
   } else if (d.reactions[it.def].target.present) {

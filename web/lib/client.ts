@@ -38,6 +38,8 @@ export interface RoomUpdate {
   events: GameEvent[];
   /** the id of this client's move that this update follows */
   ack?: number;
+  /** the room's first update after this client came back from a drop */
+  reconnected?: boolean;
 }
 export interface TimeoutNotice {
   player: PlayerId;
@@ -74,7 +76,8 @@ export class OnlineGame {
   #update!: RoomUpdate;
   #events: GameEvent[] = [];
   #dropped = 0;
-  #nextId = 1;
+  // (from a random start: a page that rejoins a seat must not reuse the ids of the page before)
+  #nextId = 1 + Math.floor(Math.random() * 2 ** 48);
   #pending = new Map<number, Pending>();
   #listeners: { [K in OnlineGameEventName]: Set<(arg: OnlineGameEventMap[K]) => void> } = {
     event: new Set(),
@@ -84,8 +87,10 @@ export class OnlineGame {
     leave: new Set(),
   };
   #left = false;
-  /** reconnected, and the room's first update since not yet taken in */
-  #reconnected = false;
+  /** between a drop and the reconnection: moves are refused (the SDK would drop all but 10) */
+  #down = false;
+  /** what an update that could not be taken in (events missing) answered: settled with the next */
+  #unsettled: { ack?: { id: number; from: number }; reconnected?: boolean } = {};
   #definitionJson: string | null = null;
   #seedChosen = false;
   /** resolves on the first update (join waits for it) */
@@ -111,21 +116,19 @@ export class OnlineGame {
     });
     room.onMessage('timeout', (t: TimeoutNotice) => this.#emit('timeout', t));
     room.onDrop(() => {
+      this.#down = true;
       for (const p of this.#pending.values()) p.beforeDrop = true;
     });
     // after an automatic reconnection, ask for every event from the last one we hold
     room.onReconnect(() => {
-      this.#reconnected = true;
+      this.#down = false;
       room.send('sync', { since: this.#dropped + this.#events.length });
       // (the SDK sets the new token just after this call)
       queueMicrotask(() => this.#emit('reconnect', room.reconnectionToken));
     });
     room.onLeave((code: number) => {
       this.#left = true;
-      for (const [id, p] of this.#pending) {
-        this.#pending.delete(id);
-        p.reject(new Error(`rulestack client: the connection to the room was closed (code ${code}) before the move was answered`));
-      }
+      this.#rejectPending(() => true, `rulestack client: the connection to the room was closed (code ${code}) before the move was answered`);
       this.#emit('leave', code);
     });
   }
@@ -192,6 +195,7 @@ export class OnlineGame {
    */
   apply(player: PlayerId | number, move: Move): Promise<GameEvent[]> {
     if (this.#left) return Promise.reject(new Error('rulestack client: this client has left the room'));
+    if (this.#down) return Promise.reject(new Error('rulestack client: the connection to the room is down (the SDK is reconnecting): move again once it is back (the next update)'));
     if (this.seat === null) return Promise.reject(new IllegalMoveError('unknown_player', 'rulestack client: a spectator cannot move', move, String(player)));
     if (String(player) !== this.seat) {
       return Promise.reject(new IllegalMoveError('unknown_player', `rulestack client: this client plays '${this.seat}', not '${String(player)}'`, move, String(player)));
@@ -216,6 +220,21 @@ export class OnlineGame {
     await this.room.leave(true);
   }
 
+  #resolvePending(id: number, events: GameEvent[]): void {
+    const p = this.#pending.get(id);
+    if (!p) return;
+    this.#pending.delete(id);
+    p.resolve(events);
+  }
+
+  #rejectPending(which: (p: Pending) => boolean, message: string): void {
+    for (const [id, p] of this.#pending) {
+      if (!which(p)) continue;
+      this.#pending.delete(id);
+      p.reject(new Error(message));
+    }
+  }
+
   #emit<K extends OnlineGameEventName>(name: K, arg: OnlineGameEventMap[K]): void {
     for (const cb of [...this.#listeners[name]]) cb(arg);
   }
@@ -229,7 +248,10 @@ export class OnlineGame {
     }
     const have = this.#dropped + this.#events.length;
     if (u.from > have) {
-      // events were lost in between (sent just before a drop, or to an earlier page): ask again
+      // events were lost in between (sent just before a drop, or to an earlier page): ask
+      // again, and settle what this update answers once they are in
+      if (u.ack !== undefined) this.#unsettled.ack = { id: u.ack, from: u.from };
+      if (u.reconnected) this.#unsettled.reconnected = true;
       this.room.send('sync', { since: have });
       return false;
     }
@@ -237,24 +259,16 @@ export class OnlineGame {
     this.#events.push(...fresh);
     this.#update = u;
     for (const e of fresh) this.#emit('event', e);
-    if (u.ack !== undefined) {
-      const p = this.#pending.get(u.ack);
-      if (p) {
-        this.#pending.delete(u.ack);
-        p.resolve(u.events);
-      }
-    }
-    if (this.#reconnected) {
+    const { ack, reconnected } = this.#unsettled;
+    this.#unsettled = {};
+    if (ack) this.#resolvePending(ack.id, this.#events.slice(ack.from - this.#dropped));
+    if (u.ack !== undefined) this.#resolvePending(u.ack, u.events);
+    if (u.reconnected || reconnected) {
       // The room answers again the last move it received from this seat as it comes back (just
       // above, or in a 'rejected' before this update). A move sent before the drop and still
       // unanswered never reached it, or was answered before that last one: no answer will come.
-      this.#reconnected = false;
-      for (const [id, p] of this.#pending) {
-        if (!p.beforeDrop) continue;
-        this.#pending.delete(id);
-        p.reject(new Error('rulestack client: the connection dropped before the room answered this move, and its answer was lost: ' +
-          'the room may or may not have applied it (the view says)'));
-      }
+      this.#rejectPending((p) => p.beforeDrop === true, 'rulestack client: the connection dropped before the room answered this move, and its answer was lost: ' +
+        'the room may or may not have applied it (the view says)');
     }
     this.#emit('update', u);
     return true;

@@ -5,7 +5,7 @@
 //
 // client → room   'move' { id, move }     a move for the client's seat
 //                 'sync' { since }        resend the events from log index `since`
-// room → client   'update' { seat, view, legalMoves, from, dropped, events, ack? }
+// room → client   'update' { seat, view, legalMoves, from, dropped, events, ack?, reconnected? }
 //                 'rejected' { id, reason, message }   (the state is unchanged)
 //                 'timeout' { player, passed, move? }  (move: only to that player)
 import { Room, matchMaker } from '@colyseus/core';
@@ -16,6 +16,8 @@ import { recordHeader, replayRecord } from './game-record.mjs';
 // The live game keeps only its last events (log(p) costs time in proportion to what it
 // returns, and is called for each seat after every move); older ones are replayed.
 const LIVE_LOG_LIMIT = 128;
+// A bot's or the timer's move that could not be made (the store refused it) is tried again after this.
+const RETRY_MS = 1000;
 const isObject = (v) => v !== null && typeof v === 'object' && !Array.isArray(v);
 const botOptions = (level, seed) => (level === 'random' ? { kind: 'random', seed } : { level, seed });
 
@@ -106,15 +108,16 @@ export class RulestackRoom extends Room {
     const seat = client.userData.seat;
     if (seat !== null) this.#seatClient.set(seat, client);
     this.#sendDefinition(client); // a client that rejoins after a reload has lost it
-    // the current view and every event since the last one it was sent, and the answer to its
-    // last move again (sent while it was away, it was lost with the connection)
+    // the current view and every event since the last one it was sent, marked as the
+    // reconnection's, with the answer to its last move again (sent while it was away, it was
+    // lost with the connection)
     this.#run(() => {
       const last = client.userData.answer;
       if (last?.reason !== undefined) this.#reject(client, last.id, last.reason, last.message);
       // a move applied: its update again, from its first event
       const applied = last !== undefined && last.reason === undefined;
       if (applied) client.userData.sent = Math.min(client.userData.sent, last.from);
-      this.#sendUpdates([client], client, applied ? last.id : undefined);
+      this.#sendUpdates([client], client, applied ? { ack: last.id, reconnected: true } : { reconnected: true });
     });
   }
 
@@ -162,11 +165,12 @@ export class RulestackRoom extends Room {
   }
 
   /**
-   * Sends each client (all, or those given) its update. What a seat is sent is computed once
-   * per seat (view, legal moves, the live log) and each client gets the events from its own
-   * cursor: those the live game no longer keeps come from a replay of the record.
+   * Sends each client (all, or those given) its update, with `extra` (ack, reconnected) for
+   * the client `to`. What a seat is sent is computed once per seat (view, legal moves, the
+   * live log) and each client gets the events from its own cursor: those the live game no
+   * longer keeps come from a replay of the record.
    */
-  #sendUpdates(clients = this.clients, ackClient, ack) {
+  #sendUpdates(clients = this.clients, to = null, extra = {}) {
     const perSeat = new Map();
     for (const client of clients) {
       const { seat } = client.userData;
@@ -178,7 +182,7 @@ export class RulestackRoom extends Room {
       const from = Math.min(client.userData.sent, total);
       const events = from >= log.dropped ? log.slice(from - log.dropped) : this.#fullLog(seat).slice(from);
       const msg = { seat, view, legalMoves, from, dropped: 0, events };
-      if (client === ackClient) msg.ack = ack;
+      if (client === to) Object.assign(msg, extra);
       client.userData.sent = total;
       client.send('update', msg);
     }
@@ -202,6 +206,14 @@ export class RulestackRoom extends Room {
     }
   }
 
+  /**
+   * The connection a client's seat or spectator has now: after a drop Colyseus gives a new
+   * client object (with the same userData) to a session that comes back.
+   */
+  #current(client) {
+    return this.clients.find((c) => c.userData === client.userData) ?? client;
+  }
+
   #reject(client, id, reason, message) {
     if (id !== null) client.userData.answer = { id, reason, message };
     client.send('rejected', { id, reason, message });
@@ -214,7 +226,7 @@ export class RulestackRoom extends Room {
     }
     const { seat } = client.userData;
     if (seat === null) return this.#reject(client, id, 'unknown_player', 'rulestack room: a spectator cannot move');
-    await this.#apply(seat, msg.move, 'player', (e) => this.#reject(client, id, e.reason, e.message), client, id);
+    await this.#apply(seat, msg.move, 'player', (e) => this.#reject(this.#current(client), id, e.reason, e.message), client, id);
   }
 
   #onSync(client, msg) {
@@ -244,8 +256,9 @@ export class RulestackRoom extends Room {
       return onIllegal({ reason: 'runtime_error', message: `rulestack room: the move could not be recorded (${e.message}); it was taken back` });
     }
     this.moves.push(entry);
-    if (moverClient) moverClient.userData.answer = { id, from: moverClient.userData.sent }; // (from: its first event)
-    this.#sendUpdates(this.clients, moverClient, id);
+    const mover = moverClient ? this.#current(moverClient) : null; // (it may have come back meanwhile)
+    if (mover) mover.userData.answer = { id, from: mover.userData.sent }; // (from: its first event)
+    this.#sendUpdates(this.clients, mover, { ack: id });
     this.#schedule();
     return true;
   }
@@ -255,12 +268,12 @@ export class RulestackRoom extends Room {
    * whenever someone joins or leaves: a timer already counting for the same turn runs on (a
    * spectator coming and going never restarts it); one whose turn has passed does nothing.
    */
-  #schedule() {
+  #schedule(retryMs = 0) {
     let want = null;
     if (this.#started && !this.game.disposed && this.game.view().result === null) {
       const botPlayer = this.game.view().toAct.find((p) => this.#botLevel(p) && this.game.legalMoves(p).length > 0);
-      if (botPlayer !== undefined) want = { kind: 'bot', player: botPlayer, ms: this.header.botDelayMs };
-      else if (this.header.decisionSeconds) want = { kind: 'timer', player: null, ms: this.header.decisionSeconds * 1000 };
+      if (botPlayer !== undefined) want = { kind: 'bot', player: botPlayer, ms: Math.max(retryMs, this.header.botDelayMs) };
+      else if (this.header.decisionSeconds) want = { kind: 'timer', player: null, ms: Math.max(retryMs, this.header.decisionSeconds * 1000) };
     }
     const key = this.moves.length;
     const t = this.#timer;
@@ -292,7 +305,8 @@ export class RulestackRoom extends Room {
     const level = this.#botLevel(p);
     if (!level || this.game.disposed) return this.#schedule();
     const move = this.#bot(p, level).choose(p);
-    if (move) await this.#apply(p, move, 'bot', (e) => console.error(`rulestack room: the bot's move was refused: ${e.message}`));
+    const ok = move && (await this.#apply(p, move, 'bot', (e) => console.error(`rulestack room: the bot's move was refused: ${e.message}`)));
+    if (!ok) this.#schedule(RETRY_MS); // (its timer has run: without another the game would wait for someone to join)
   }
 
   /** The decision timer ran out: the first player to act passes, or a random bot moves for them. */
@@ -304,7 +318,7 @@ export class RulestackRoom extends Room {
     const pass = moves.find((m) => m.action === 'pass');
     const move = pass ?? this.#bot(p, 'random').choose(p);
     const ok = await this.#apply(p, move, 'timeout', (e) => console.error(`rulestack room: the timeout's move was refused: ${e.message}`));
-    if (!ok) return;
+    if (!ok) return this.#schedule(RETRY_MS);
     for (const c of this.clients) {
       c.send('timeout', c.userData.seat === p ? { player: p, passed: !!pass, move } : { player: p, passed: !!pass });
     }

@@ -96,6 +96,10 @@ struct Action {
   bool hasX = false;
   Expr xMin, xMax;
   std::vector<Mode> modes;
+  // the targets a move in that mode (-1: none) chooses: the action's, else its mode's (null: none)
+  const TargetSpec* targetSpec(int mode) const {
+    return target.present ? &target : mode >= 0 && modes[mode].target.present ? &modes[mode].target : nullptr;
+  }
   bool play = false, queue = true;
   bool anySource = false;  // global, no `source`, reads $entity.selected: any entity the player controls
   bool groupable = false;  // reads its source only through properties, zone, type, template, tags,

@@ -203,19 +203,24 @@ test('a timer that ran out while a move was being recorded does nothing: the nex
 });
 
 test('a move in flight when the connection drops is answered once it is back; one the room never got is rejected', async () => {
-  await withSlowStore(300, async () => {
+  await withSlowStore(1000, async () => {
     const local = rs.createGame(exampleDefinition('tictactoe'), { seed: 30 });
     const room = await env.colyseus.createRoom('rulestack', { game: 'tictactoe', seed: 30, graceSeconds: 10 });
     const p0 = await join(env.url, room.roomId, { seat: '0' });
     const p1 = await join(env.url, room.roomId, { seat: '1' });
     p0.room.reconnection.minUptime = 0;
     const token = p0.reconnectionToken;
-    // the room has the move and is recording it when the connection drops: its answer is lost
+    // the room has the move and is recording it when the connection drops, and until after the
+    // client is back: it answers the client's new connection
     const move = local.legalMoves('0')[0];
     const answered = p0.apply('0', move);
     await sleep(100);
     const back = once(p0, 'reconnect');
+    const dropped = new Promise((r) => p0.room.onDrop(r));
     cut(p0);
+    await dropped;
+    // while the connection is down a move is refused at once (the SDK would keep only the last 10)
+    await assert.rejects(p0.apply('0', local.legalMoves('0')[1]), /^Error: rulestack client: the connection to the room is down/);
     assert.deepEqual(await answered, local.apply('0', move), 'resolved with its events once the connection is back');
     const newToken = await back;
     assert.notEqual(newToken, token);
@@ -269,4 +274,25 @@ test('clients that join late get the whole log past the live 128 events, each se
   assert.equal(room.stateHash, local.stateHash());
   local.dispose();
   await room.disconnect();
+});
+
+test('a bot move the store could not record is tried again: the game does not wait for someone to join', async () => {
+  const append = env.store.append;
+  let failures = 0;
+  env.store.append = async function (id, entry) {
+    if (entry.by === 'bot' && failures++ === 0) throw new Error('the store is down');
+    return append.call(this, id, entry);
+  };
+  try {
+    const room = await env.colyseus.createRoom('rulestack', { game: 'tictactoe', seed: 32, bots: { 1: 'random' } });
+    const p0 = await join(env.url, room.roomId, { seat: '0' });
+    await p0.apply('0', { action: 'Mark', targets: ['C'] });
+    await sleep(1500); // the bot's first try failed; it tried again a second later
+    const record = await env.store.load(room.roomId);
+    assert.equal(failures, 2);
+    assert.deepEqual(record.moves.map((m) => [m.player, m.by]), [['0', undefined], ['1', 'bot']]);
+    await room.disconnect();
+  } finally {
+    env.store.append = append;
+  }
 });
