@@ -22,6 +22,14 @@ std::shared_ptr<const rulestack::Def> load(const std::string& name) {
   return def;
 }
 
+// A new game of that definition and seed (the test stops if it cannot start).
+std::unique_ptr<rulestack::Game> start(const std::shared_ptr<const rulestack::Def>& def, uint64_t seed) {
+  std::vector<rulestack::DefError> errs;
+  auto game = rulestack::startGame(def, seed, errs);
+  REQUIRE(game);
+  return game;
+}
+
 bool hasHiddenInformation(const rulestack::Def& d) {
   for (auto& z : d.zones)
     if (z.vis != rulestack::Vis::Everyone) return true;
@@ -84,9 +92,7 @@ struct Counts {
 // not know.
 void permutationGame(const std::string& name, const std::shared_ptr<const rulestack::Def>& def, uint64_t seed, int maxMoves,
                      Counts& counts) {
-  std::vector<rulestack::DefError> errs;
-  auto game = rulestack::startGame(def, seed, errs);
-  REQUIRE(game);
+  auto game = start(def, seed);
   rulestack::Game& g = *game;
   int np = def->numPlayers();
   Knowledge k;
@@ -171,9 +177,7 @@ TEST_CASE("hidden information: a Nexus card converted face down is a handle to a
   REQUIRE(def->templates[convertedTmpl].faceDown);
   bool found = false;
   for (uint64_t seed = 1; seed <= 40 && !found; seed++) {
-    std::vector<rulestack::DefError> errs;
-    auto game = rulestack::startGame(def, seed, errs);
-    REQUIRE(game);
+    auto game = start(def, seed);
     rulestack::Game& g = *game;
     rt::Lcg pick(seed);
     std::vector<rulestack::Move> moves;
@@ -235,9 +239,7 @@ TEST_CASE("hidden information: a Nexus card converted face down is a handle to a
 
 TEST_CASE("hidden information: a card gets a new handle at every move and shuffle", "[hidden]") {
   auto def = load("crazy-eights.json");
-  std::vector<rulestack::DefError> errs;
-  auto game = rulestack::startGame(def, 3, errs);
-  REQUIRE(game);
+  auto game = start(def, 3);
   rulestack::Game& g = *game;
   // a card drawn from the stock into a hand: the opponent sees two handles, before and after
   std::vector<rulestack::Move> moves;
@@ -269,9 +271,7 @@ TEST_CASE("fair bots: states a player cannot tell apart get the same move from t
     auto def = load(name);
     int pairs = 0, omniscientDiffers = 0;
     for (uint64_t seed = 1; seed <= 3; seed++) {
-      std::vector<rulestack::DefError> errs;
-      auto game = rulestack::startGame(def, seed, errs);
-      REQUIRE(game);
+      auto game = start(def, seed);
       rulestack::Game& g = *game;
       Knowledge k;
       rt::Lcg pick(seed);
@@ -337,9 +337,7 @@ TEST_CASE("seeds: each integer and each string its own game, anything else refus
 
 TEST_CASE("hidden information: a card played from a hidden hand says which handle it was", "[hidden]") {
   auto def = load("duel.json");
-  std::vector<rulestack::DefError> errs;
-  auto game = rulestack::startGame(def, 7, errs);
-  REQUIRE(game);
+  auto game = start(def, 7);
   rulestack::Game& g = *game;
   std::vector<rulestack::Move> moves;
   g.legalMoves(0, moves);

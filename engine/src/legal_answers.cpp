@@ -28,14 +28,12 @@ bool Game::offerSpec(int player, const Decision& dec, Event& ev, Ctx& c, const T
   // the live event when it is still being resolved (a $Before answer sees its changes)
   ev = dec.evFrame >= 0 && dec.evFrame < (int32_t)st_.stack.size() ? st_.stack[dec.evFrame].ev : dec.event;
   c.event = &ev;
-  spec = nullptr;
   if (dec.kind == DecisionKind::Reaction) {
     const Reaction& r = d.reactions[dec.def];
-    if (r.target.present) spec = &r.target;
+    spec = r.target.ifPresent();
     return r.action < 0 || canPay(d.actions[r.action], c);
   }
-  const Triggered& t = d.triggered[dec.def];
-  if (t.target.present) spec = &t.target;
+  spec = d.triggered[dec.def].target.ifPresent();
   return true;
 }
 

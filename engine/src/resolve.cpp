@@ -654,13 +654,9 @@ bool Game::targetsStillValid(Item& it) {
   c.x = it.x;
   c.event = &it.event;
   c.props = &it.props;
-  if (it.kind == ItemKind::Action) {
-    spec = d.actions[it.def].targetSpec(it.mode);
-  } else if (it.kind == ItemKind::Triggered) {
-    if (d.triggered[it.def].target.present) spec = &d.triggered[it.def].target;
-  } else if (d.reactions[it.def].target.present) {
-    spec = &d.reactions[it.def].target;
-  }
+  if (it.kind == ItemKind::Action) spec = d.actions[it.def].targetSpec(it.mode);
+  else if (it.kind == ItemKind::Triggered) spec = d.triggered[it.def].target.ifPresent();
+  else spec = d.reactions[it.def].target.ifPresent();
   if (!spec || it.targets.empty()) return true;
   std::vector<Slot> cands;
   targetCandidates(*spec, c, cands);

@@ -270,8 +270,9 @@ export class RulestackRoom extends Room {
    */
   #schedule(retryMs = 0) {
     let want = null;
-    if (this.#started && !this.game.disposed && this.game.view().result === null) {
-      const botPlayer = this.game.view().toAct.find((p) => this.#botLevel(p) && this.game.legalMoves(p).length > 0);
+    const view = this.#started && !this.game.disposed ? this.game.view() : null;
+    if (view && view.result === null) {
+      const botPlayer = view.toAct.find((p) => this.#botLevel(p) && this.game.legalMoves(p).length > 0);
       if (botPlayer !== undefined) want = { kind: 'bot', player: botPlayer, ms: Math.max(retryMs, this.header.botDelayMs) };
       else if (this.header.decisionSeconds) want = { kind: 'timer', player: null, ms: Math.max(retryMs, this.header.decisionSeconds * 1000) };
     }

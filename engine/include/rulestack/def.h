@@ -40,6 +40,7 @@ struct TargetSpec {
   bool expandZones = false;  // object form: a zone in `from` means its entities
   Expr from, filter;
   int min = 1, max = 1;
+  const TargetSpec* ifPresent() const { return present ? this : nullptr; }
 };
 
 struct Mode {
@@ -98,7 +99,7 @@ struct Action {
   std::vector<Mode> modes;
   // the targets a move in that mode (-1: none) chooses: the action's, else its mode's (null: none)
   const TargetSpec* targetSpec(int mode) const {
-    return target.present ? &target : mode >= 0 && modes[mode].target.present ? &modes[mode].target : nullptr;
+    return target.present || mode < 0 ? target.ifPresent() : modes[mode].target.ifPresent();
   }
   bool play = false, queue = true;
   bool anySource = false;  // global, no `source`, reads $entity.selected: any entity the player controls
