@@ -240,7 +240,7 @@ TEST_CASE("a zone of more than 64 cards lists every card's move, action by actio
   auto def = rulestack::compileDefinition(game, errs);
   REQUIRE(def);
   rulestack::Game g(def, 3, false);
-  const std::vector<int32_t>& hand = g.state().zones[def->zoneInstance(0, 0)];
+  const rulestack::Zone& hand = g.state().zones[def->zoneInstance(0, 0)];
   REQUIRE(hand.size() == 75);
   auto tmplOf = [&](int32_t e) { return def->templates[g.state().ents[e].tmpl].id; };
   std::vector<std::pair<std::string, int32_t>> expected;  // (action, source)
@@ -299,7 +299,7 @@ TEST_CASE("a shared zone lists the player's own cards, and a zone without action
   CHECK(def->actions[0].fromActs);        // Board
   CHECK_FALSE(def->actions[1].fromActs);  // Pile: actions false
   rulestack::Game g(def, 1, false);
-  const std::vector<int32_t>& board = g.state().zones[def->zoneInstance(def->actions[0].fromZone, 0)];
+  const rulestack::Zone& board = g.state().zones[def->zoneInstance(def->actions[0].fromZone, 0)];
   REQUIRE(board.size() == 5);
   std::vector<int32_t> mine;  // player 0's units, in board order (top first)
   for (int32_t e : board)

@@ -86,6 +86,7 @@ int Def::typeIndex(int sym) const {
 }
 
 void Def::prepare() {
+  numProps = propNames.size();
   tmplType.clear();
   typeSyms.clear();
   for (const Template& t : templates) {

@@ -107,7 +107,7 @@ inline int32_t Game::intOf(int n, const Ctx& c) const {
 Value Game::propValue(int32_t ent, int32_t p) const {
   const Def& d = *def_;
   if (ent < 0 || ent >= (int32_t)st_.ents.size() || p < 0) return Value::null();
-  Value base = st_.props[(size_t)ent * d.propNames.size() + p].get();
+  Value base = st_.props[(size_t)ent * d.numProps + p].get();
   if (!d.hasEffects || (size_t)p >= d.effectOnProp.size() || !d.effectOnProp[p] || effectDepth >= kMaxEffectDepth)
     return base;
   return withEffects(ent, p, base);

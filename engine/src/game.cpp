@@ -96,7 +96,7 @@ void Game::startTurn() {
   st_.phaseStarted = false;
   st_.priority = -1;
   st_.passes = 0;
-  size_t np = d.propNames.size();
+  size_t np = d.numProps;
   for (int p = 0; p < d.numPlayers(); p++)
     for (auto& kv : d.perTurn) {
       st_.props[(size_t)p * np + kv.first] = kv.second;

@@ -107,7 +107,7 @@ void Game::init(uint64_t seed, bool keepStart) {
     for (auto& kv : d.playerProps) st_.props[(size_t)p * nprops + kv.first] = kv.second;
     for (auto& kv : d.perTurn) st_.props[(size_t)p * nprops + kv.first] = kv.second;
   }
-  st_.zones.resize(d.numZoneInstances);  // (each empty)
+  if (st_.zones.size() != (size_t)d.numZoneInstances) st_.zones = std::vector<Zone>((size_t)d.numZoneInstances);  // (each empty)
   st_.serials.assign(d.templates.size(), 0);
   seedRng(seed);
   st_.active = d.firstPlayer;

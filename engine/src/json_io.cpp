@@ -554,6 +554,11 @@ void put(JsonWriter& w, const Event& e);
 void put(JsonWriter& w, const Item& it);
 void put(JsonWriter& w, const FrameCtx& k);
 void put(JsonWriter& w, const Frame& f);
+void put(JsonWriter& w, const Zone& z) {
+  w.beginArray();
+  for (int32_t e : z) w.value(e);
+  w.endArray();
+}
 template <class A, class B>
 void put(JsonWriter& w, const std::pair<A, B>& p);
 template <class T>
@@ -756,7 +761,9 @@ bool restoreSnapshot(Game& g, const json& j, std::string& error) {
       s.ents.push_back(en);
     }
     for (auto& p : j.at("props")) s.props.push_back(slotFrom(p));
-    s.zones = j.at("zones").get<std::vector<std::vector<int32_t>>>();
+    const auto zones = j.at("zones").get<std::vector<std::vector<int32_t>>>();
+    s.zones = std::vector<Zone>(zones.size());
+    for (size_t z = 0; z < zones.size(); z++) s.zones[z].assign(zones[z]);
     s.serials = j.at("serials").get<std::vector<int32_t>>();
     for (auto& it : j.at("queue")) s.queue.push_back(itemFrom(it));
     for (auto& dj : j.at("decisions")) {

@@ -159,7 +159,7 @@ void Game::enumerateAction(int player, int actionIdx, int source, std::vector<Mo
 }
 
 bool Game::sameProperties(int32_t a, int32_t b) const {
-  size_t np = def_->propNames.size();
+  size_t np = def_->numProps;
   if (np == 0) return true;  // (a game without properties: no row to point at)
   const Slot* pa = &st_.props[(size_t)a * np];
   const Slot* pb = &st_.props[(size_t)b * np];
@@ -223,7 +223,7 @@ inline bool Game::testPerAction(const Action& a, int player) const {
 void Game::collectFromZone(int player, int ai, std::vector<Move>& out, bool firstOnly, bool allOrNone) const {
   const Def& d = *def_;
   const Action& a = d.actions[ai];
-  const std::vector<int32_t>& z = st_.zones[Def::instanceOf(a.fromBase, a.fromPerPlayer, player)];
+  const Zone& z = st_.zones[Def::instanceOf(a.fromBase, a.fromPerPlayer, player)];
   // identical cards (same properties) of a groupable action have the same moves but the
   // source: the first of a kind is enumerated, the others copy its moves
   int32_t rep = -1;
@@ -326,7 +326,7 @@ void Game::collectMoves(int player, std::vector<Move>& out, bool firstOnly) cons
   }
   hoistOn_ = false;
   if (firstOnly && !out.empty()) return;
-  if (out.empty() || d.phases[st_.phase].canPass || !st_.queue.empty()) out.push_back(Move{});
+  if (out.empty() || d.phases[st_.phase].canPass || !st_.queue.empty()) out.emplace_back();  // (a pass, made in place)
 }
 
 void Game::startHoisting() const {

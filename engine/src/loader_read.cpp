@@ -139,6 +139,7 @@ int Loader::propIndex(const std::string& name) {
   if (d.propOfSym[sym] < 0) {
     d.propOfSym[sym] = (int)d.propNames.size();
     d.propNames.push_back(name);
+    d.numProps = d.propNames.size();
   }
   return d.propOfSym[sym];
 }

@@ -15,7 +15,7 @@ void Game::setProp(int32_t e, int32_t p, Value v) {
   const Def& d = *def_;
   endDirty_ |= d.endDirtyOf(p);
   propsVary_ |= e >= d.numPlayers();
-  st_.props[(size_t)e * def_->propNames.size() + p] = Slot::of(v);
+  st_.props[(size_t)e * def_->numProps + p] = Slot::of(v);
 }
 
 namespace {
@@ -34,7 +34,7 @@ Value combined(Op op, int32_t cur, Value v) {
 
 // A property operation on one entity: its stored value combined with the operation's value.
 void Game::operateProp(int32_t e, const Mutation& m, Value v) {
-  setProp(e, m.prop, combined(m.op, asInt(st_.props[(size_t)e * def_->propNames.size() + m.prop].get()), v));
+  setProp(e, m.prop, combined(m.op, asInt(st_.props[(size_t)e * def_->numProps + m.prop].get()), v));
 }
 
 void Game::applyOp(const Mutation& m, Ctx& c) {
@@ -98,10 +98,7 @@ void Game::applyOp(const Mutation& m, Ctx& c) {
       discard.clear();
       for (Value t : targets) {
         Entity& e = st_.ents[t.v()];
-        if (e.zone >= 0) {
-          auto& z = st_.zones[e.zone];
-          z.erase(std::find(z.begin(), z.end(), t.v()));
-        }
+        if (e.zone >= 0) st_.zones[e.zone].takeOut(t.v());
         e.zone = -1;
         e.alive = false;
         for (int32_t a = d.usesAttach ? d.numPlayers() : (int32_t)st_.ents.size(); a < (int32_t)st_.ents.size(); a++)
@@ -236,7 +233,7 @@ RULESTACK_SMALL bool Game::createOne(int32_t tmpl, int32_t zone, int32_t owner, 
     return false;
   }
   const Template& t = d.templates[tmpl];
-  size_t np = d.propNames.size();
+  size_t np = d.numProps;
   Entity e;
   e.tmpl = e.idTmpl = tmpl;
   e.owner = e.controller = owner;

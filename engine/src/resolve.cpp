@@ -222,7 +222,7 @@ bool Game::changeNow(const Event& ev, int32_t a) {
   if (ev.type == Ev::DamageTaken) {
     int32_t e = ev.entity.v;
     if (ev.damage > 0) {
-      int32_t cur = asInt(st_.props[(size_t)e * d.propNames.size() + a].get());
+      int32_t cur = asInt(st_.props[(size_t)e * d.numProps + a].get());
       setProp(e, a, Value::num((int32_t)((uint32_t)cur - (uint32_t)ev.damage)));
     }
     return true;
@@ -232,10 +232,10 @@ bool Game::changeNow(const Event& ev, int32_t a) {
   Entity& ent = st_.ents[e];
   if (!ent.alive) return false;
   if (d.endAny) endDirty_ |= Def::kEndOther;
-  if (ent.zone >= 0) takeOut(st_.zones[ent.zone], e);
+  if (ent.zone >= 0) st_.zones[ent.zone].takeOut(e);
   auto& to = st_.zones[zone];
   if (a == 1) to.push_back(e);  // a: 1 to the bottom
-  else putOnTop(to, e);
+  else to.putOnTop(e);
   ent.zone = zone;
   rehandle(e);
   if (ent.host >= 0 && st_.ents[ent.host].zone != zone) ent.host = -1;  // moved away from its host
@@ -438,8 +438,7 @@ RULESTACK_SMALL int Game::applyEvent(int fi) {
       if (d.discardZone >= 0) discard.push_back(moveEvent(a, playerZone(d.discardZone, st_.ents[a].owner), player));
       continue;
     }
-    auto& az = st_.zones[st_.ents[a].zone];
-    az.erase(std::find(az.begin(), az.end(), a));
+    st_.zones[st_.ents[a].zone].takeOut(a);
     st_.zones[zone].push_back(a);
     st_.ents[a].zone = zone;
     rehandle(a);
@@ -461,7 +460,7 @@ void Game::stepDiscard(int fi) {
     int n = std::min<int>(f.a, (int)st_.zones[from].size());
     if (n <= 0) continue;
     Decision& dec = offer(DecisionKind::Discard, p, -1, -1, false, nullptr);
-    dec.options = st_.zones[from];
+    dec.options = st_.zones[from].list();
     dec.count = n;
     dec.dest = dest;
     return;
@@ -564,10 +563,10 @@ Event Game::actionPlayed(const Item& it) {
   if (a.play && src >= 0 && st_.ents[src].zone >= 0) {
     Entity& e = st_.ents[src];
     from = Slot{e.zone, VK::Zone};
-    takeOut(st_.zones[e.zone], src);
+    st_.zones[e.zone].takeOut(src);
     e.zone = d.queueZone;
     rehandle(src);
-    putOnTop(st_.zones[d.queueZone], src);
+    st_.zones[d.queueZone].putOnTop(src);
   }
   Event ev;
   ev.type = Ev::ActionPlayed;

@@ -426,7 +426,7 @@ class Game {
 inline int32_t Game::propInt(int32_t ent, int32_t p) const {
   const Def& d = *def_;
   if (!d.hasEffects && ent >= 0 && (size_t)ent < st_.ents.size() && p >= 0)
-    return asInt(st_.props[(size_t)ent * d.propNames.size() + p].get());
+    return asInt(st_.props[(size_t)ent * d.numProps + p].get());
   return asInt(propValue(ent, p));
 }
 
@@ -435,7 +435,7 @@ inline int32_t Game::selfPropInt(const Node& nd, const Ctx& c) const {
   const Def& d = *def_;
   int32_t e = fusedSelf(nd.a, c);
   if (e < 0 || !st_.ents[e].alive) return 0;
-  return d.hasEffects ? asInt(propValue(e, nd.imm)) : asInt(st_.props[(size_t)e * d.propNames.size() + nd.imm].get());
+  return d.hasEffects ? asInt(propValue(e, nd.imm)) : asInt(st_.props[(size_t)e * d.numProps + nd.imm].get());
 }
 
 // A Mutation::quick: the value (a number but for `=`), the one target, the operation.
@@ -447,7 +447,7 @@ inline void Game::quickProp(const Mutation& m, const Ctx& c) {
 
 // An Own cost (CostShape::Own) of n: whether the player has n of the property it is paid from.
 inline bool Game::canPayOwn(const Action& a, int32_t player, int32_t n) const {
-  return asInt(st_.props[(size_t)player * def_->propNames.size() + a.cost[0].prop].get()) - n >= 0;
+  return asInt(st_.props[(size_t)player * def_->numProps + a.cost[0].prop].get()) - n >= 0;
 }
 
 inline int32_t Game::amount(const Expr& e, const Ctx& c) const {

@@ -1,6 +1,7 @@
 // The game state: a plain value. Copying it is what a bot does per simulation, so it holds
 // only flat vectors of small PODs, and nothing from the definition.
 #pragma once
+#include <algorithm>
 #include <cstdint>
 #include <vector>
 
@@ -186,6 +187,80 @@ class FrameStack {
   size_t n_ = 0;
 };
 
+// A zone's entities, top first. Cards come and go mostly at the top (a draw, a card played,
+// a card discarded), so they sit at the end of a buffer with room before them: a card put on
+// or taken from the top moves no other (a vector with its top at index 0 shifted them all:
+// in wasm, a loop per element). A card taken from the middle shifts the shorter side.
+class Zone {
+ public:
+  using value_type = int32_t;
+  using iterator = int32_t*;
+  using const_iterator = const int32_t*;
+  size_t size() const { return buf_.size() - head_; }
+  bool empty() const { return buf_.size() == head_; }
+  int32_t* begin() { return buf_.data() + head_; }
+  int32_t* end() { return buf_.data() + buf_.size(); }
+  const int32_t* begin() const { return buf_.data() + head_; }
+  const int32_t* end() const { return buf_.data() + buf_.size(); }
+  int32_t& operator[](size_t i) { return buf_[head_ + i]; }
+  int32_t operator[](size_t i) const { return buf_[head_ + i]; }
+  int32_t front() const { return buf_[head_]; }
+  std::vector<int32_t> list() const { return {begin(), end()}; }
+  size_t footprint() const { return buf_.size(); }  // the entities and the room above them
+  void assign(const std::vector<int32_t>& es) {
+    buf_ = es;
+    head_ = 0;
+  }
+  void clear() {
+    buf_.clear();
+    head_ = 0;
+  }
+  void push_back(int32_t e) {  // at the bottom
+    if (head_ > size() + 8) compact();  // (taken from the top, put at the bottom: a queue)
+    buf_.push_back(e);
+  }
+  void putOnTop(int32_t e) {
+    if (head_ == 0) makeRoom();
+    buf_[--head_] = e;
+  }
+  // Takes e out (where it is once at most); false when it was not there.
+  bool takeOut(int32_t e) {
+    int32_t* b = begin();
+    const size_t n = size();
+    size_t i = 0;
+    while (i < n && b[i] != e) i++;
+    if (i == n) return false;
+    if (i < n / 2) {  // the cards above it move down one
+      for (; i > 0; i--) b[i] = b[i - 1];
+      head_++;
+    } else {  // the cards below it move up one
+      for (; i + 1 < n; i++) b[i] = b[i + 1];
+      buf_.pop_back();
+    }
+    return true;
+  }
+  bool operator==(const Zone& o) const {
+    return size() == o.size() && std::equal(begin(), end(), o.begin());
+  }
+  bool operator==(const std::vector<int32_t>& o) const {
+    return size() == o.size() && std::equal(begin(), end(), o.begin());
+  }
+
+ private:
+  void makeRoom() {  // (head_ is 0) room on top for as many cards as it holds, 4 at least
+    const size_t n = buf_.size(), room = std::max<size_t>(4, n);
+    buf_.resize(room + n);
+    for (size_t i = n; i-- > 0;) buf_[room + i] = buf_[i];
+    head_ = (uint32_t)room;
+  }
+  void compact() {
+    buf_.erase(buf_.begin(), buf_.begin() + head_);
+    head_ = 0;
+  }
+  std::vector<int32_t> buf_;  // the entities are buf_[head_..]
+  uint32_t head_ = 0;
+};
+
 // The bounds of a game (documented in docs/language.md, Mutations): a game that would pass
 // one ends in a draw; a snapshot past one is refused.
 constexpr size_t kMaxEntities = 20000;  // players included
@@ -194,7 +269,7 @@ constexpr size_t kMaxQueue = 1000;
 struct State {
   std::vector<Entity> ents;             // players first (index = player), then instances
   std::vector<Slot> props;              // ents.size() * numProps
-  std::vector<std::vector<int32_t>> zones;  // entity indexes, index 0 = top
+  std::vector<Zone> zones;              // entity indexes, top first
   std::vector<int32_t> serials;         // per template: instances made so far
   std::vector<Item> queue;              // back = top
   std::vector<Item> recent;             // items that just left the queue (for $event.action)
@@ -213,22 +288,5 @@ struct State {
 };
 
 uint64_t hashState(const State& s);
-
-// A zone's entities are top first. Zones are short: a plain shift to make room on top or to
-// close a gap is cheaper than the library's insert and erase (most of all in wasm).
-inline void putOnTop(std::vector<int32_t>& z, int32_t e) {
-  z.push_back(e);
-  for (size_t i = z.size() - 1; i > 0; i--) z[i] = z[i - 1];
-  z[0] = e;
-}
-// Takes e out of z (where it is once at most); false when it was not there.
-inline bool takeOut(std::vector<int32_t>& z, int32_t e) {
-  size_t i = 0, n = z.size();
-  while (i < n && z[i] != e) i++;
-  if (i == n) return false;
-  for (; i + 1 < n; i++) z[i] = z[i + 1];
-  z.pop_back();
-  return true;
-}
 
 }  // namespace rulestack
