@@ -29,12 +29,7 @@ constexpr size_t kRecentItems = 8;
 void Game::step() {
   int fi = (int)st_.stack.size() - 1;
   const Frame& f = st_.stack[fi];
-  if (trace && f.kind != FK::Muts) {  // (stepMuts reports each mutation it runs)
-    TraceStep t{f.kind, f.stage, fi + 1, f.lk, f.li, f.lj, -1, f.ev, f.item.id};
-    if (f.kind == FK::ForEach) t.index = f.next;
-    else if (f.kind == FK::React) t.ev = st_.stack[f.a].ev;
-    trace->push_back(t);
-  }
+  if (trace && f.kind != FK::Muts) traceFrame(fi);  // (stepMuts reports each mutation it runs)
   switch (f.kind) {
     case FK::Muts: stepMuts(fi); return;
     case FK::ForEach: stepForEach(fi); return;
@@ -53,6 +48,15 @@ void Game::step() {
       return;
     }
   }
+}
+
+// (RULESTACK_SMALL: only a scenario's trace asks for it)
+RULESTACK_SMALL void Game::traceFrame(int fi) {
+  const Frame& f = st_.stack[fi];
+  TraceStep t{f.kind, f.stage, fi + 1, f.lk, f.li, f.lj, -1, f.ev, f.item.id};
+  if (f.kind == FK::ForEach) t.index = f.next;
+  else if (f.kind == FK::React) t.ev = st_.stack[f.a].ev;
+  trace->push_back(t);
 }
 
 // A new frame on top, built in place (frames are big: no temporary and no move).
@@ -761,10 +765,10 @@ RULESTACK_SMALL bool Game::itemLeft(Item&& it, Ev type, int32_t named, Slot enti
   ev.type = type;
   ev.player = it.player;
   ev.item = it.id;
-  st_.recent.push_back(std::move(it));
-  // dropped in halves, not one at a time (each is a few vectors to move)
-  if (st_.recent.size() >= 2 * kRecentItems)
-    st_.recent.erase(st_.recent.begin(), st_.recent.begin() + (st_.recent.size() - kRecentItems));
+  // the last kRecentItems, in a ring: the newest takes the oldest's place
+  if (st_.recent.size() < kRecentItems) st_.recent.push_back(std::move(it));
+  else st_.recent[st_.recentAt] = std::move(it);
+  st_.recentAt = (st_.recentAt + 1) % kRecentItems;
   ev.named = named;
   ev.entity = entity;
   if (!framed) return emit(ev, 2);

@@ -317,6 +317,7 @@ class Game {
 
   // the resolution machine (resolve.cpp)
   void step();
+  void traceFrame(int fi);
   Frame& pushFrame(FK kind);
   bool pushMuts(LK lk, int32_t li, int32_t lj, FrameCtx&& ctx);  // false: no frame (empty, or ran at once)
   void runAtOnce(const std::vector<Mutation>& ms, const Ctx& c);

@@ -26,8 +26,12 @@ struct Entity {
 };
 
 // A pending or just-happened event: fields are plain values (an item is referenced by id).
-struct Event {
+// 64 bytes, aligned on 8: LLVM copies it with eight 64-bit loads and stores, where a bigger
+// or 4-aligned one is a memory.copy in wasm, which V8 runs as a call out of the module (an
+// event is copied at every step that makes or answers one).
+struct alignas(8) Event {
   Ev type = Ev::ActionPlayed;
+  bool cancelled = false;   // (beside type: in the padding)
   int32_t named = -1;       // action name symbol (ActionExecuted / Named)
   int32_t player = -1;
   Slot entity, zone, from, source;
@@ -36,19 +40,20 @@ struct Event {
   int32_t item = -1;        // queue item id
   int32_t winner = -1;      // GameOver: -1 draw
   int32_t turn = 0;         // TurnStart: the turn that starts
-  bool cancelled = false;
 };
+static_assert(sizeof(Event) <= 64, "Event: see above");
 
 enum class ItemKind : uint8_t { Action, Reaction, Triggered };
 
+// (its plain fields first, in 32 bytes: copied with loads and stores, as Event is)
 struct Item {
   int32_t id = 0;
-  ItemKind kind = ItemKind::Action;
   int32_t def = -1;         // action / reaction / triggered index
   int32_t player = -1;
   int32_t source = -1;      // entity, or -1
   int32_t self = -1;        // $entity.self
   int32_t mode = -1, x = 0;
+  ItemKind kind = ItemKind::Action;
   bool hasX = false;
   bool cancelled = false;
   std::vector<Slot> targets;
@@ -273,6 +278,7 @@ struct State {
   std::vector<int32_t> serials;         // per template: instances made so far
   std::vector<Item> queue;              // back = top
   std::vector<Item> recent;             // items that just left the queue (for $event.action)
+  uint32_t recentAt = 0;                // the next place in `recent` (a ring) to fill
   std::vector<Decision> decisions;
   FrameStack stack;                     // suspended resolution: empty whenever a player has priority
   std::vector<std::pair<int32_t, std::string>> customIds;
