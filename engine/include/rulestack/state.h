@@ -216,10 +216,7 @@ class Zone {
     buf_ = es;
     head_ = 0;
   }
-  void clear() {
-    buf_.clear();
-    head_ = 0;
-  }
+  void clear() { head_ = (uint32_t)buf_.size(); }  // (all of it room on top: a new game reuses it)
   void push_back(int32_t e) {  // at the bottom
     if (head_ > size() + 8) compact();  // (taken from the top, put at the bottom: a queue)
     buf_.push_back(e);
