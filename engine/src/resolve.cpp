@@ -539,7 +539,7 @@ void Game::takeAction(int player, const Move& m) {
   it.mode = m.mode;
   it.x = m.x;
   it.hasX = a.hasX;
-  it.targets = m.targets;
+  if (!m.targets.empty()) it.targets = m.targets;  // (it has none yet: most moves have none)
   Ctx c = actionCtx(player, m.source, m);
   c.targets = &it.targets;
   for (auto& kv : a.props) it.props.push_back({kv.first, Slot::of(eval(kv.second, c))});
