@@ -39,6 +39,8 @@ export class RulestackRoom extends Room {
   #bots = new Map();
   /** The full logs #fullLog replayed, by seat, while the game has `moves` moves. */
   #fullLogs = null;
+  /** This room made its record or took it up (resumed): it retires it when it ends. */
+  #recorded = false;
 
   async onCreate(options) {
     const parsed = parseRoomOptions(options);
@@ -51,6 +53,7 @@ export class RulestackRoom extends Room {
       const [running] = await matchMaker.query({ roomId: parsed.resume });
       const alive = running && (running.processId === matchMaker.processId || (await matchMaker.healthCheckProcessId(running.processId)));
       if (alive) throw requestError(`room '${parsed.resume}' is still running: join it instead of resuming it`);
+      await this.store.keep(parsed.resume); // (no longer dropped later: its room runs again)
       this.game = replayRecord(this.rs, record, LIVE_LOG_LIMIT);
       this.header = record.header;
       this.roomId = parsed.resume;
@@ -68,6 +71,7 @@ export class RulestackRoom extends Room {
       this.moves = [];
       await this.store.create(this.roomId, this.header);
     }
+    this.#recorded = true;
     // a resumed room's own options (timers, bots for empty seats) win over the record's
     if (parsed.resume) {
       for (const k of ['botsForEmptySeats', 'decisionSeconds', 'graceSeconds', 'botDelayMs']) if (options[k] !== undefined) this.header[k] = parsed[k];
@@ -131,7 +135,12 @@ export class RulestackRoom extends Room {
 
   onDispose() {
     clearTimeout(this.#timer?.handle);
-    return this.#chain.finally(() => this.game?.dispose());
+    return this.#chain.finally(() => {
+      this.game?.dispose();
+      // the record is kept a while for a resume, then dropped (not a record this room did not
+      // take up: a resume refused because its room still runs)
+      if (this.#recorded) return this.store.retire(this.roomId).catch((e) => console.error('rulestack room:', e));
+    });
   }
 
   /** The room's game (for tests and tools on the server: never sent to a client). */

@@ -1,12 +1,24 @@
 // Where each room appends its game record (header: definition, its hash, seed, options;
 // then one entry per applied move), so that a room lost with its process can be resumed
 // elsewhere by replaying the moves. Redis when a URL is given, else this process's memory.
+// The record of a room that ended is kept ttlSeconds more (for a resume), then dropped, so
+// that a long-running server does not keep every game it ever hosted.
 import Redis from 'ioredis';
+
+/** How long the record of a room that ended is kept by default: a day. */
+export const RECORD_TTL_SECONDS = 24 * 60 * 60;
+/** The longest: what a timer of this process can wait (2^31 - 1 ms). */
+export const MAX_RECORD_TTL_SECONDS = 2147483;
 
 /** The record of a game in this process's memory (lost with it: for one process). */
 export class MemoryStore {
   #records = new Map();
+  #drops = new Map(); // id -> the timer that drops the record of a room that ended
+  constructor({ ttlSeconds = RECORD_TTL_SECONDS } = {}) {
+    this.ttlSeconds = ttlSeconds;
+  }
   async create(id, header) {
+    await this.keep(id);
     this.#records.set(id, { header, moves: [] });
   }
   async append(id, entry) {
@@ -19,13 +31,33 @@ export class MemoryStore {
     const r = this.#records.get(id);
     return r ? { header: r.header, moves: [...r.moves] } : null;
   }
-  async close() {}
+  /** Its room ended: the record is dropped after ttlSeconds unless a room resumes it (keep). */
+  async retire(id) {
+    await this.keep(id);
+    if (!this.#records.has(id)) return;
+    const timer = setTimeout(() => {
+      this.#records.delete(id);
+      this.#drops.delete(id);
+    }, this.ttlSeconds * 1000);
+    timer.unref();
+    this.#drops.set(id, timer);
+  }
+  /** A room took it up again: kept. */
+  async keep(id) {
+    clearTimeout(this.#drops.get(id));
+    this.#drops.delete(id);
+  }
+  async close() {
+    for (const timer of this.#drops.values()) clearTimeout(timer);
+    this.#drops.clear();
+  }
 }
 
 /** The records in Redis: `rulestack:record:<id>` (the header, JSON) and `…:moves` (a list). */
 export class RedisStore {
-  constructor(url) {
+  constructor(url, { ttlSeconds = RECORD_TTL_SECONDS } = {}) {
     this.redis = new Redis(url, { lazyConnect: false, maxRetriesPerRequest: 3 });
+    this.ttlSeconds = ttlSeconds;
   }
   #key(id) {
     return `rulestack:record:${id}`;
@@ -42,11 +74,18 @@ export class RedisStore {
     if (header === null) return null;
     return { header: JSON.parse(header), moves: moves.map((m) => JSON.parse(m)) };
   }
+  async retire(id) {
+    await this.redis.multi().expire(this.#key(id), this.ttlSeconds).expire(`${this.#key(id)}:moves`, this.ttlSeconds).exec();
+  }
+  async keep(id) {
+    await this.redis.multi().persist(this.#key(id)).persist(`${this.#key(id)}:moves`).exec();
+  }
   async close() {
     await this.redis.quit();
   }
 }
 
-export function createStore(redisUrl) {
-  return redisUrl ? new RedisStore(redisUrl) : new MemoryStore();
+/** ttlSeconds: how long the record of a room that ended is kept (RECORD_TTL_SECONDS). */
+export function createStore(redisUrl, { ttlSeconds } = {}) {
+  return redisUrl ? new RedisStore(redisUrl, { ttlSeconds }) : new MemoryStore({ ttlSeconds });
 }

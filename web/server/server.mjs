@@ -22,7 +22,8 @@ globalThis.WebSocket ??= WebSocket;
  * publicAddress ('host:port'): where clients reach this process, for the seat reservations
  * of its rooms (several processes behind Redis, each reached directly).
  */
-export function createServer({ redisUrl = process.env.REDIS_URL, publicAddress = process.env.PUBLIC_ADDRESS, store } = {}) {
+/** recordTtlSeconds: how long the record of a room that ended is kept (record-store.mjs). */
+export function createServer({ redisUrl = process.env.REDIS_URL, publicAddress = process.env.PUBLIC_ADDRESS, store, recordTtlSeconds } = {}) {
   const server = new Server({
     publicAddress,
     transport: new WebSocketTransport({ maxPayload: MAX_MESSAGE_BYTES }),
@@ -31,7 +32,7 @@ export function createServer({ redisUrl = process.env.REDIS_URL, publicAddress =
     gracefullyShutdown: false,
     greet: false,
   });
-  store ??= createStore(redisUrl);
+  store ??= createStore(redisUrl, { ttlSeconds: recordTtlSeconds });
   server.define(ROOM_NAME, roomWithStore(store));
   return { server, store };
 }
