@@ -731,6 +731,16 @@ bool only32BitIntegers(const json& j) {
 }
 }  // namespace
 
+namespace {
+// "inconsistent snapshot: <what>", then " <i>" when i is not -1: one out-of-line call per check
+// with a literal, not a std::string temporary (and its cleanup) at each of restoreSnapshot's checks.
+bool inconsistent(std::string& error, const char* what, long i) {
+  error = std::string("inconsistent snapshot: ") + what;
+  if (i != -1) error += " " + std::to_string(i);
+  return false;
+}
+}  // namespace
+
 bool restoreSnapshot(Game& g, const json& j, std::string& error) {
   const Def& d = g.def();
   if (!only32BitIntegers(j)) {
@@ -797,7 +807,7 @@ bool restoreSnapshot(Game& g, const json& j, std::string& error) {
     }
     // consistency: sizes and index ranges, so a tampered snapshot cannot crash the engine
     size_t np = d.propNames.size();
-    auto bad = [&](const std::string& m) { error = "inconsistent snapshot: " + m; return false; };
+    auto bad = [&](const char* what, long i = -1) { return inconsistent(error, what, i); };
     if (s.ents.size() < (size_t)d.numPlayers() || s.ents.size() > kMaxEntities) return bad("entity count");
     if (s.props.size() != s.ents.size() * np) return bad("property count");
     if (s.zones.size() != (size_t)d.numZoneInstances) return bad("zone count");
@@ -806,14 +816,14 @@ bool restoreSnapshot(Game& g, const json& j, std::string& error) {
       const Entity& e = s.ents[i];
       bool player = i < (size_t)d.numPlayers();
       if (!player && (e.tmpl < 0 || e.tmpl >= (int)d.templates.size() || e.idTmpl < 0 || e.idTmpl >= (int)d.templates.size()))
-        return bad("template of entity " + std::to_string(i));
+        return bad("template of entity", (long)i);
       if (e.owner < 0 || e.owner >= d.numPlayers() || e.controller < 0 || e.controller >= d.numPlayers()) return bad("owner");
       if (e.zone < -1 || e.zone >= d.numZoneInstances || e.host < -1 || e.host >= (int)s.ents.size()) return bad("zone or host");
       if (e.serial < 0 && ((size_t)(-1 - e.serial) >= s.customIds.size() || s.customIds[-1 - e.serial].first != (int32_t)i))
-        return bad("custom id of entity " + std::to_string(i));
-      if (e.handle < 0 || e.handle >= s.nextHandle || e.prevHandle < 0 || e.prevHandle >= s.nextHandle) return bad("handle of entity " + std::to_string(i));
+        return bad("custom id of entity", (long)i);
+      if (e.handle < 0 || e.handle >= s.nextHandle || e.prevHandle < 0 || e.prevHandle >= s.nextHandle) return bad("handle of entity", (long)i);
       // "<Template>#n": n from 1 to the template's counter (the next Create makes n + 1)
-      if (!player && e.serial >= 0 && (e.serial < 1 || e.serial > s.serials[e.idTmpl])) return bad("serial of entity " + std::to_string(i));
+      if (!player && e.serial >= 0 && (e.serial < 1 || e.serial > s.serials[e.idTmpl])) return bad("serial of entity", (long)i);
     }
     {  // each "<Template>#n" names one entity (a fuzz finding: two Counter#3, a listed move refused)
       std::vector<std::pair<int32_t, int32_t>> ids;
@@ -874,7 +884,7 @@ bool restoreSnapshot(Game& g, const json& j, std::string& error) {
         where[e] = z;
       }
     for (size_t i = (size_t)d.numPlayers(); i < s.ents.size(); i++)
-      if (s.ents[i].zone != where[i] || (!s.ents[i].alive && s.ents[i].zone >= 0)) return bad("zone of entity " + std::to_string(i));
+      if (s.ents[i].zone != where[i] || (!s.ents[i].alive && s.ents[i].zone >= 0)) return bad("zone of entity", (long)i);
     if (s.active < 0 || s.active >= d.numPlayers() || s.priority < -1 || s.priority >= d.numPlayers()) return bad("players");
     if (s.phase < -1 || s.phase > (int)d.phases.size()) return bad("phase");
     if (s.queue.size() > kMaxQueue) return bad("queue size");
@@ -898,7 +908,7 @@ bool restoreSnapshot(Game& g, const json& j, std::string& error) {
       for (const Slot& t : f.ctx.targets) ok = ok && slotOk(t);
       for (const Slot& v : f.values) ok = ok && slotOk(v);
       if ((f.kind == FK::Take || f.kind == FK::Exec) && f.item.id >= 0) ok = ok && itemOk(f.item);
-      if (!ok) return bad("resolution frame " + std::to_string(i));
+      if (!ok) return bad("resolution frame", (long)i);
     }
     g.mutableState() = std::move(s);
     return true;
