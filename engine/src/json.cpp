@@ -125,6 +125,15 @@ size_t plainPrefix(std::string_view s) {
 
 bool plainJsonText(std::string_view s) { return plainPrefix(s) == s.size(); }
 
+std::string cat(std::initializer_list<std::string_view> parts) {
+  size_t n = 0;
+  for (std::string_view p : parts) n += p.size();
+  std::string out;
+  out.reserve(n);
+  for (std::string_view p : parts) out.append(p.data(), p.size());
+  return out;
+}
+
 void appendJsonString(std::string& out, std::string_view s) {
   // printable ASCII but '"' and '\\' (ids, names, keys: nearly every string) is copied as is,
   // in one append

@@ -11,6 +11,7 @@
 #include <cstdint>
 #include <cstring>
 #include <functional>  // std::less<> for stableSort
+#include <initializer_list>
 #include <stdexcept>
 #include <string>
 #include <string_view>
@@ -292,6 +293,11 @@ void stableSort(std::vector<T>& v, Less less) {
   for (uint32_t i : order) sorted.push_back(std::move(v[i]));
   v.swap(sorted);
 }
+
+// The parts joined into one string, for the cold code's messages: one call and one allocation
+// where `a + b + c` builds and frees a temporary per `+` at each call site (and, where code
+// unwinds, a cleanup for each).
+std::string cat(std::initializer_list<std::string_view> parts);
 
 // Appends s as a JSON string (quoted and escaped; invalid UTF-8 becomes U+FFFD).
 void appendJsonString(std::string& out, std::string_view s);

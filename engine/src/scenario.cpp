@@ -64,7 +64,7 @@ std::string runScenarioUnguarded(const std::string& scenarioText) {
     return w.endArray().field("ok", failures.empty()).field("steps", ran).endObject().take();
   };
   if (nestedDeeper(scenarioText, kMaxInputDepth)) {
-    failure(-1, "the scenario is nested more than " + std::to_string(kMaxInputDepth) + " levels deep");
+    failure(-1, cat({"the scenario is nested more than ", std::to_string(kMaxInputDepth), " levels deep"}));
     return result();
   }
   json sc = json::parse(scenarioText, nullptr, false);
@@ -79,7 +79,7 @@ std::string runScenarioUnguarded(const std::string& scenarioText) {
   std::vector<DefError> errs;
   auto def = compileDefinition(sc["game"].dump(), errs);
   if (!def) {
-    for (auto& e : errs) failure(-1, "game definition: " + e.path + ": " + e.message);
+    for (auto& e : errs) failure(-1, cat({"game definition: ", e.path, ": ", e.message}));
     return result();
   }
   if (!sc.contains("steps") || !sc["steps"].is_array()) {
@@ -92,23 +92,23 @@ std::string runScenarioUnguarded(const std::string& scenarioText) {
   std::vector<std::vector<Mutation>> dos(steps.size());
   for (size_t i = 0; i < steps.size(); i++) {
     const json& s = steps[i];
-    std::string path = "/steps/" + std::to_string(i);
+    std::string path = cat({"/steps/", std::to_string(i)});
     if (!s.is_object()) { failure((int)i, "a step is an object"); continue; }
     std::vector<DefError> e2;
-    if (s.contains("expect") && s["expect"].is_string()) compileCondition(*def, s["expect"], path + "/expect", exprs[i], e2);
-    if (s.contains("do")) compileMutations(*def, s["do"], path + "/do", dos[i], e2);
-    for (auto& e : e2) failure((int)i, e.path + ": " + e.message);
+    if (s.contains("expect") && s["expect"].is_string()) compileCondition(*def, s["expect"], cat({path, "/expect"}), exprs[i], e2);
+    if (s.contains("do")) compileMutations(*def, s["do"], cat({path, "/do"}), dos[i], e2);
+    for (auto& e : e2) failure((int)i, cat({e.path, ": ", e.message}));
   }
   if (!failures.empty()) return result();
   uint64_t seed = 0;
   std::string seedError;
   if (sc.contains("seed") && !parseSeed(sc["seed"], seed, seedError)) {
-    failure(-1, "seed: " + seedError);
+    failure(-1, cat({"seed: ", seedError}));
     return result();
   }
   auto game = startGame(def, seed, errs);
   if (!game) {
-    for (auto& e : errs) failure(-1, e.path + ": " + e.message);
+    for (auto& e : errs) failure(-1, cat({e.path, ": ", e.message}));
     return result();
   }
   Game& g = *game;
@@ -120,7 +120,7 @@ std::string runScenarioUnguarded(const std::string& scenarioText) {
     if (s.contains("move")) {
       std::string pid = playerOf(s);
       int p = g.findPlayer(pid);
-      if (p < 0) { failure(si, "unknown player '" + pid + "'"); break; }
+      if (p < 0) { failure(si, cat({"unknown player '", pid, "'"})); break; }
       Move m;
       std::string err;
       bool parsed = parseMove(g, s["move"], m, err);
@@ -132,13 +132,13 @@ std::string runScenarioUnguarded(const std::string& scenarioText) {
       if (parsed) reason = g.apply(p, m, &msg);
       if (s.contains("illegal")) {
         std::string want = s["illegal"].is_string() ? s["illegal"].get<std::string>() : "";
-        if (reason.empty()) { failure(si, "the move was legal, expected it rejected with '" + want + "'"); break; }
-        if (!want.empty() && reason != want) { failure(si, "rejected with '" + reason + "' (" + msg + "), expected '" + want + "'"); break; }
+        if (reason.empty()) { failure(si, cat({"the move was legal, expected it rejected with '", want, "'"})); break; }
+        if (!want.empty() && reason != want) { failure(si, cat({"rejected with '", reason, "' (", msg, "), expected '", want, "'"})); break; }
         if (g.hash() != before) { failure(si, "a rejected move changed the state"); break; }
         continue;
       }
       if (!reason.empty()) {
-        failure(si, "move " + s["move"].dump() + " by " + pid + " rejected: " + reason + ": " + msg);
+        failure(si, cat({"move ", s["move"].dump(), " by ", pid, " rejected: ", reason, ": ", msg}));
         break;
       }
       lastEvents = logStart;
@@ -149,13 +149,13 @@ std::string runScenarioUnguarded(const std::string& scenarioText) {
       if (e.is_string()) {
         Ctx c;
         c.player = g.state().active;
-        if (!g.test(exprs[i], c)) failure(si, "expected " + e.get<std::string>());
+        if (!g.test(exprs[i], c)) failure(si, cat({"expected ", e.get<std::string>()}));
       } else if (e.is_object() && e.contains("path")) {
         json view = json::parse(viewText(g, -2));
         const json* got = e["path"].is_string() ? view.pointer(e["path"].get<std::string>()) : nullptr;
-        if (!got) failure(si, e["path"].dump() + " is not in the view");
+        if (!got) failure(si, cat({e["path"].dump(), " is not in the view"}));
         else if (*got != e.value("value", json()))
-          failure(si, e["path"].get<std::string>() + " is " + got->dump() + ", expected " + e.value("value", json()).dump());
+          failure(si, cat({e["path"].get<std::string>(), " is ", got->dump(), ", expected ", e.value("value", json()).dump()}));
       } else {
         failure(si, "expect is an expression or {path, value}");
       }
@@ -165,14 +165,14 @@ std::string runScenarioUnguarded(const std::string& scenarioText) {
       const json& want = s["event"];
       bool found = false;
       for (size_t k = lastEvents; k < g.log.size() && !found; k++) found = subset(want, json::parse(eventText(g, g.log[k])));
-      if (!found) failure(si, "no event " + want.dump() + " since the last move");
+      if (!found) failure(si, cat({"no event ", want.dump(), " since the last move"}));
       continue;
     }
     if (s.contains("do")) {
       size_t logStart = g.log.size();
       std::string msg;
       std::string reason = g.runMutations(dos[i], &msg);
-      if (!reason.empty()) { failure(si, "do failed: " + reason + ": " + msg); break; }
+      if (!reason.empty()) { failure(si, cat({"do failed: ", reason, ": ", msg})); break; }
       lastEvents = logStart;
       continue;
     }
@@ -180,7 +180,7 @@ std::string runScenarioUnguarded(const std::string& scenarioText) {
       const json& l = s["legal"];
       std::string pid = l.contains("player") ? (l["player"].is_string() ? l["player"].get<std::string>() : l["player"].dump()) : "";
       int p = g.findPlayer(pid);
-      if (p < 0) { failure(si, "unknown player '" + pid + "'"); continue; }
+      if (p < 0) { failure(si, cat({"unknown player '", pid, "'"})); continue; }
       std::vector<Move> moves;
       g.legalMoves(p, moves);
       JsonWriter mw;
@@ -188,19 +188,19 @@ std::string runScenarioUnguarded(const std::string& scenarioText) {
       for (auto& m : moves) writeMove(mw, g, m);
       json mj = json::parse(mw.endArray().take());
       if (l.contains("count") && l["count"] != json(moves.size()))
-        failure(si, "player " + pid + " has " + std::to_string(moves.size()) + " legal moves, expected " + l["count"].dump() + ": " + mj.dump());
+        failure(si, cat({"player ", pid, " has ", std::to_string(moves.size()), " legal moves, expected ", l["count"].dump(), ": ", mj.dump()}));
       if (l.contains("includes")) {
         bool found = false;
         for (auto& m : mj) found = found || subset(l["includes"], m);
-        if (!found) failure(si, "no legal move of " + pid + " matches " + l["includes"].dump() + "; legal: " + mj.dump());
+        if (!found) failure(si, cat({"no legal move of ", pid, " matches ", l["includes"].dump(), "; legal: ", mj.dump()}));
       }
       if (l.contains("excludes")) {
         for (auto& m : mj)
-          if (subset(l["excludes"], m)) failure(si, "legal moves of " + pid + " include " + m.dump());
+          if (subset(l["excludes"], m)) failure(si, cat({"legal moves of ", pid, " include ", m.dump()}));
       }
       continue;
     }
-    failure(si, "unknown step (expected move, expect, event, do or legal): " + s.dump());
+    failure(si, cat({"unknown step (expected move, expect, event, do or legal): ", s.dump()}));
   }
   return result();
 }
