@@ -320,11 +320,6 @@ void Loader::flow(const json& f) {
 using loader::json;
 using loader::Loader;
 
-namespace {
-constexpr size_t kMaxText = 8u << 20;
-constexpr int kMaxDepth = 200;
-}  // namespace
-
 std::string jsonPointerEscape(const std::string& key) {
   std::string out;
   for (char c : key) {
@@ -353,27 +348,6 @@ bool nestedDeeper(const std::string& text, int maxDepth) {
     }
   }
   return false;
-}
-
-bool parseJsonText(const std::string& text, json& out, DefError& err) {
-  if (text.size() > kMaxText) {
-    err = {"", "the definition is larger than 8 MB"};
-    return false;
-  }
-  // nesting guard before parsing: a hostile text must not exhaust the stack
-  if (nestedDeeper(text, kMaxDepth)) {
-    err = {"", "the definition is nested more than " + std::to_string(kMaxDepth) + " levels deep"};
-    return false;
-  }
-  try {
-    out = json::parse(text);
-  } catch (const json::exception& e) {  // parse_error, and out_of_range 406: a number beyond double (1e999)
-    std::string msg = e.what();
-    auto p = msg.find("parse error");
-    err = {"", "invalid JSON: " + (p == std::string::npos ? msg : msg.substr(p))};
-    return false;
-  }
-  return true;
 }
 
 std::shared_ptr<Def> loadDefinition(const json& j, std::vector<DefError>& errors) {

@@ -16,6 +16,7 @@ struct DefError {
 };
 
 // Parses JSON text with size and nesting limits; on failure returns false and one error.
+// (In session.cpp: the loader's files are built without unwinding code, and this one catches.)
 bool parseJsonText(const std::string& text, Json& out, DefError& err);
 // Whether a JSON text nests objects/arrays deeper than maxDepth (checked before parsing any
 // text from outside: a hostile text must not exhaust the stack).

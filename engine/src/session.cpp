@@ -70,7 +70,31 @@ std::string fail(const char* reason, const std::string& msg) {
   return w.beginObject().field("message", msg).field("ok", false).field("reason", reason).endObject().take();
 }
 
+constexpr size_t kMaxText = 8u << 20;
+constexpr int kMaxDepth = 200;
 }  // namespace
+
+// (here, not in loader.cpp: its catch needs unwinding code, which the loader is built without)
+bool parseJsonText(const std::string& text, Json& out, DefError& err) {
+  if (text.size() > kMaxText) {
+    err = {"", "the definition is larger than 8 MB"};
+    return false;
+  }
+  // nesting guard before parsing: a hostile text must not exhaust the stack
+  if (nestedDeeper(text, kMaxDepth)) {
+    err = {"", "the definition is nested more than " + std::to_string(kMaxDepth) + " levels deep"};
+    return false;
+  }
+  try {
+    out = json::parse(text);
+  } catch (const json::exception& e) {  // parse_error, and out_of_range 406: a number beyond double (1e999)
+    std::string msg = e.what();
+    auto p = msg.find("parse error");
+    err = {"", "invalid JSON: " + (p == std::string::npos ? msg : msg.substr(p))};
+    return false;
+  }
+  return true;
+}
 
 std::shared_ptr<Def> compileDefinition(const std::string& text, std::vector<DefError>& errs) {
   json j;
