@@ -1,7 +1,6 @@
 // Scenario files: a game, a seed, and steps (moves, expected illegal moves, expectations on
 // the state, expected events). Game authors and the test suites use the same runner.
 #include <algorithm>
-#include <new>
 
 #include "rulestack/game.h"
 #include "json_io.h"
@@ -34,20 +33,7 @@ std::string playerOf(const json& step) {
 
 }  // namespace
 
-namespace {
-std::string runScenarioUnguarded(const std::string& scenarioText);
-}  // namespace
-
-// Out of memory is said as a failure of the run, never an exception across the boundary.
-std::string runScenario(const std::string& scenarioText) {
-  try {
-    return runScenarioUnguarded(scenarioText);
-  } catch (const std::bad_alloc&) {
-    return R"({"failures":[{"message":"runScenario: the engine is out of memory","step":-1}],"ok":false,"steps":0})";
-  }
-}
-
-namespace {
+// (runScenario, in session.cpp, catches out of memory: this file is built without unwinding code)
 std::string runScenarioUnguarded(const std::string& scenarioText) {
   // {"failures": [...], "ok": ..., "steps": N}, written once the run ends
   struct Failure {
@@ -204,6 +190,5 @@ std::string runScenarioUnguarded(const std::string& scenarioText) {
   }
   return result();
 }
-}  // namespace
 
 }  // namespace rulestack

@@ -74,6 +74,15 @@ constexpr size_t kMaxText = 8u << 20;
 constexpr int kMaxDepth = 200;
 }  // namespace
 
+// Out of memory is said as a failure of the run, never an exception across the boundary.
+std::string runScenario(const std::string& scenarioText) {
+  try {
+    return runScenarioUnguarded(scenarioText);
+  } catch (const std::bad_alloc&) {
+    return R"({"failures":[{"message":"runScenario: the engine is out of memory","step":-1}],"ok":false,"steps":0})";
+  }
+}
+
 // (here, not in loader.cpp: its catch needs unwinding code, which the loader is built without)
 bool parseJsonText(const std::string& text, Json& out, DefError& err) {
   if (text.size() > kMaxText) {
