@@ -39,13 +39,29 @@ std::string errorsJson(const std::vector<DefError>& errs) {
   return w.endObject().take();
 }
 
+// "errors": [{"message": message, "path": ""}] (one error without a path, as writeIssues writes
+// it): no vector of DefError built at each call.
+void writeError(JsonWriter& w, std::string_view message) {
+  w.key("errors").beginArray();
+  w.beginObject().field("message", message).field("path", "").endObject();
+  w.endArray();
+}
+
+// errorsJson of one error without a path
+std::string errorJson(std::string_view message) {
+  JsonWriter w;
+  w.beginObject();
+  writeError(w, message);
+  return w.endObject().take();
+}
+
 
 // Out of memory is the engine's state, not a fault of the definition or the snapshot: said
 // apart, so that the package does not report it as one (a RangeError there).
 std::string outOfMemoryJson(const char* what) {
   JsonWriter w;
-  w.beginObject().key("errors");
-  writeIssues(w, {{"", std::string(what) + ": the engine is out of memory"}});
+  w.beginObject();
+  writeError(w, cat({what, ": the engine is out of memory"}));
   return w.field("outOfMemory", true).endObject().take();
 }
 
@@ -65,7 +81,7 @@ uint64_t seedOf(double seed) {
   return (uint64_t)s;
 }
 
-std::string fail(const char* reason, const std::string& msg) {
+std::string fail(const char* reason, std::string_view msg) {
   JsonWriter w;
   return w.beginObject().field("message", msg).field("ok", false).field("reason", reason).endObject().take();
 }
@@ -91,7 +107,7 @@ bool parseJsonText(const std::string& text, Json& out, DefError& err) {
   }
   // nesting guard before parsing: a hostile text must not exhaust the stack
   if (nestedDeeper(text, kMaxDepth)) {
-    err = {"", "the definition is nested more than " + std::to_string(kMaxDepth) + " levels deep"};
+    err = {"", cat({"the definition is nested more than ", std::to_string(kMaxDepth), " levels deep"})};
     return false;
   }
   try {
@@ -221,19 +237,18 @@ std::string Session::load(const std::string& definitionJson, const std::string& 
     if (sj.is_object()) {
       for (auto it = sj.begin(); it != sj.end(); ++it)
         if (it.key() != "seed" && it.key() != "logLimit")
-          return errorsJson({{"", "unknown load option '" + it.key() + "' (seed, logLimit)"}});
+          return errorJson(cat({"unknown load option '", it.key(), "' (seed, logLimit)"}));
       if (sj.contains("logLimit")) {
         const json& l = sj["logLimit"];
         if (!l.is_number_integer() || l.get<long long>() < 1 || l.get<long long>() > (long long)kMaxLogLimit ||
             (l.is_number_unsigned() && l.get<unsigned long long>() > kMaxLogLimit))
-          return errorsJson({{"", "invalid logLimit: an integer from 1 to " + std::to_string(kMaxLogLimit) + ", not " +
-                                      l.dump()}});
+          return errorJson(cat({"invalid logLimit: an integer from 1 to ", std::to_string(kMaxLogLimit), ", not ", l.dump()}));
         logLimit = l.get<size_t>();
       }
       json s = sj.contains("seed") ? sj["seed"] : json();
       sj = std::move(s);
     }
-    if (!parseSeed(sj, seed, seedError)) return errorsJson({{"", "invalid seed: " + seedError}});
+    if (!parseSeed(sj, seed, seedError)) return errorJson(cat({"invalid seed: ", seedError}));
     auto def = compileDefinition(definitionJson, errs);
     if (!def) return errorsJson(errs);
     auto g = startGame(def, seed, errs);
@@ -261,7 +276,7 @@ const std::string& Session::keptView(const std::string& player) const {
   int p = -1;
   if (!player.empty()) {
     p = playerIndex(*game_, player);
-    if (p < 0) return v.other = JsonWriter().beginObject().field("error", "unknown player '" + player + "'").endObject().take();
+    if (p < 0) return v.other = JsonWriter().beginObject().field("error", cat({"unknown player '", player, "'"})).endObject().take();
   }
   if (v.kept.size() < (size_t)game_->def().numPlayers() + 1) v.kept.resize((size_t)game_->def().numPlayers() + 1);
   SessionViews::Kept& k = v.kept[(size_t)(p + 1)];
@@ -287,7 +302,7 @@ std::string Session::legalMoves(const std::string& player) const {
 std::string Session::apply(const std::string& player, const std::string& moveText) {
   if (!game_) return fail("no_game", "no game is loaded");
   int p = playerIndex(*game_, player);
-  if (p < 0) return fail("unknown_player", "unknown player '" + player + "'");
+  if (p < 0) return fail("unknown_player", cat({"unknown player '", player, "'"}));
   if (game_->state().over()) return fail("game_over", "the game is over");
   if (nestedDeeper(moveText, kMaxInputDepth)) return fail("malformed_move", "the move is nested too deep");
   json mj = json::parse(moveText, nullptr, false);
@@ -366,10 +381,10 @@ std::string Session::restore(const std::string& definitionJson, const std::strin
     auto def = compileDefinition(definitionJson, errs);
     if (!def) return errorsJson(errs);
     json sj = nestedDeeper(snapshotText, kMaxInputDepth) ? json(nullptr) : json::parse(snapshotText, nullptr, false);
-    if (sj.is_discarded()) return errorsJson({{"", "the snapshot is not valid JSON"}});
+    if (sj.is_discarded()) return errorJson("the snapshot is not valid JSON");
     auto g = std::make_unique<Game>(def);
     std::string err;
-    if (!restoreSnapshot(*g, sj, err)) return errorsJson({{"", err}});
+    if (!restoreSnapshot(*g, sj, err)) return errorJson(err);
     auto history = std::make_unique<SessionHistory>();
     game_ = std::move(g);
     history_ = std::move(history);
@@ -386,14 +401,14 @@ std::string Session::botChoose(const std::string& player, const std::string& opt
   BotOptions bo;
   if (o.is_object()) {
     if (o.contains("level") && (!o["level"].is_string() || !botLevel(o["level"].get<std::string>(), bo)))
-      return JsonWriter().beginObject().field("error", "unknown bot level " + o["level"].dump() + " (easy, normal or hard)").endObject().take();
+      return JsonWriter().beginObject().field("error", cat({"unknown bot level ", o["level"].dump(), " (easy, normal or hard)"})).endObject().take();
     if (o.contains("kind")) bo.mcts = o["kind"] == "mcts";
     bo.omniscient = o.contains("omniscient") && o["omniscient"].is_boolean() && o["omniscient"].get<bool>();
     // a seed as a game's (seed.h): every 64-bit value, so that a bot of simulate's, seeded
     // with 64 random bits a move, can be asked again through the package
     std::string why;
     if (o.contains("seed") && !parseSeed(o["seed"], bo.seed, why))
-      return JsonWriter().beginObject().field("error", "invalid bot seed: " + why).endObject().take();
+      return JsonWriter().beginObject().field("error", cat({"invalid bot seed: ", why})).endObject().take();
     if (o.contains("iterations") && o["iterations"].is_number_integer())
       bo.iterations = std::max(1, std::min(100000, o["iterations"].get<int>()));
     if (o.contains("maxPlayoutMoves") && o["maxPlayoutMoves"].is_number_integer())
