@@ -21,6 +21,10 @@ const RETRY_MS = 1000;
 const isObject = (v) => v !== null && typeof v === 'object' && !Array.isArray(v);
 const botOptions = (level, seed) => (level === 'random' ? { kind: 'random', seed } : { level, seed });
 
+/** The ids this process's rooms run or are resuming: two resumes of one record at once here
+ *  would run two games under one id, both appending to its record. */
+const runningIds = new Set();
+
 /** The room class bound to a record store (MemoryStore or RedisStore). */
 export function roomWithStore(store) {
   return class extends RulestackRoom {
@@ -41,6 +45,8 @@ export class RulestackRoom extends Room {
   #fullLogs = null;
   /** This room made its record or took it up (resumed): it retires it when it ends. */
   #recorded = false;
+  /** The id this room holds in runningIds (a resume), freed when it ends. */
+  #holdsId = null;
 
   async onCreate(options) {
     const parsed = parseRoomOptions(options);
@@ -52,9 +58,17 @@ export class RulestackRoom extends Room {
       // (a listing left by a process that died is swept once that process fails a health check)
       const [running] = await matchMaker.query({ roomId: parsed.resume });
       const alive = running && (running.processId === matchMaker.processId || (await matchMaker.healthCheckProcessId(running.processId)));
-      if (alive) throw requestError(`room '${parsed.resume}' is still running: join it instead of resuming it`);
-      await this.store.keep(parsed.resume); // (no longer dropped later: its room runs again)
-      this.game = replayRecord(this.rs, record, LIVE_LOG_LIMIT);
+      if (alive || runningIds.has(parsed.resume)) throw requestError(`room '${parsed.resume}' is still running: join it instead of resuming it`);
+      runningIds.add(parsed.resume);
+      try {
+        this.game = replayRecord(this.rs, record, LIVE_LOG_LIMIT);
+        // its room runs again: no longer dropped later (unless it was dropped meanwhile)
+        if (!(await this.store.keep(parsed.resume))) throw requestError(`no game record '${parsed.resume}' to resume`);
+      } catch (e) {
+        runningIds.delete(parsed.resume);
+        throw e;
+      }
+      this.#holdsId = parsed.resume;
       this.header = record.header;
       this.roomId = parsed.resume;
       this.moves = record.moves;
@@ -137,10 +151,24 @@ export class RulestackRoom extends Room {
     clearTimeout(this.#timer?.handle);
     return this.#chain.finally(() => {
       this.game?.dispose();
-      // the record is kept a while for a resume, then dropped (not a record this room did not
-      // take up: a resume refused because its room still runs)
-      if (this.#recorded) return this.store.retire(this.roomId).catch((e) => console.error('rulestack room:', e));
+      if (this.#holdsId !== null) runningIds.delete(this.#holdsId);
+      // the record is kept a while for a resume, then dropped: not one this room did not take
+      // up (a resume refused), nor when the server shuts down (its games wait for a resume, as
+      // those of a process that died), nor while another room runs it (a resume that lost
+      // the race for the id)
+      if (this.#recorded && matchMaker.state !== matchMaker.MatchMakerState.SHUTTING_DOWN) return this.#retire();
     });
+  }
+
+  async #retire() {
+    try {
+      const running = await matchMaker.query({ roomId: this.roomId });
+      const another = (r) => r.processId !== matchMaker.processId || ![undefined, this].includes(matchMaker.getLocalRoomById(r.roomId));
+      if (running.some(another)) return;
+      await this.store.retire(this.roomId);
+    } catch (e) {
+      console.error('rulestack room:', e);
+    }
   }
 
   /** The room's game (for tests and tools on the server: never sent to a client). */

@@ -10,12 +10,18 @@ export const RECORD_TTL_SECONDS = 24 * 60 * 60;
 /** The longest: what a timer of this process can wait (2^31 - 1 ms). */
 export const MAX_RECORD_TTL_SECONDS = 2147483;
 
+function checkTtl(ttlSeconds) {
+  if (typeof ttlSeconds !== 'number' || !(ttlSeconds > 0 && ttlSeconds <= MAX_RECORD_TTL_SECONDS))
+    throw new RangeError(`rulestack record store: ttlSeconds must be a number of seconds above 0 and at most ${MAX_RECORD_TTL_SECONDS}, not ${ttlSeconds}`);
+  return ttlSeconds;
+}
+
 /** The record of a game in this process's memory (lost with it: for one process). */
 export class MemoryStore {
   #records = new Map();
   #drops = new Map(); // id -> the timer that drops the record of a room that ended
   constructor({ ttlSeconds = RECORD_TTL_SECONDS } = {}) {
-    this.ttlSeconds = ttlSeconds;
+    this.ttlSeconds = checkTtl(ttlSeconds);
   }
   async create(id, header) {
     await this.keep(id);
@@ -24,6 +30,7 @@ export class MemoryStore {
   async append(id, entry) {
     const r = this.#records.get(id);
     if (!r) throw new Error(`rulestack record store: no record '${id}'`);
+    await this.keep(id); // (a room plays on it: whatever retired it, it is kept)
     r.moves.push(entry);
   }
   /** { header, moves } or null. */
@@ -42,10 +49,11 @@ export class MemoryStore {
     timer.unref();
     this.#drops.set(id, timer);
   }
-  /** A room took it up again: kept. */
+  /** A room took it up again: kept. False when there is no such record (any more). */
   async keep(id) {
     clearTimeout(this.#drops.get(id));
     this.#drops.delete(id);
+    return this.#records.has(id);
   }
   async close() {
     for (const timer of this.#drops.values()) clearTimeout(timer);
@@ -56,8 +64,8 @@ export class MemoryStore {
 /** The records in Redis: `rulestack:record:<id>` (the header, JSON) and `…:moves` (a list). */
 export class RedisStore {
   constructor(url, { ttlSeconds = RECORD_TTL_SECONDS } = {}) {
+    this.ttlSeconds = checkTtl(ttlSeconds);
     this.redis = new Redis(url, { lazyConnect: false, maxRetriesPerRequest: 3 });
-    this.ttlSeconds = ttlSeconds;
   }
   #key(id) {
     return `rulestack:record:${id}`;
@@ -66,7 +74,14 @@ export class RedisStore {
     await this.redis.multi().del(`${this.#key(id)}:moves`).set(this.#key(id), JSON.stringify(header)).exec();
   }
   async append(id, entry) {
-    await this.redis.rpush(`${this.#key(id)}:moves`, JSON.stringify(entry));
+    // (a room plays on it: whatever retired it, it is kept)
+    await this.#exec(this.redis.multi().rpush(`${this.#key(id)}:moves`, JSON.stringify(entry)).persist(this.#key(id)).persist(`${this.#key(id)}:moves`));
+  }
+  /** Runs a MULTI; a command's error is thrown (ioredis returns it in the results). */
+  async #exec(multi) {
+    const results = await multi.exec();
+    for (const [e] of results) if (e) throw e;
+    return results.map(([, r]) => r);
   }
   async load(id) {
     const [[e1, header], [e2, moves]] = await this.redis.multi().get(this.#key(id)).lrange(`${this.#key(id)}:moves`, 0, -1).exec();
@@ -75,10 +90,12 @@ export class RedisStore {
     return { header: JSON.parse(header), moves: moves.map((m) => JSON.parse(m)) };
   }
   async retire(id) {
-    await this.redis.multi().expire(this.#key(id), this.ttlSeconds).expire(`${this.#key(id)}:moves`, this.ttlSeconds).exec();
+    const ms = Math.ceil(this.ttlSeconds * 1000);
+    await this.#exec(this.redis.multi().pexpire(this.#key(id), ms).pexpire(`${this.#key(id)}:moves`, ms));
   }
   async keep(id) {
-    await this.redis.multi().persist(this.#key(id)).persist(`${this.#key(id)}:moves`).exec();
+    const [, , exists] = await this.#exec(this.redis.multi().persist(this.#key(id)).persist(`${this.#key(id)}:moves`).exists(this.#key(id)));
+    return exists === 1;
   }
   async close() {
     await this.redis.quit();

@@ -3,8 +3,9 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import Redis from 'ioredis';
-import { MemoryStore, RedisStore } from '../record-store.mjs';
-import { startServer, startRedis, sleep } from './helpers.mjs';
+import { join } from 'rulestack/client';
+import { MemoryStore, RedisStore, createStore } from '../record-store.mjs';
+import { startServer, startRedis, spawnServer, sleep } from './helpers.mjs';
 
 const header = { game: 'tictactoe' };
 
@@ -21,7 +22,19 @@ test('memory store: a retired record is dropped after its time, unless kept agai
   await sleep(400);
   assert.equal(await store.load('a'), null);
   assert.deepEqual(await store.load('b'), { header, moves: [] });
+  assert.equal(await store.keep('b'), true);
+  assert.equal(await store.keep('a'), false, 'dropped: nothing to keep');
+  // a move recorded keeps it too (a room plays on it, whatever retired it)
+  await store.retire('b');
+  await store.append('b', { player: '1', move: {} });
+  await sleep(400);
+  assert.equal((await store.load('b')).moves.length, 1);
   await store.close();
+});
+
+test('a record time that is not a number of seconds above 0 is refused', () => {
+  for (const ttlSeconds of [0, -1, Number.NaN, 2147484, '60'])
+    assert.throws(() => createStore(undefined, { ttlSeconds }), { name: 'RangeError', message: /ttlSeconds must be a number of seconds above 0 and at most 2147483, not/ });
 });
 
 test('redis store: a retired record expires after its time, a kept one does not', async () => {
@@ -37,10 +50,23 @@ test('redis store: a retired record expires after its time, a kept one does not'
       const ttl = await raw.ttl(key);
       assert.ok(ttl > 50 && ttl <= 60, `${key}: ttl ${ttl}`);
     }
-    await store.keep('a');
+    assert.equal(await store.keep('a'), true);
     assert.equal(await raw.ttl('rulestack:record:a'), -1);
     assert.equal(await raw.ttl('rulestack:record:a:moves'), -1);
     assert.equal((await store.load('a')).moves.length, 1);
+    await store.retire('a');
+    await store.append('a', { player: '1', move: {} }); // (a move recorded keeps it)
+    assert.equal(await raw.ttl('rulestack:record:a'), -1);
+    assert.equal(await raw.ttl('rulestack:record:a:moves'), -1);
+    assert.equal(await store.keep('nobody'), false);
+    // a server shut down (a deploy) does not retire its running games: they wait for a resume
+    const server = await spawnServer({ REDIS_URL: redis.url, RECORD_TTL_SECONDS: '60' });
+    const p0 = await join(server.url, { game: 'tictactoe', seed: 3 }, { seat: '0' });
+    p0.room.reconnection.enabled = false;
+    assert.notEqual(await store.load(p0.roomId), null);
+    server.child.kill('SIGTERM');
+    await new Promise((r) => server.child.once('exit', r));
+    assert.equal(await raw.ttl(`rulestack:record:${p0.roomId}`), -1, 'kept for a resume');
   } finally {
     raw.disconnect();
     await store.close();
@@ -68,4 +94,20 @@ test('a room that ends retires its record; a room that resumes it keeps it', asy
   await resumed.disconnect();
   await sleep(600);
   assert.equal(await env.store.load(id), null, 'dropped once its time passed');
+});
+
+test('two resumes of one record at once: one runs it, the other is refused', async () => {
+  const room = await env.colyseus.createRoom('rulestack', { game: 'tictactoe', seed: 2 });
+  const id = room.roomId;
+  await room.disconnect();
+  await sleep(50);
+  const tries = await Promise.allSettled([1, 2].map(() => env.colyseus.createRoom('rulestack', { resume: id })));
+  const rooms = tries.filter((t) => t.status === 'fulfilled').map((t) => t.value);
+  assert.equal(rooms.length, 1, JSON.stringify(tries.map((t) => t.reason?.message)));
+  assert.match(tries.find((t) => t.status === 'rejected').reason.message, new RegExp(`room '${id}' is still running: join it instead of resuming it`));
+  await sleep(700);
+  assert.notEqual(await env.store.load(id), null, 'the running room keeps its record');
+  await rooms[0].disconnect();
+  await sleep(700);
+  assert.equal(await env.store.load(id), null, 'dropped once its room ended and its time passed');
 });
