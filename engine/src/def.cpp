@@ -86,7 +86,6 @@ int Def::typeIndex(int sym) const {
 }
 
 void Def::prepare() {
-  numProps = propNames.size();
   tmplType.clear();
   typeSyms.clear();
   for (const Template& t : templates) {

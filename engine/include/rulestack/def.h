@@ -201,8 +201,8 @@ struct Def {
   std::vector<std::string> playerIds;
   std::vector<std::pair<int, Slot>> playerProps, perTurn;
   std::vector<std::string> propNames;        // property index -> name
-  size_t numProps = 0;                       // propNames.size(), read as a plain number where
-                                             // the state's property table is indexed
+  size_t numProps = 0;                       // propNames.size() (kept by Loader::propIndex, which
+                                             // adds the names), read where the property table is indexed
   std::vector<int> propOfSym;                // symbol -> property index or -1 (grown lazily)
   std::vector<ZoneDef> zones;
   int numZoneInstances = 0;

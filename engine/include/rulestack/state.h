@@ -241,12 +241,6 @@ class Zone {
     }
     return true;
   }
-  bool operator==(const Zone& o) const {
-    return size() == o.size() && std::equal(begin(), end(), o.begin());
-  }
-  bool operator==(const std::vector<int32_t>& o) const {
-    return size() == o.size() && std::equal(begin(), end(), o.begin());
-  }
 
  private:
   void makeRoom() {  // (head_ is 0) room on top for as many cards as it holds, 4 at least
