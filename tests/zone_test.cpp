@@ -71,3 +71,31 @@ TEST_CASE("Zone: taken from the top and put at the bottom, its memory stays boun
   CHECK(z.front() == 99990);
   CHECK(z.footprint() <= 40);
 }
+
+TEST_CASE("Zone: a copy reads as the original, into a smaller or a larger buffer, and then works alone") {
+  Zone big;
+  for (int32_t e = 0; e < 12; e++) big.putOnTop(e);  // 11 10 ... 0, with room above
+  CHECK(big.takeOut(5));
+  Zone small;
+  small.push_back(99);
+  small = big;  // into a smaller buffer: it grows
+  CHECK(small.list() == big.list());
+  CHECK(small.list() == std::vector<int32_t>{11, 10, 9, 8, 7, 6, 4, 3, 2, 1, 0});
+  Zone two;
+  two.assign({1, 2});
+  small = two;  // into a larger one: the buffer stays, the rest is room
+  CHECK(small.list() == std::vector<int32_t>{1, 2});
+  CHECK(small.footprint() >= 11);
+  small.putOnTop(7);  // the copy changes alone
+  small.push_back(8);
+  CHECK(small.list() == std::vector<int32_t>{7, 1, 2, 8});
+  CHECK(two.list() == std::vector<int32_t>{1, 2});
+  Zone& same = small;
+  small = same;  // onto itself: unchanged
+  CHECK(small.list() == std::vector<int32_t>{7, 1, 2, 8});
+  Zone empty;
+  small = empty;
+  CHECK(small.empty());
+  small.putOnTop(3);
+  CHECK(small.list() == std::vector<int32_t>{3});
+}

@@ -201,6 +201,14 @@ class Zone {
   using value_type = int32_t;
   using iterator = int32_t*;
   using const_iterator = const int32_t*;
+  Zone() = default;
+  Zone(const Zone&) = default;
+  Zone(Zone&&) = default;
+  Zone& operator=(Zone&&) = default;
+  // The same entities in the same order, in this zone's own buffer (its room may differ):
+  // out of line in state_copy.cpp, compiled for speed (a bot copies every zone of the state
+  // for every iteration of its search, a simulation for every game).
+  Zone& operator=(const Zone& o);
   size_t size() const { return buf_.size() - head_; }
   bool empty() const { return buf_.size() == head_; }
   int32_t* begin() { return buf_.data() + head_; }
