@@ -186,7 +186,7 @@ void Game::doPass(int player) {
     if (!st_.queue.empty()) {
       // the top item executes (or, in a chain, the whole queue), then the active player acts
       if (d.chain) {
-        pushFrame(FK::Chain).a = st_.active;
+        resolveChain();
       } else {
         Item it = std::move(st_.queue.back());
         st_.queue.pop_back();

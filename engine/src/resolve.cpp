@@ -509,6 +509,26 @@ void Game::stepCreate(int fi) {
 }
 
 // The whole queue, last in first; then priority to player `a`.
+// The whole queue, last in first (settings.resolution: chain), then priority to the active
+// player. The items that execute at once (execAtOnce: most of them) need no frame; from the
+// first that does not, or a decision, a Chain frame resolves the rest (stepChain): the same
+// order, the same state.
+void Game::resolveChain() {
+  const int32_t to = st_.active;
+  // (traced, every item is a step of its own, as it always was)
+  while (!trace && !st_.queue.empty() && !st_.over() && st_.decisions.empty() && failed_.empty()) {
+    Item it = std::move(st_.queue.back());
+    st_.queue.pop_back();
+    if (execAtOnce(it, -1)) continue;
+    pushFrame(FK::Chain).a = to;
+    pushExec(std::move(it), -1);  // (an Exec frame: execAtOnce declines again, having changed nothing)
+    return;
+  }
+  if (st_.over()) return;
+  if (st_.queue.empty()) st_.priority = to;
+  else pushFrame(FK::Chain).a = to;
+}
+
 void Game::stepChain(int fi) {
   if (st_.queue.empty()) {
     int32_t p = st_.stack[fi].a;

@@ -350,6 +350,7 @@ class Game {
   void stepDraw(int fi);
   void stepCreate(int fi);
   void stepChain(int fi);
+  void resolveChain();
   int applyEvent(int fi);
   void startReaction(int ri, int32_t player, int32_t self, int32_t evFrame, const std::vector<Slot>& targets);
   void cancelItem(Item&& it);
