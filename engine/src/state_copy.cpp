@@ -1,8 +1,14 @@
-// A zone's copy-assignment, in a file compiled for speed (in wasm, the code that only loads,
-// checks and hashes is compiled for size, and an inline copy could be taken from there).
+// The copies and moves of the state's parts that the hot path makes, in a file compiled for
+// speed (in wasm, the code that only loads, checks and hashes is compiled for size, and an
+// inline copy could be taken from there: the link keeps one).
 #include "rulestack/state.h"
 
 namespace rulestack {
+
+__attribute__((noinline)) Item::Item(Item&&) noexcept = default;
+__attribute__((noinline)) Item& Item::operator=(Item&&) noexcept = default;
+__attribute__((noinline)) FrameCtx::FrameCtx(FrameCtx&&) noexcept = default;
+__attribute__((noinline)) FrameCtx& FrameCtx::operator=(FrameCtx&&) noexcept = default;
 
 // The entities go at the end of this zone's buffer, which only grows: no allocation once a
 // search or a simulation has copied its states a few times. Copied one by one: a zone holds

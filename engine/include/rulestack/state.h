@@ -59,6 +59,14 @@ struct Item {
   std::vector<Slot> targets;
   std::vector<std::pair<int32_t, Slot>> props;  // action properties
   Event event;              // the event a reaction / triggered action answers
+
+  Item() = default;
+  Item(const Item&) = default;
+  Item& operator=(const Item&) = default;
+  // (out of line in state_copy.cpp, compiled for speed: an item moves three or four times on
+  // its way, and an inline move could be a cold file's, its event copied by a call out)
+  Item(Item&&) noexcept;
+  Item& operator=(Item&&) noexcept;
 };
 
 enum class DecisionKind : uint8_t { Trigger, Reaction, Discard };
@@ -84,13 +92,19 @@ enum class LK : uint8_t { None, Setup, OnEnter, Cost, Action, Mode, Reaction, Tr
 
 // What the mutations of a frame see: $player.current, $entity.self/selected, $item, and
 // where $event and the targets, properties, mode and X live (another frame of the stack).
-struct FrameCtx {
+struct alignas(8) FrameCtx {  // (8: its fields are copied with 8-byte loads and stores)
   int32_t player = -1, self = -1, selected = -1, mode = -1, x = 0;
   Slot item;                  // $item of a for-each
   int32_t evFrame = -1;       // frame whose event is $event (-1: none)
   bool evInItem = false;      // ... its item's event (a queued reaction answering it)
   int32_t itemFrame = -1;     // frame whose item gives targets, properties, mode, X
   std::vector<Slot> targets;  // own targets (an answered decision), when itemFrame < 0
+
+  FrameCtx() = default;
+  FrameCtx(const FrameCtx&) = default;
+  FrameCtx& operator=(const FrameCtx&) = default;
+  FrameCtx(FrameCtx&&) noexcept;  // (in state_copy.cpp, as Item's)
+  FrameCtx& operator=(FrameCtx&&) noexcept;
 };
 
 enum class FK : uint8_t {
