@@ -1,0 +1,73 @@
+// An item that has left the queue is still read as `$event.action` of its events while it
+// is among the last 8 items to leave (docs/language.md, Expressions: the queue); after that
+// its members read as null. A queued triggered action that answers an action's execution
+// runs after N other items have left the queue, and records what it read.
+#include "test_util.h"
+
+using rt::json;
+
+namespace {
+
+// Mark (properties: tag 5) executes; Echo, forced, answers it from the queue and records
+// whether `$event.action.tag` still reads 5. Fill is an item with nothing to do: each one
+// played and resolved above Echo is one more item that left the queue after Mark.
+json echoGame() {
+  return json::parse(R"J({
+    "name": "Echo",
+    "players": { "count": 2, "properties": { "heard": 0, "silent": 0 } },
+    "actions": [
+      { "name": "Mark", "condition": "$player.current == $player.active", "properties": { "tag": 5 }, "mutations": [] },
+      { "name": "Fill", "condition": "$player.current == $player.active", "mutations": [] } ],
+    "triggered_actions": [
+      { "name": "Echo", "trigger": "$After.@Mark", "optional": false, "mutations": [
+        { "target": "$player.active", "property": "heard", "operation": "+", "value": 1, "condition": "$event.action.tag == 5" },
+        { "target": "$player.active", "property": "silent", "operation": "+", "value": 1, "condition": "$event.action.tag == null" } ] } ],
+    "flow": { "phases": [ { "name": "Main", "valid_actions": ["Mark", "Fill"] } ] } })J");
+}
+
+// Plays Mark, accepts Echo, then resolves `fills` Fill items above it, then Echo.
+void markThenFill(rt::G& g, int fills) {
+  g.play("0", json{{"action", "Mark"}});  // player 1 can only pass: passed for
+  g.play("0", json{{"action", "pass"}});  // Mark executes; Echo fires
+  json v = g.view(-2);
+  INFO(v["decisions"].dump());
+  REQUIRE(v["decisions"].size() == 1);
+  CHECK(v["decisions"][0]["name"] == "Echo");
+  g.play("0", json{{"decision", v["decisions"][0]["id"]}, {"accept", true}});
+  REQUIRE(g.holds("$queue.size == 1"));
+  for (int i = 0; i < fills; i++) {
+    g.play("0", json{{"action", "Fill"}});
+    REQUIRE(g.holds("$queue.size == 2"));
+    g.play("0", json{{"action", "pass"}});  // the Fill on top executes and leaves
+    REQUIRE(g.holds("$queue.size == 1"));
+  }
+  REQUIRE(g.holds("$players[0].heard == 0 and $players[0].silent == 0"));  // Echo has not run
+  g.play("0", json{{"action", "pass"}});  // Echo executes
+  REQUIRE(g.holds("$queue.size == 0"));
+}
+
+}  // namespace
+
+TEST_CASE("an item that left the queue is read while among the last 8 to leave, then reads null", "[resolution]") {
+  SECTION("none left after it: read") {
+    rt::G g(echoGame());
+    markThenFill(g, 0);
+    CHECK(g.holds("$players[0].heard == 1 and $players[0].silent == 0"));
+  }
+  SECTION("7 left after it (it is the 8th): read") {
+    rt::G g(echoGame());
+    markThenFill(g, 7);
+    CHECK(g.holds("$players[0].heard == 1 and $players[0].silent == 0"));
+  }
+  SECTION("8 left after it (it is the 9th): null") {
+    rt::G g(echoGame());
+    markThenFill(g, 8);
+    CHECK(g.holds("$players[0].heard == 0 and $players[0].silent == 1"));
+  }
+  SECTION("many left after it: null, and the ring keeps only 8") {
+    rt::G g(echoGame());
+    markThenFill(g, 20);
+    CHECK(g.holds("$players[0].heard == 0 and $players[0].silent == 1"));
+    CHECK(g.st().recent.size() == 8);
+  }
+}
