@@ -24,6 +24,9 @@ bool Def::runsAtOnce(const std::vector<Mutation>& ms) const {
       case Op::Damage:
         if (heard(Ev::DamageTaken)) return false;
         break;
+      case Op::Cancel:  // (an item taken off the queue: ActionCancelled, and its card's move)
+        if (usesAttach || heard(Ev::ActionCancelled) || heard(Ev::OnZoneEnter)) return false;
+        break;
       default:
         return false;
     }
