@@ -9,29 +9,28 @@ namespace rulestack {
 // Arithmetic, Shuffle, Promote and EndTurn never set off an event; a draw, a move, damage
 // and a destroy set off only the events their names say, which may have no listener.
 bool Def::runsAtOnce(const std::vector<Mutation>& ms) const {
-  for (const Mutation& m : ms) {
-    if (m.forEach.present()) return false;
-    switch (m.op) {
-      case Op::Set: case Op::Add: case Op::Sub: case Op::Mul: case Op::Div: case Op::Shuffle: case Op::Promote:
-      case Op::EndTurn:
-        break;
-      case Op::DrawCard:
-        if (heard(Ev::DrawFailed)) return false;
-        [[fallthrough]];
-      case Op::MoveZone: case Op::Destroy:  // (attachments move and are discarded with them)
-        if (usesAttach || heard(Ev::OnZoneEnter)) return false;
-        break;
-      case Op::Damage:
-        if (heard(Ev::DamageTaken)) return false;
-        break;
-      case Op::Cancel:  // (an item taken off the queue: ActionCancelled, and its card's move)
-        if (usesAttach || heard(Ev::ActionCancelled) || heard(Ev::OnZoneEnter)) return false;
-        break;
-      default:
-        return false;
-    }
-  }
+  for (const Mutation& m : ms)
+    if (m.forEach.present() || !opAtOnce(m)) return false;
   return true;
+}
+
+bool Def::opAtOnce(const Mutation& m) const {
+  switch (m.op) {
+    case Op::Set: case Op::Add: case Op::Sub: case Op::Mul: case Op::Div: case Op::Shuffle: case Op::Promote:
+    case Op::EndTurn:
+      return true;
+    case Op::DrawCard:
+      if (heard(Ev::DrawFailed)) return false;
+      [[fallthrough]];
+    case Op::MoveZone: case Op::Destroy:  // (attachments move and are discarded with them)
+      return !usesAttach && !heard(Ev::OnZoneEnter);
+    case Op::Damage:
+      return !heard(Ev::DamageTaken);
+    case Op::Cancel:  // (an item taken off the queue: ActionCancelled, and its card's move)
+      return !usesAttach && !heard(Ev::ActionCancelled) && !heard(Ev::OnZoneEnter);
+    default:
+      return false;
+  }
 }
 
 // (A mutation that takes nothing away is never a reason not to pay: Game::canPayAll.)

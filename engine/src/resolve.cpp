@@ -338,6 +338,14 @@ RULESTACK_SMALL void Game::stepMuts(int fi) {
     if (m.forEach.present()) {
       thread_local std::vector<Value> values;
       evalList(m.forEach, c, values);
+      if (!trace && def_->opAtOnce(m)) {  // (stepForEach's steps, in this one: no frame)
+        for (Value v : values) {
+          c.item = v;
+          if (!m.condition.present() || test(m.condition, c)) applyOp(m, c);
+        }
+        if (!st_.decisions.empty() || st_.over()) return;
+        continue;
+      }
       FrameCtx ctx = f.ctx;
       LK lk = f.lk;
       int32_t li = f.li, lj = f.lj;

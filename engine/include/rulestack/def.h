@@ -260,6 +260,7 @@ struct Def {
   // nothing in it can set off an event someone answers, ask a player or end the game.
   // (Known at load, like who listens; kept per list in Phase, Action and Mode.)
   bool runsAtOnce(const std::vector<Mutation>& ms) const;
+  bool opAtOnce(const Mutation& m) const;  // (the operation alone, whatever its for_each)
   void markQuick(std::vector<Mutation>& ms) const;
   CostShape costShape(const std::vector<Mutation>& cost) const;
   bool sameExpr(int a, int b) const;
