@@ -267,3 +267,45 @@ TEST_CASE("an end condition reading a property an effect changes ends the game w
   p.move("Raise");  // the hero's power: 6, from the banner now on the board
   CHECK(p.result() == 0);
 }
+
+// An end condition that is one comparison of a player's property with a number is tested in a
+// fused form (Def::playerCmp, Game::holds): it must end the game exactly when the comparison
+// holds, for every operator, every way of naming the player, alone or as a guard and its rest.
+TEST_CASE("an end condition comparing a player's property with a number ends the game exactly when it holds", "[end]") {
+  auto cmp = [](const std::string& op, int v, int k) {
+    return op == "<" ? v < k : op == "<=" ? v <= k : op == ">" ? v > k : v >= k;
+  };
+  // player 0 moves its own `a` up and down; player 1's stays 0
+  const std::vector<std::string> moves = {"Up", "Up", "Up", "Down", "Down", "Down", "Down", "Down", "Down"};
+  for (const std::string op : {"<", "<=", ">", ">="})
+    for (int k : {-2, 0, 2})
+      for (const std::string who : {"$players[0]", "$players[1]", "$player.current", "$player.opponent"})
+        for (bool guarded : {false, true}) {
+          // the truth, for player 0's a: a fixed player reads its own; current and opponent
+          // (each player in turn) hold when either player's does
+          auto truth = [&](int a0) {
+            bool p0 = cmp(op, a0, k), p1 = cmp(op, 0, k);
+            return who == "$players[0]" ? p0 : who == "$players[1]" ? p1 : (p0 || p1);
+          };
+          const std::string cond = who + ".a " + op + " " + std::to_string(k);
+          const std::string when = guarded ? "$players[1].b == 0 and " + cond : cond;  // a guard, then the fused rest
+          const std::string text = R"J({ "name": "Cmp", "players": { "count": 2, "properties": { "a": 0, "b": 0 } },
+            "actions": [
+              { "name": "Up", "queue": false, "condition": "$player.current == $player.active",
+                "mutations": [ { "target": "$player.current", "property": "a", "operation": "+", "value": 1 } ] },
+              { "name": "Down", "queue": false, "condition": "$player.current == $player.active",
+                "mutations": [ { "target": "$player.current", "property": "a", "operation": "-", "value": 1 } ] } ],
+            "flow": { "phases": [ { "name": "Main", "valid_actions": ["Up", "Down"] } ] },
+            "end_conditions": [ { "when": ")J" + when + R"J(", "winner": "$players[0]" } ] })J";
+          INFO(when);
+          Play p(text.c_str());
+          int a0 = 0;
+          CHECK((p.result() == 0) == truth(a0));  // (checked as the game starts)
+          for (const std::string& m : moves) {
+            if (p.result() != -2) break;
+            p.move(m);
+            a0 += m == "Up" ? 1 : -1;
+            CHECK((p.result() == 0) == truth(a0));
+          }
+        }
+}

@@ -33,6 +33,20 @@ bool Def::opAtOnce(const Mutation& m) const {
   }
 }
 
+PlayerCmp Def::playerCmp(const Expr& e) const {
+  PlayerCmp q;
+  if (!e.present()) return q;
+  const Node& n = nodes.nodes[e.root];
+  if (n.op != N::LtConst && n.op != N::LeConst && n.op != N::GtConst && n.op != N::GeConst) return q;
+  const Node& v = nodes.nodes[n.a];
+  if (v.op != N::PlayerProp) return q;
+  q.op = n.op;
+  q.who = v.a;
+  q.prop = v.imm;
+  q.k = n.imm;
+  return q;
+}
+
 // (A mutation that takes nothing away is never a reason not to pay: Game::canPayAll.)
 CostShape Def::costShape(const std::vector<Mutation>& cost) const {
   auto takes = [](const Mutation& m) { return m.op == Op::Sub && m.prop >= 0 && !m.forEach.present(); };
@@ -137,6 +151,9 @@ void Def::prepare() {
     }
   }
   for (EndCondition& ec : ends) {
+    ec.whenCmp = playerCmp(ec.when);
+    ec.guardCmp = playerCmp(ec.guard);
+    ec.restCmp = playerCmp(ec.rest);
     ec.guardIsTurn = false;
     if (!ec.guard.present()) continue;
     const Node& g = nodes.nodes[ec.guard.root];

@@ -169,6 +169,16 @@ struct Phase {
   bool canPass = true;           // false: pass only when no action can be taken
 };
 
+// A condition that is one comparison of a player's property with a number
+// (`$players[0].life <= 0`, `$player.current.life > 0`: most end conditions' parts), made at
+// load (Def::playerCmp) and tested without walking its nodes (Game::holds).
+struct PlayerCmp {
+  N op = N::Const;   // LtConst, LeConst, GtConst or GeConst; Const: not of that shape
+  int32_t who = 0;   // the player, as PlayerProp's `a`
+  int32_t prop = 0;  // the property's index
+  int32_t k = 0;     // the number
+};
+
 struct EndCondition {
   Expr when, winner;
   bool draw = false;
@@ -177,6 +187,7 @@ struct EndCondition {
   // `when` as its first conjunct and the rest (guard absent: not split). While the guard was
   // false at the last check and nothing it reads has changed, the condition is still false.
   Expr guard, rest;
+  PlayerCmp whenCmp, guardCmp, restCmp;  // (Def::prepare)
   uint64_t guardReads = 0;
   uint64_t guardBit = 0;  // its bit in Game's record of false guards (one per player in turn order)
   // (Def::prepare) a guard `$turn > k` or `$turn >= k` (a game's length): it holds from turn
@@ -260,7 +271,8 @@ struct Def {
   // nothing in it can set off an event someone answers, ask a player or end the game.
   // (Known at load, like who listens; kept per list in Phase, Action and Mode.)
   bool runsAtOnce(const std::vector<Mutation>& ms) const;
-  bool opAtOnce(const Mutation& m) const;  // (the operation alone, whatever its for_each)
+  bool opAtOnce(const Mutation& m) const;
+  PlayerCmp playerCmp(const Expr& e) const;  // (the operation alone, whatever its for_each)
   void markQuick(std::vector<Mutation>& ms) const;
   CostShape costShape(const std::vector<Mutation>& cost) const;
   bool sameExpr(int a, int b) const;

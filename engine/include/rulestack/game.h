@@ -261,6 +261,7 @@ class Game {
   __attribute__((noinline)) Value withEffects(int32_t ent, int32_t p, Value base) const;
   Value evalNode(int n, const Ctx& c) const;
   bool evalBool(int n, const Ctx& c) const;
+  bool holds(const Expr& e, const PlayerCmp& q, const Ctx& c) const;
   __attribute__((noinline)) bool compare(int n, const Ctx& c) const;  // (of evalBool)
   int32_t evalInt(int n, const Ctx& c) const;
   __attribute__((noinline)) Value evalCold(int n, const Ctx& c) const;  // the rarer nodes
