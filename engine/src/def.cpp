@@ -90,9 +90,11 @@ void Def::ownCost(Action& a) const {
 }
 
 void Def::markQuick(std::vector<Mutation>& ms) const {
-  for (Mutation& m : ms)
+  for (Mutation& m : ms) {
     m.quick = (m.op == Op::Set || m.op == Op::Add || m.op == Op::Sub || m.op == Op::Mul || m.op == Op::Div) &&
               m.prop >= 0 && m.eventField < 0 && m.target.present() && nodes.singleValued(m.target);
+    m.conditionCmp = playerCmp(m.condition);
+  }
 }
 
 int Def::typeIndex(int sym) const {

@@ -112,7 +112,7 @@ Ctx Game::ctxOf(int fi) const { return ctxFrom(st_.stack[fi].ctx); }
 // One mutation of a list that runs in this step: its condition, then the operation (a
 // property of one player or entity in place: most of a game's mutations).
 void Game::runOne(const Mutation& m, Ctx& c) {
-  if (m.condition.present() && !test(m.condition, c)) return;
+  if (m.condition.present() && !holds(m.condition, m.conditionCmp, c)) return;
   if (m.quick) quickProp(m, c);
   else applyOp(m, c);
 }

@@ -21,6 +21,16 @@ enum class Ev : uint8_t {
   GameError
 };
 
+// A condition that is one comparison of a player's property with a number
+// (`$players[0].life <= 0`, `$player.current.life > 0`: most end conditions' parts), made at
+// load (Def::playerCmp) and tested without walking its nodes (Game::holds).
+struct PlayerCmp {
+  N op = N::Const;   // LtConst, LeConst, GtConst or GeConst; Const: not of that shape
+  int32_t who = 0;   // the player, as PlayerProp's `a`
+  int32_t prop = 0;  // the property's index
+  int32_t k = 0;     // the number
+};
+
 struct Mutation {
   Op op = Op::Set;
   Expr target, value, destination, count, from, owner, host, condition, forEach;
@@ -33,6 +43,7 @@ struct Mutation {
   // (Def::prepare) an arithmetic operation or `=` on a property of one player or entity
   // (the target a single reference): applied in place, with no list of targets (Game::quickProp)
   bool quick = false;
+  PlayerCmp conditionCmp;  // (Def::prepare) the condition's fused form, if it has one
 };
 
 struct TargetSpec {
@@ -167,16 +178,6 @@ struct Phase {
   std::vector<int> actions;      // action indexes valid in this phase
   bool hasActions = false;
   bool canPass = true;           // false: pass only when no action can be taken
-};
-
-// A condition that is one comparison of a player's property with a number
-// (`$players[0].life <= 0`, `$player.current.life > 0`: most end conditions' parts), made at
-// load (Def::playerCmp) and tested without walking its nodes (Game::holds).
-struct PlayerCmp {
-  N op = N::Const;   // LtConst, LeConst, GtConst or GeConst; Const: not of that shape
-  int32_t who = 0;   // the player, as PlayerProp's `a`
-  int32_t prop = 0;  // the property's index
-  int32_t k = 0;     // the number
 };
 
 struct EndCondition {
