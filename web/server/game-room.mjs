@@ -8,6 +8,7 @@
 // room → client   'update' { seat, view, legalMoves, from, dropped, events, ack?, reconnected? }
 //                 'rejected' { id, reason, message }   (the state is unchanged)
 //                 'timeout' { player, passed, move? }  (move: only to that player)
+import { randomBytes } from 'node:crypto';
 import { Room, matchMaker } from '@colyseus/core';
 import { loadEngine, IllegalMoveError } from 'rulestack';
 import { checkSeats, exampleDefinition, parseRoomOptions, parseSeat, rememberExample, requestError } from './options.mjs';
@@ -20,10 +21,7 @@ const LIVE_LOG_LIMIT = 128;
 const RETRY_MS = 1000;
 const isObject = (v) => v !== null && typeof v === 'object' && !Array.isArray(v);
 const botOptions = (level, seed) => (level === 'random' ? { kind: 'random', seed } : { level, seed });
-
-/** The ids this process's rooms run or are resuming: two resumes of one record at once here
- *  would run two games under one id, both appending to its record. */
-const runningIds = new Set();
+const stillRunning = (id) => requestError(`room '${id}' is still running: join it instead of resuming it`);
 
 /** The room class bound to a record store (MemoryStore or RedisStore). */
 export function roomWithStore(store) {
@@ -43,32 +41,41 @@ export class RulestackRoom extends Room {
   #bots = new Map();
   /** The full logs #fullLog replayed, by seat, while the game has `moves` moves. */
   #fullLogs = null;
-  /** This room made its record or took it up (resumed): it retires it when it ends. */
+  /** This room made its record or took it up (resumed): it retires it when it ends (holding its claim). */
   #recorded = false;
-  /** The id this room holds in runningIds (a resume), freed when it ends. */
-  #holdsId = null;
+  /**
+   * This room's claim on its record's id in the store, { id, owner, renewal } while held:
+   * one room at a time, on any process, runs a record and appends to it.
+   */
+  #claim = null;
 
   async onCreate(options) {
+    try {
+      await this.#create(options);
+    } catch (e) {
+      await this.#release();
+      throw e;
+    }
+  }
+
+  async #create(options) {
     const parsed = parseRoomOptions(options);
     this.rs = await loadEngine();
     if (parsed.resume) {
       const record = await this.store.load(parsed.resume);
       if (!record) throw requestError(`no game record '${parsed.resume}' to resume`);
-      // a room still running under that id (here or on another process) is joined, not resumed
-      // (a listing left by a process that died is swept once that process fails a health check)
+      // the claim is atomic across processes: of two resumes at once, one gets it (a room
+      // listed only once its onCreate is done, the listing cannot tell them apart)
+      if (!(await this.#claimId(parsed.resume))) throw stillRunning(parsed.resume);
+      // a room still listed alive under that id (one whose claim lapsed, or a server from
+      // before claims) is joined, not resumed (a listing left by a process that died is swept
+      // once that process fails a health check)
       const [running] = await matchMaker.query({ roomId: parsed.resume });
       const alive = running && (running.processId === matchMaker.processId || (await matchMaker.healthCheckProcessId(running.processId)));
-      if (alive || runningIds.has(parsed.resume)) throw requestError(`room '${parsed.resume}' is still running: join it instead of resuming it`);
-      runningIds.add(parsed.resume);
-      try {
-        this.game = replayRecord(this.rs, record, LIVE_LOG_LIMIT);
-        // its room runs again: no longer dropped later (unless it was dropped meanwhile)
-        if (!(await this.store.keep(parsed.resume))) throw requestError(`no game record '${parsed.resume}' to resume`);
-      } catch (e) {
-        runningIds.delete(parsed.resume);
-        throw e;
-      }
-      this.#holdsId = parsed.resume;
+      if (alive) throw stillRunning(parsed.resume);
+      this.game = replayRecord(this.rs, record, LIVE_LOG_LIMIT);
+      // its room runs again: no longer dropped later (unless it was dropped meanwhile)
+      if (!(await this.store.keep(parsed.resume))) throw requestError(`no game record '${parsed.resume}' to resume`);
       this.header = record.header;
       this.roomId = parsed.resume;
       this.moves = record.moves;
@@ -83,6 +90,8 @@ export class RulestackRoom extends Room {
       checkSeats(this.game.players, parsed.bots);
       this.header = recordHeader(this.game, parsed, [...this.game.players]);
       this.moves = [];
+      // its own id too: a resume of it on another process is refused before this room is listed
+      if (!(await this.#claimId(this.roomId))) throw new Error(`rulestack room: the id '${this.roomId}' is claimed by another room`);
       await this.store.create(this.roomId, this.header);
     }
     this.#recorded = true;
@@ -93,6 +102,7 @@ export class RulestackRoom extends Room {
     this.players = [...this.game.players];
     this.humanSeats = this.players.filter((p) => !this.header.bots[p]);
     await this.setMetadata({ game: this.header.game, players: this.players, bots: this.header.bots, seedChosen: this.#seedChosen, seats: {} });
+    if (this.#claim === null) throw new Error(`rulestack room: its claim on '${this.roomId}' was lost while it was created`);
 
     this.onMessage('move', (client, msg) => this.#run(() => this.#onMove(client, msg)));
     this.onMessage('sync', (client, msg) => this.#run(() => this.#onSync(client, msg)));
@@ -149,15 +159,63 @@ export class RulestackRoom extends Room {
 
   onDispose() {
     clearTimeout(this.#timer?.handle);
-    return this.#chain.finally(() => {
+    return this.#chain.finally(async () => {
       this.game?.dispose();
-      if (this.#holdsId !== null) runningIds.delete(this.#holdsId);
       // the record is kept a while for a resume, then dropped: not one this room did not take
       // up (a resume refused), nor when the server shuts down (its games wait for a resume, as
-      // those of a process that died), nor while another room runs it (a resume that lost
-      // the race for the id)
-      if (this.#recorded && matchMaker.state !== matchMaker.MatchMakerState.SHUTTING_DOWN) return this.#retire();
+      // those of a process that died), nor one whose claim this room lost (another room may run it)
+      if (this.#recorded && this.#claim !== null && matchMaker.state !== matchMaker.MatchMakerState.SHUTTING_DOWN) await this.#retire();
+      // (after the retire: a room that resumes the record next keeps it, not the other way round)
+      await this.#release();
     });
+  }
+
+  /** Claims the id for this room and keeps the claim renewed; false when another room holds it. */
+  async #claimId(id) {
+    // (the process id says whose it is to someone reading Redis; the token, which room)
+    const owner = `${matchMaker.processId}:${randomBytes(8).toString('hex')}`;
+    if (!(await this.store.claim(id, owner))) return false;
+    const claim = { id, owner };
+    claim.renewal = setInterval(() => this.#renew(claim), (this.store.leaseSeconds * 1000) / 3);
+    claim.renewal.unref();
+    this.#claim = claim;
+    return true;
+  }
+
+  /**
+   * Extends the claim's lease. One that lapsed (Redis out of reach, or this process stalled,
+   * longer than the lease) may be another room's now: this room closes, and does not retire
+   * the record. A renewal that fails is tried at the next one.
+   */
+  async #renew(claim) {
+    let held;
+    try {
+      held = await this.store.renew(claim.id, claim.owner);
+    } catch (e) {
+      return console.error('rulestack room: its claim could not be renewed:', e);
+    }
+    if (held || this.#claim !== claim) return;
+    console.error(`rulestack room: '${claim.id}' lost its claim on its record (its lease ran out): the room closes`);
+    clearInterval(claim.renewal);
+    this.#claim = null;
+    try {
+      await this.disconnect();
+    } catch {
+      // (a room still being created cannot disconnect: #create finds its claim gone and fails)
+    }
+  }
+
+  /** Frees the id (when this room holds it). A release that fails leaves the lease to run out. */
+  async #release() {
+    const claim = this.#claim;
+    if (!claim) return;
+    this.#claim = null;
+    clearInterval(claim.renewal);
+    try {
+      await this.store.release(claim.id, claim.owner);
+    } catch (e) {
+      console.error('rulestack room: its claim could not be released:', e);
+    }
   }
 
   async #retire() {

@@ -2,26 +2,36 @@
 // then one entry per applied move), so that a room lost with its process can be resumed
 // elsewhere by replaying the moves. Redis when a URL is given, else this process's memory.
 // The record of a room that ended is kept ttlSeconds more (for a resume), then dropped, so
-// that a long-running server does not keep every game it ever hosted.
+// that a long-running server does not keep every game it ever hosted. A room claims its
+// record's id while it runs (claim, renew, release), so that two rooms, on any processes,
+// never append to one record.
 import Redis from 'ioredis';
 
 /** How long the record of a room that ended is kept by default: a day. */
 export const RECORD_TTL_SECONDS = 24 * 60 * 60;
 /** The longest: what a timer of this process can wait (2^31 - 1 ms). */
 export const MAX_RECORD_TTL_SECONDS = 2147483;
+/**
+ * How long a claim lasts in Redis unless renewed (its room renews it every third of this) by
+ * default: what a resume waits for after the process running the game died.
+ */
+export const RECORD_LEASE_SECONDS = 20;
 
-function checkTtl(ttlSeconds) {
-  if (typeof ttlSeconds !== 'number' || !(ttlSeconds > 0 && ttlSeconds <= MAX_RECORD_TTL_SECONDS))
-    throw new RangeError(`rulestack record store: ttlSeconds must be a number of seconds above 0 and at most ${MAX_RECORD_TTL_SECONDS}, not ${ttlSeconds}`);
-  return ttlSeconds;
+function checkSeconds(name, v) {
+  if (typeof v !== 'number' || !(v > 0 && v <= MAX_RECORD_TTL_SECONDS))
+    throw new RangeError(`rulestack record store: ${name} must be a number of seconds above 0 and at most ${MAX_RECORD_TTL_SECONDS}, not ${v}`);
+  return v;
 }
 
 /** The record of a game in this process's memory (lost with it: for one process). */
 export class MemoryStore {
   #records = new Map();
   #drops = new Map(); // id -> the timer that drops the record of a room that ended
-  constructor({ ttlSeconds = RECORD_TTL_SECONDS } = {}) {
-    this.ttlSeconds = checkTtl(ttlSeconds);
+  #claims = new Map(); // id -> the owner of the room running it
+  /** (leaseSeconds: a claim here lasts until released, as it dies with the process; kept for the room's renewals.) */
+  constructor({ ttlSeconds = RECORD_TTL_SECONDS, leaseSeconds = RECORD_LEASE_SECONDS } = {}) {
+    this.ttlSeconds = checkSeconds('ttlSeconds', ttlSeconds);
+    this.leaseSeconds = checkSeconds('leaseSeconds', leaseSeconds);
   }
   async create(id, header) {
     await this.keep(id);
@@ -55,17 +65,44 @@ export class MemoryStore {
     this.#drops.delete(id);
     return this.#records.has(id);
   }
+  /** Takes the id for the room owner names (a token of its own): false while a room holds it. */
+  async claim(id, owner) {
+    if (this.#claims.has(id)) return false;
+    this.#claims.set(id, owner);
+    return true;
+  }
+  /** Whether owner still holds the id (its claim extended). */
+  async renew(id, owner) {
+    return this.#claims.get(id) === owner;
+  }
+  /** Frees the id, if owner holds it (not a claim another room took since). */
+  async release(id, owner) {
+    if (this.#claims.get(id) === owner) this.#claims.delete(id);
+  }
   async close() {
     for (const timer of this.#drops.values()) clearTimeout(timer);
     this.#drops.clear();
   }
 }
 
-/** The records in Redis: `rulestack:record:<id>` (the header, JSON) and `…:moves` (a list). */
+// Compare-and-act on a claim (atomic in Redis): only the value its owner set is extended or deleted.
+const RENEW_LUA = "if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('PEXPIRE', KEYS[1], ARGV[2]) end return 0";
+const RELEASE_LUA = "if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) end return 0";
+
+/**
+ * The records in Redis: `rulestack:record:<id>` (the header, JSON) and `…:moves` (a list);
+ * the claim on one, `…:run` (its owner), expires leaseSeconds after it was last renewed.
+ */
 export class RedisStore {
-  constructor(url, { ttlSeconds = RECORD_TTL_SECONDS } = {}) {
-    this.ttlSeconds = checkTtl(ttlSeconds);
+  constructor(url, { ttlSeconds = RECORD_TTL_SECONDS, leaseSeconds = RECORD_LEASE_SECONDS } = {}) {
+    this.ttlSeconds = checkSeconds('ttlSeconds', ttlSeconds);
+    this.leaseSeconds = checkSeconds('leaseSeconds', leaseSeconds);
     this.redis = new Redis(url, { lazyConnect: false, maxRetriesPerRequest: 3 });
+    this.redis.defineCommand('rulestackRenew', { numberOfKeys: 1, lua: RENEW_LUA });
+    this.redis.defineCommand('rulestackRelease', { numberOfKeys: 1, lua: RELEASE_LUA });
+  }
+  get #leaseMs() {
+    return Math.ceil(this.leaseSeconds * 1000);
   }
   #key(id) {
     return `rulestack:record:${id}`;
@@ -97,12 +134,24 @@ export class RedisStore {
     const [, , exists] = await this.#exec(this.redis.multi().persist(this.#key(id)).persist(`${this.#key(id)}:moves`).exists(this.#key(id)));
     return exists === 1;
   }
+  async claim(id, owner) {
+    return (await this.redis.set(`${this.#key(id)}:run`, owner, 'PX', this.#leaseMs, 'NX')) === 'OK';
+  }
+  async renew(id, owner) {
+    return (await this.redis.rulestackRenew(`${this.#key(id)}:run`, owner, this.#leaseMs)) === 1;
+  }
+  async release(id, owner) {
+    await this.redis.rulestackRelease(`${this.#key(id)}:run`, owner);
+  }
   async close() {
     await this.redis.quit();
   }
 }
 
-/** ttlSeconds: how long the record of a room that ended is kept (RECORD_TTL_SECONDS). */
-export function createStore(redisUrl, { ttlSeconds } = {}) {
-  return redisUrl ? new RedisStore(redisUrl, { ttlSeconds }) : new MemoryStore({ ttlSeconds });
+/**
+ * ttlSeconds: how long the record of a room that ended is kept (RECORD_TTL_SECONDS);
+ * leaseSeconds: how long a claim outlives its last renewal in Redis (RECORD_LEASE_SECONDS).
+ */
+export function createStore(redisUrl, { ttlSeconds, leaseSeconds } = {}) {
+  return redisUrl ? new RedisStore(redisUrl, { ttlSeconds, leaseSeconds }) : new MemoryStore({ ttlSeconds, leaseSeconds });
 }

@@ -22,8 +22,11 @@ globalThis.WebSocket ??= WebSocket;
  * publicAddress ('host:port'): where clients reach this process, for the seat reservations
  * of its rooms (several processes behind Redis, each reached directly).
  */
-/** recordTtlSeconds: how long the record of a room that ended is kept (record-store.mjs). */
-export function createServer({ redisUrl = process.env.REDIS_URL, publicAddress = process.env.PUBLIC_ADDRESS, store, recordTtlSeconds } = {}) {
+/**
+ * recordTtlSeconds: how long the record of a room that ended is kept; recordLeaseSeconds: how
+ * long a room's claim on its record outlives its last renewal in Redis (record-store.mjs).
+ */
+export function createServer({ redisUrl = process.env.REDIS_URL, publicAddress = process.env.PUBLIC_ADDRESS, store, recordTtlSeconds, recordLeaseSeconds } = {}) {
   const server = new Server({
     publicAddress,
     transport: new WebSocketTransport({ maxPayload: MAX_MESSAGE_BYTES }),
@@ -32,7 +35,7 @@ export function createServer({ redisUrl = process.env.REDIS_URL, publicAddress =
     gracefullyShutdown: false,
     greet: false,
   });
-  store ??= createStore(redisUrl, { ttlSeconds: recordTtlSeconds });
+  store ??= createStore(redisUrl, { ttlSeconds: recordTtlSeconds, leaseSeconds: recordLeaseSeconds });
   server.define(ROOM_NAME, roomWithStore(store));
   return { server, store };
 }

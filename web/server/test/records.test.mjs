@@ -64,9 +64,11 @@ test('redis store: a retired record expires after its time, a kept one does not'
     const p0 = await join(server.url, { game: 'tictactoe', seed: 3 }, { seat: '0' });
     p0.room.reconnection.enabled = false;
     assert.notEqual(await store.load(p0.roomId), null);
+    assert.notEqual(await raw.get(`rulestack:record:${p0.roomId}:run`), null, 'its room claims it');
     server.child.kill('SIGTERM');
     await new Promise((r) => server.child.once('exit', r));
     assert.equal(await raw.ttl(`rulestack:record:${p0.roomId}`), -1, 'kept for a resume');
+    assert.equal(await raw.get(`rulestack:record:${p0.roomId}:run`), null, 'its claim released: resumable at once');
   } finally {
     raw.disconnect();
     await store.close();

@@ -1,11 +1,12 @@
 // No lost games: the record goes to Redis as the game goes; a room whose process is killed
-// is resumed by another process from it with the same state hash; and two processes on one
-// Redis share matchmaking (a room made on one is joined through the other).
+// is resumed by another process from it with the same state hash (once the dead room's claim
+// on the record has run out); and two processes on one Redis share matchmaking (a room made
+// on one is joined through the other).
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { loadEngine } from 'rulestack';
 import { join } from 'rulestack/client';
-import { startRedis, spawnServer, startServer } from './helpers.mjs';
+import { startRedis, spawnServer, startServer, sleep } from './helpers.mjs';
 import { exampleDefinition } from '../options.mjs';
 import { RedisStore } from '../record-store.mjs';
 
@@ -49,7 +50,8 @@ test('two processes on one Redis: a room created on one is joined through the ot
 });
 
 test('a room killed with its process is resumed in another from the record, with the same state hash', async () => {
-  const first = await spawnServer({ REDIS_URL: redis.url });
+  // (a short lease: a resume waits for the claim of the room that died to run out)
+  const first = await spawnServer({ REDIS_URL: redis.url, RECORD_LEASE_SECONDS: '2' });
   children.push(first.child);
   const local = rs.createGame(exampleDefinition('duel'), { seed: 31 });
   const p0 = await join(first.url, { game: 'duel', seed: 31 }, { seat: '0' });
@@ -67,6 +69,8 @@ test('a room killed with its process is resumed in another from the record, with
   await assert.rejects(env.colyseus.sdk.create('rulestack', { resume: roomId }), { message: `rulestack room: room '${roomId}' is still running: join it instead of resuming it` });
   first.child.kill('SIGKILL');
   await new Promise((r) => first.child.once('exit', r));
+  await assert.rejects(env.colyseus.sdk.create('rulestack', { resume: roomId }), { message: /is still running/ }, 'the dead room still holds its claim');
+  await sleep(2000); // (its lease, renewed until the kill)
   try {
     const room = await env.colyseus.createRoom('rulestack', { resume: roomId });
     assert.equal(room.roomId, roomId, 'under the same id');

@@ -123,16 +123,18 @@ test('malformed messages get a clear answer and change nothing', async () => {
   assert.equal(room.stateHash, hash);
 });
 
-test('npm run server takes no arguments, PORT is a port number and RECORD_TTL_SECONDS a number of seconds', () => {
+test('npm run server takes no arguments, PORT is a port number, RECORD_TTL_SECONDS and RECORD_LEASE_SECONDS numbers of seconds', () => {
   const main = new URL('../main.mjs', import.meta.url).pathname;
   const cases = [
-    [['--port', '3000'], {}, /^rulestack server: it takes no arguments, not --port 3000 \(set PORT, REDIS_URL, PUBLIC_ADDRESS and RECORD_TTL_SECONDS in its environment\)$/m],
+    [['--port', '3000'], {}, /^rulestack server: it takes no arguments, not --port 3000 \(set PORT, REDIS_URL, PUBLIC_ADDRESS, RECORD_TTL_SECONDS and RECORD_LEASE_SECONDS in its environment\)$/m],
     [[], { PORT: '0' }, /^rulestack server: PORT must be a port number from 1 to 65535, not '0'$/m],
     [[], { PORT: '0x64f1' }, /not '0x64f1'/],
     [[], { PORT: '' }, /not ''/],
     [[], { RECORD_TTL_SECONDS: '0' }, /^rulestack server: RECORD_TTL_SECONDS must be a number of seconds from 1 to 2147483, not '0'$/m],
     [[], { RECORD_TTL_SECONDS: '2147484' }, /not '2147484'/],
     [[], { RECORD_TTL_SECONDS: '1.5' }, /not '1.5'/],
+    [[], { RECORD_LEASE_SECONDS: '0' }, /^rulestack server: RECORD_LEASE_SECONDS must be a number of seconds from 1 to 2147483, not '0'$/m],
+    [[], { RECORD_LEASE_SECONDS: '0.5' }, /not '0.5'/],
   ];
   for (const [args, env, message] of cases) {
     const r = spawnSync(process.execPath, [main, ...args], { env: { ...process.env, ...env }, encoding: 'utf8', timeout: 30_000 });
