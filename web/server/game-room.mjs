@@ -343,9 +343,11 @@ export class RulestackRoom extends Room {
     }
     const entry = by === 'player' ? { player, move } : { player, move, by };
     // recorded before anyone is told, so that no client sees a move a resumed room lacks;
-    // a move that cannot be recorded is taken back
+    // a move that cannot be recorded is taken back (as one made after this room's claim lapsed:
+    // another room may run the record now)
     try {
-      await this.store.append(this.roomId, entry);
+      if (this.#claim === null) throw new Error('this room lost its claim on the record');
+      await this.store.append(this.roomId, entry, this.#claim.owner);
     } catch (e) {
       this.game.undo();
       return onIllegal({ reason: 'runtime_error', message: `rulestack room: the move could not be recorded (${e.message}); it was taken back` });

@@ -17,6 +17,8 @@ export const MAX_RECORD_TTL_SECONDS = 2147483;
  */
 export const RECORD_LEASE_SECONDS = 20;
 
+const notClaimed = (id) => `rulestack record store: the claim on '${id}' is not this room's any more`;
+
 function checkSeconds(name, v) {
   if (typeof v !== 'number' || !(v > 0 && v <= MAX_RECORD_TTL_SECONDS))
     throw new RangeError(`rulestack record store: ${name} must be a number of seconds above 0 and at most ${MAX_RECORD_TTL_SECONDS}, not ${v}`);
@@ -37,9 +39,11 @@ export class MemoryStore {
     await this.keep(id);
     this.#records.set(id, { header, moves: [] });
   }
-  async append(id, entry) {
+  /** owner: the room's claim, which must still hold the id (without one: not checked). */
+  async append(id, entry, owner) {
     const r = this.#records.get(id);
     if (!r) throw new Error(`rulestack record store: no record '${id}'`);
+    if (owner !== undefined && this.#claims.get(id) !== owner) throw new Error(notClaimed(id));
     await this.keep(id); // (a room plays on it: whatever retired it, it is kept)
     r.moves.push(entry);
   }
@@ -88,6 +92,13 @@ export class MemoryStore {
 // Compare-and-act on a claim (atomic in Redis): only the value its owner set is extended or deleted.
 const RENEW_LUA = "if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('PEXPIRE', KEYS[1], ARGV[2]) end return 0";
 const RELEASE_LUA = "if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) end return 0";
+// A move appended only while its room's claim holds (ARGV[2], '' for any): a room whose lease
+// ran out (its process stalled) cannot write into the record another room took up meanwhile.
+const APPEND_LUA = `if ARGV[2] ~= '' and redis.call('GET', KEYS[3]) ~= ARGV[2] then return redis.error_reply(ARGV[3]) end
+redis.call('RPUSH', KEYS[2], ARGV[1])
+redis.call('PERSIST', KEYS[1])
+redis.call('PERSIST', KEYS[2])
+return 1`;
 
 /**
  * The records in Redis: `rulestack:record:<id>` (the header, JSON) and `…:moves` (a list);
@@ -100,6 +111,7 @@ export class RedisStore {
     this.redis = new Redis(url, { lazyConnect: false, maxRetriesPerRequest: 3 });
     this.redis.defineCommand('rulestackRenew', { numberOfKeys: 1, lua: RENEW_LUA });
     this.redis.defineCommand('rulestackRelease', { numberOfKeys: 1, lua: RELEASE_LUA });
+    this.redis.defineCommand('rulestackAppend', { numberOfKeys: 3, lua: APPEND_LUA });
   }
   get #leaseMs() {
     return Math.ceil(this.leaseSeconds * 1000);
@@ -110,9 +122,10 @@ export class RedisStore {
   async create(id, header) {
     await this.redis.multi().del(`${this.#key(id)}:moves`).set(this.#key(id), JSON.stringify(header)).exec();
   }
-  async append(id, entry) {
+  async append(id, entry, owner) {
     // (a room plays on it: whatever retired it, it is kept)
-    await this.#exec(this.redis.multi().rpush(`${this.#key(id)}:moves`, JSON.stringify(entry)).persist(this.#key(id)).persist(`${this.#key(id)}:moves`));
+    const k = this.#key(id);
+    await this.redis.rulestackAppend(k, `${k}:moves`, `${k}:run`, JSON.stringify(entry), owner ?? '', notClaimed(id));
   }
   /** Runs a MULTI; a command's error is thrown (ioredis returns it in the results). */
   async #exec(multi) {

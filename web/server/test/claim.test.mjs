@@ -5,6 +5,7 @@ import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import Redis from 'ioredis';
 import { matchMaker, requestFromIPC } from '@colyseus/core';
+import { join } from 'rulestack/client';
 import { MemoryStore, RedisStore, createStore } from '../record-store.mjs';
 import { startRedis, startServer, spawnServer, sleep } from './helpers.mjs';
 
@@ -99,6 +100,23 @@ test('redis store: a lease not renewed runs out (its process died); one renewed 
   }
 });
 
+test('redis store: a move is appended only while its room holds the claim', async () => {
+  await twoProcesses(
+    async (a, b) => {
+      const move = (n) => ({ player: '0', move: { n } });
+      await a.create('f', { game: 'tictactoe' });
+      assert.equal(await a.claim('f', 'a'), true);
+      await a.append('f', move(1), 'a');
+      await assert.rejects(b.append('f', move(2), 'b'), { message: /the claim on 'f' is not this room's any more/ });
+      await sleep(400); // (a's lease ran out, not renewed: nobody holds it now)
+      await assert.rejects(a.append('f', move(3), 'a'), { message: /not this room's/ });
+      await b.append('f', move(4)); // (no owner given: not checked)
+      assert.deepEqual((await b.load('f')).moves, [move(1), move(4)]);
+    },
+    { leaseSeconds: 0.3 },
+  );
+});
+
 test('memory store: one claim at a time, released only by its owner', async () => {
   const store = new MemoryStore();
   const got = await Promise.all([store.claim('m', 'a'), store.claim('m', 'b')]);
@@ -107,9 +125,13 @@ test('memory store: one claim at a time, released only by its owner', async () =
   assert.equal(await store.claim('m', 'b'), false);
   assert.equal(await store.renew('m', 'a'), true);
   assert.equal(await store.renew('m', 'b'), false);
+  await store.create('m', { game: 'tictactoe' });
+  await store.append('m', { n: 1 }, 'a');
   await store.release('m', 'a');
   assert.equal(await store.renew('m', 'a'), false);
   assert.equal(await store.claim('m', 'b'), true);
+  await assert.rejects(store.append('m', { n: 2 }, 'a'), { message: /not this room's/ });
+  assert.deepEqual((await store.load('m')).moves, [{ n: 1 }]);
 });
 
 test('a lease that is not a number of seconds above 0 is refused', () => {
@@ -163,4 +185,18 @@ test('a room whose claim another room took closes, leaving the claim and the rec
   assert.equal(await raw.hexists('roomcaches', id), 0, 'the room closed');
   assert.equal(await claimOf(id), 'another room');
   assert.equal(await raw.ttl(`rulestack:record:${id}`), -1, 'not retired: the other room runs it');
+});
+
+test('a room whose claim another room took cannot record a move: it is taken back', async () => {
+  const created = await here({ game: 'tictactoe', seed: 9 });
+  const id = created.roomId;
+  const p0 = await join(env.url, id, { seat: '0' });
+  p0.room.reconnection.enabled = false;
+  try {
+    await raw.set(`rulestack:record:${id}:run`, 'another room'); // (before this room's next renewal: 20 s)
+    await assert.rejects(p0.apply('0', { action: 'Mark', targets: ['C'] }), { reason: 'runtime_error', message: /could not be recorded .*the claim on '.*' is not this room's any more/ });
+    assert.deepEqual((await env.store.load(id)).moves, []);
+  } finally {
+    await p0.leave();
+  }
 });
