@@ -14,8 +14,9 @@ int randomPlayout(Game& g, Rng& rng, int maxMoves, std::vector<Move>& moves) {
     if (who < 0) break;
     const std::vector<Move>& ms = g.movesOf(who, moves);
     if (ms.empty()) break;
-    Move m = ms[rng.below((uint32_t)ms.size())];  // (applying it changes the list)
-    g.applyUnchecked(who, m);
+    // (ms may be the game's own list, which applying it lists again: applyUnchecked reads the
+    // move before the flow goes on, so no copy)
+    g.applyUnchecked(who, ms[rng.below((uint32_t)ms.size())]);
     n++;
   }
   return n;
