@@ -184,10 +184,7 @@ bool Game::emit(Event& e, uint8_t halves, int32_t a) {
     if (logging) logEvent(e, true);
   }
   if (e.type == Ev::PhaseExecute) {  // its on_enter, which runs at once (else not quiet)
-    Ctx c;
-    c.player = st_.active;
-    c.event = &e;
-    runAtOnce(def_->phases[e.phase].onEnter, c);
+    runOnEnter(e);
   } else if (!changeNow(e, a)) {
     return false;
   }
@@ -196,6 +193,15 @@ bool Game::emit(Event& e, uint8_t halves, int32_t a) {
     if (logging) logEvent(e, false);
   }
   return false;
+}
+
+// (apart from emit: its context lives in memory, and wasm's emit would set up a stack frame
+// for it on every call)
+void Game::runOnEnter(Event& e) {
+  Ctx c;
+  c.player = st_.active;
+  c.event = &e;
+  runAtOnce(def_->phases[e.phase].onEnter, c);
 }
 
 // Several events of one kind from one operation, in order: at once, or as frames pushed

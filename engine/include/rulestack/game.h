@@ -329,6 +329,7 @@ class Game {
   // (the event in place, changed as it starts: by value, its 64 bytes were copied at every call
   // just after they were written field by field, and the copy's wide loads wait on those stores)
   bool emit(Event& ev, uint8_t halves, int32_t a = 0);
+  __attribute__((noinline)) void runOnEnter(Event& e);
   bool emit(Event&& ev, uint8_t halves, int32_t a = 0) { return emit(ev, halves, a); }
   void emitAll(const std::vector<Event>& evs, uint8_t halves, int32_t a);
   bool startEvent(Event& ev);
