@@ -209,11 +209,24 @@ inline bool Game::testPerAction(const Action& a, int player) const {
     kept = &flowMemo_[f.base + player * f.player + st_.active * f.active + (int32_t)q * f.queue + st_.phase * f.phase];
     if (*kept) return *kept == 2;
   }
-  Ctx c;
-  c.player = player;
-  bool result = test(a.perAction, c);
+  bool result = testAs(a.perAction, player);
   if (kept) *kept = result ? 2 : 1;
   return result;
+}
+
+// test(e) with $player.current = player. (Its context lives in memory: apart from the hot
+// callers, which wasm would otherwise give a stack frame on every call.)
+bool Game::testAs(const Expr& e, int player) const {
+  Ctx c;
+  c.player = player;
+  return test(e, c);
+}
+
+bool Game::canPayFrom(const Action& a, int player, int32_t source) const {
+  Ctx c;
+  c.player = player;
+  c.self = c.selected = source;
+  return canPay(a, c);
 }
 
 // A fromZone action's moves: only the cards in the zone its condition requires (the player's,
@@ -253,10 +266,7 @@ void Game::collectFromZone(int player, int ai, std::vector<Move>& out, bool firs
       }
       size_t before = out.size();
       if (a.direct) {  // (what enumerateAction's loops would find)
-        Ctx c;
-        c.player = player;
-        c.self = c.selected = e;
-        if (canPay(a, c)) pushTake(out, ai, e);
+        if (canPayFrom(a, player, e)) pushTake(out, ai, e);
       } else {
         enumerateAction(player, ai, e, out, firstOnly ? 1 : kMaxMovesPerAction, perSource);
       }
@@ -279,7 +289,6 @@ void Game::collectMoves(int player, std::vector<Move>& out, bool firstOnly) cons
   // a new enumeration: the conditions' invariant parts are evaluated again, once each (and
   // after it wherever they are met; applyUnchecked ends it too, should an exception leave it)
   if (d.numHoisted) startHoisting();
-  thread_local std::vector<Value> sources, srcs;
   PerActionMemo memo;
   for (int ai : d.phases[st_.phase].actions) {
     const Action& a = d.actions[ai];
@@ -313,13 +322,7 @@ void Game::collectMoves(int player, std::vector<Move>& out, bool firstOnly) cons
             enumerateAction(player, ai, e, out, kMaxMovesPerAction, perSource);
         }
       } else {
-        Ctx c;
-        c.player = player;
-        evalList(a.source, c, sources);
-        srcs = sources;
-        for (Value s : srcs)
-          if (s.k() == VK::Ent && s.v() >= d.numPlayers() && st_.ents[s.v()].alive && st_.ents[s.v()].zone != d.queueZone)
-            enumerateAction(player, ai, s.v(), out, kMaxMovesPerAction, perSource);
+        collectFromSources(player, ai, out, perSource);
       }
     }
     if (firstOnly && !out.empty()) break;
@@ -327,6 +330,19 @@ void Game::collectMoves(int player, std::vector<Move>& out, bool firstOnly) cons
   hoistOn_ = false;
   if (firstOnly && !out.empty()) return;
   if (out.empty() || d.phases[st_.phase].canPass || !st_.queue.empty()) out.emplace_back();  // (a pass, made in place)
+}
+
+// An action whose `source` lists its sources: each live one not on the queue.
+void Game::collectFromSources(int player, int ai, std::vector<Move>& out, const Expr* perSource) const {
+  const Def& d = *def_;
+  thread_local std::vector<Value> sources, srcs;
+  Ctx c;
+  c.player = player;
+  evalList(d.actions[ai].source, c, sources);
+  srcs = sources;
+  for (Value s : srcs)
+    if (s.k() == VK::Ent && s.v() >= d.numPlayers() && st_.ents[s.v()].alive && st_.ents[s.v()].zone != d.queueZone)
+      enumerateAction(player, ai, s.v(), out, kMaxMovesPerAction, perSource);
 }
 
 void Game::startHoisting() const {

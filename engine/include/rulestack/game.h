@@ -302,6 +302,9 @@ class Game {
   Item newItem(ItemKind kind, int32_t def, int32_t player, int32_t self, const Event* ev);
   Decision& offer(DecisionKind kind, int32_t player, int32_t def, int32_t self, bool optional, const Event* ev);
   void collectMoves(int player, std::vector<Move>& out, bool firstOnly) const;
+  __attribute__((noinline)) void collectFromSources(int player, int ai, std::vector<Move>& out, const Expr* perSource) const;
+  __attribute__((noinline)) bool testAs(const Expr& e, int player) const;
+  __attribute__((noinline)) bool canPayFrom(const Action& a, int player, int32_t source) const;
   __attribute__((noinline)) void startHoisting() const;  // (of collectMoves: rare, apart)
   // the last perAction tested in one enumeration (Action::perActionKey) and its result
   struct PerActionMemo { int key = -1; bool result = false; };
