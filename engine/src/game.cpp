@@ -139,32 +139,37 @@ bool Game::checkEndNow() {
     uint64_t bit = ec.guardBit;
     for (int p : d.turnOrder) {
       if (!ec.perPlayer && p != d.turnOrder.front()) break;  // the same for every player
-      Ctx c;
-      c.player = p;
       if (bit) {  // the first conjunct apart (the same order of evaluation)
         const uint64_t b = bit;
         bit <<= 1;
         if ((falseGuards_ & b) && !(ec.guardReads & dirty)) continue;
-        if (ec.guardIsTurn ? st_.turn < ec.guardTurn : !holds(ec.guard, ec.guardCmp, c)) { falseGuards_ |= b; continue; }
+        if (ec.guardIsTurn ? st_.turn < ec.guardTurn : !holdsFor(ec.guard, ec.guardCmp, p)) { falseGuards_ |= b; continue; }
         falseGuards_ &= ~b;
-        if (!holds(ec.rest, ec.restCmp, c)) continue;
-      } else if (!holds(ec.when, ec.whenCmp, c)) {
+        if (!holdsFor(ec.rest, ec.restCmp, p)) continue;
+      } else if (!holdsFor(ec.when, ec.whenCmp, p)) {
         continue;
       }
-      if (ec.draw) { endGame(-1); return true; }
-      Value w = eval(ec.winner, c);
-      if (w.k() == VK::Ent && w.v() < d.numPlayers()) { endGame(w.v()); return true; }
-      throw RuntimeError("runtime_error", "an end condition's winner is not a player");
+      endFor(ec, p);
+      return true;
     }
   }
   return false;
 }
 
-// test(e, c), e read in its fused form when it has one (evalBool's LeConst ... over a
-// PlayerProp, without the calls). (One copy for checkEndNow's three tests: 225 B less wasm.)
-__attribute__((noinline)) bool Game::holds(const Expr& e, const PlayerCmp& q, const Ctx& c) const {
-  if (q.op == N::Const) return test(e, c);
-  const int32_t p = fusedPlayer(q.who, c);
+// A condition that held: the game ends, in a draw or with its winner. (Apart from
+// checkEndNow, as the tests are: what needs a context in memory is not in the hot loop, which
+// wasm would otherwise give a stack frame on every check.)
+void Game::endFor(const EndCondition& ec, int player) {
+  if (ec.draw) return endGame(-1);
+  Ctx c;
+  c.player = player;
+  Value w = eval(ec.winner, c);
+  if (w.k() == VK::Ent && w.v() < def_->numPlayers()) return endGame(w.v());
+  throw RuntimeError("runtime_error", "an end condition's winner is not a player");
+}
+
+// q's comparison of player p's property (a missing player reads 0, as intOf does).
+inline bool Game::compared(const PlayerCmp& q, int32_t p) const {
   const int32_t v = p < 0 ? 0 : propInt(p, q.prop);
   switch (q.op) {
     case N::LtConst: return v < q.k;
@@ -172,6 +177,17 @@ __attribute__((noinline)) bool Game::holds(const Expr& e, const PlayerCmp& q, co
     case N::GtConst: return v > q.k;
     default: return v >= q.k;  // GeConst
   }
+}
+
+// test(e, c), e read in its fused form when it has one (evalBool's LeConst ... over a
+// PlayerProp, without the calls).
+bool Game::holds(const Expr& e, const PlayerCmp& q, const Ctx& c) const {
+  return q.op == N::Const ? test(e, c) : compared(q, fusedPlayer(q.who, c));
+}
+
+// The same with $player.current = player. (One copy for checkEndNow's three tests.)
+__attribute__((noinline)) bool Game::holdsFor(const Expr& e, const PlayerCmp& q, int player) const {
+  return q.op == N::Const ? testAs(e, player) : compared(q, playerAt(q.who, player));
 }
 
 void Game::endGame(int32_t winner) {

@@ -262,6 +262,9 @@ class Game {
   Value evalNode(int n, const Ctx& c) const;
   bool evalBool(int n, const Ctx& c) const;
   bool holds(const Expr& e, const PlayerCmp& q, const Ctx& c) const;
+  bool holdsFor(const Expr& e, const PlayerCmp& q, int player) const;
+  bool compared(const PlayerCmp& q, int32_t p) const;
+  __attribute__((noinline)) void endFor(const EndCondition& ec, int player);
   __attribute__((noinline)) bool compare(int n, const Ctx& c) const;  // (of evalBool)
   int32_t evalInt(int n, const Ctx& c) const;
   __attribute__((noinline)) Value evalCold(int n, const Ctx& c) const;  // the rarer nodes
@@ -279,6 +282,7 @@ class Game {
   bool equal(Value a, Value b) const;
   int32_t opponentOf(int32_t player) const;  // the next player in turn order, -1 for none
   int32_t fusedPlayer(int32_t a, const Ctx& c) const;  // a fused node's player (PlayerProp)
+  int32_t playerAt(int32_t a, int32_t current) const;  // the same, $player.current = current
   static int32_t fusedSelf(int32_t a, const Ctx& c) { return a == 0 ? c.self : c.selected; }  // SelfProp, SelfInZone
   static void resetEval();  // after an exception unwound an evaluation
   void flatten(Value v, std::vector<Value>& out) const;
