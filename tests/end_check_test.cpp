@@ -279,16 +279,17 @@ TEST_CASE("an end condition comparing a player's property with a number ends the
   const std::vector<std::string> moves = {"Up", "Up", "Up", "Down", "Down", "Down", "Down", "Down", "Down"};
   for (const std::string op : {"<", "<=", ">", ">="})
     for (int k : {-2, 0, 2})
-      for (const std::string who : {"$players[0]", "$players[1]", "$player.current", "$player.opponent"})
-        for (bool guarded : {false, true}) {
-          // the truth, for player 0's a: a fixed player reads its own; current and opponent
-          // (each player in turn) hold when either player's does
+      for (const std::string who : {"$players[0]", "$players[1]", "$player.current", "$player.opponent", "$player.active"})
+        for (const std::string guard : {"", "$players[1].b == 0 and ", "$players[1].b >= 0 and "}) {
+          // the truth, for player 0's a: a fixed player reads its own, the active one is player 0
+          // throughout; current and opponent (each player in turn) hold when either player's does
           auto truth = [&](int a0) {
             bool p0 = cmp(op, a0, k), p1 = cmp(op, 0, k);
-            return who == "$players[0]" ? p0 : who == "$players[1]" ? p1 : (p0 || p1);
+            return who == "$players[0]" || who == "$player.active" ? p0 : who == "$players[1]" ? p1 : (p0 || p1);
           };
           const std::string cond = who + ".a " + op + " " + std::to_string(k);
-          const std::string when = guarded ? "$players[1].b == 0 and " + cond : cond;  // a guard, then the fused rest
+          // alone, or the rest after a guard (one tested by the tree walk, one fused itself)
+          const std::string when = guard + cond;
           const std::string text = R"J({ "name": "Cmp", "players": { "count": 2, "properties": { "a": 0, "b": 0 } },
             "actions": [
               { "name": "Up", "queue": false, "condition": "$player.current == $player.active",

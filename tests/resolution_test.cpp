@@ -352,3 +352,34 @@ TEST_CASE("the machine reports each step it runs, and nothing when nobody listen
   REQUIRE(r.contains("steps"));
   CHECK(r["steps"][0]["step"] == "take");
 }
+
+// An item executing at once (nothing answers its events: no frame) is found as an executing
+// item in a frame is: a Cancel of it marks it cancelled, its mode's mutations are skipped, and
+// its later mutations read it as cancelled (docs/language.md, Cancel: "or executing (its
+// remaining mutations still run)").
+TEST_CASE("an action that cancels itself as it executes, with nothing answering it", "[resolution]") {
+  for (const char* resolution : {"item", "chain"}) {
+    INFO("resolution: " << resolution);
+    rt::G g(json::parse(std::string(R"J({
+      "name": "SelfCancel",
+      "players": { "count": 2, "properties": { "last": null, "seen": 0, "moded": 0 } },
+      "settings": { "resolution": ")J") + resolution + R"J(" },
+      "reactions": [
+        { "name": "Remember", "trigger": "$After.$ActionPlayed",
+          "mutations": [ { "target": "$player.current", "property": "last", "operation": "=", "value": "$event.action" } ] } ],
+      "actions": [
+        { "name": "Zap", "condition": "$player.current == $player.active",
+          "modes": [ { "name": "Loud", "mutations": [ { "target": "$player.current", "property": "moded", "operation": "+", "value": 1 } ] } ],
+          "mutations": [
+            { "operation": "Cancel", "target": "$player.current.last" },
+            { "target": "$player.current", "property": "seen", "operation": "=", "value": 1, "condition": "$player.current.last.cancelled" } ] } ],
+      "flow": { "phases": [ { "name": "Main", "valid_actions": ["Zap"] } ] } })J"));
+    g.play("0", json{{"action", "Zap"}, {"mode", 0}});  // (Loud)
+    REQUIRE(g.holds("$queue.size == 1"));
+    g.play("0", json{{"action", "pass"}});  // player 1 passed for: Zap executes
+    REQUIRE(g.holds("$queue.size == 0"));
+    CHECK(g.holds("$players[0].seen == 1"));   // it read itself as cancelled
+    CHECK(g.holds("$players[0].moded == 0"));  // its mode did not run
+    CHECK(g.holds("$players[0].last.cancelled"));
+  }
+}

@@ -98,6 +98,7 @@ void Game::rollbackTo(const State& backup, size_t logSize, size_t traceSize) {
   if (trace) trace->resize(traceSize);
   endDirty_ = ~0ull;
   quietCause_ = -1;
+  quietItem_ = nullptr;
 }
 
 // An item that failed when it executed in an earlier try of this move: it is cancelled
@@ -115,6 +116,7 @@ void Game::abortItem(int fi, const std::shared_ptr<const RuntimeError>& e) {
   movesCachePlayer_ = -1;
   eventsThisMove_ = 0;
   quietCause_ = -1;
+  quietItem_ = nullptr;
   Item it = std::move(st_.stack[fi].item);
   int32_t priorityTo = st_.stack[fi].a;
   while ((int)st_.stack.size() > fi) st_.stack.pop_back();

@@ -277,6 +277,7 @@ const Item* Game::findItem(int32_t id) const {
     const Frame& f = st_.stack[i];
     if ((f.kind == FK::Take || f.kind == FK::Exec) && f.item.id == id) return &f.item;
   }
+  if (quietItem_ && quietItem_->id == id) return quietItem_;
   for (auto& it : st_.recent)
     if (it.id == id) return &it;
   return nullptr;
@@ -287,6 +288,7 @@ Item* Game::findPending(int32_t id) {
     Frame& f = st_.stack[i];
     if ((f.kind == FK::Take || f.kind == FK::Exec) && f.item.id == id) return &f.item;
   }
+  if (quietItem_ && quietItem_->id == id) return quietItem_;  // executing at once, with no frame
   return nullptr;
 }
 
@@ -331,6 +333,7 @@ void Game::applyUnchecked(int player, const Move& m) {
   hoistOn_ = false;
   eventsThisMove_ = 0;
   quietCause_ = -1;
+  quietItem_ = nullptr;
   switch (m.kind) {
     case Move::Pass: doPass(player); break;
     case Move::Take: takeAction(player, m); break;

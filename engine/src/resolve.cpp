@@ -302,9 +302,12 @@ bool Game::execAtOnce(Item& it, int32_t priorityTo) {
     c.mode = it.mode;
     c.x = it.x;
     c.props = &it.props;
+    Item* const savedItem = quietItem_;
+    quietItem_ = &it;  // (found as an Exec frame's would be: a Cancel of it, a read of it)
     for (const Mutation& m : a.mutations) runOne(m, c);
     if (it.mode >= 0 && !it.cancelled)
       for (const Mutation& m : a.modes[it.mode].mutations) runOne(m, c);
+    quietItem_ = savedItem;
     if (card && st_.ents[it.source].zone == d.queueZone) emit(moveEvent(it.source, playerZone(zd, ownerOf(it.source)), it.player), 3, 0);
     itemLeft(std::move(it), Ev::ActionExecuted, ev.named, ev.entity, false);  // (the caller drops it)
     countEvent();
@@ -522,7 +525,6 @@ void Game::stepCreate(int fi) {
   }
 }
 
-// The whole queue, last in first; then priority to player `a`.
 // The whole queue, last in first (settings.resolution: chain), then priority to the active
 // player. The items that execute at once (execAtOnce: most of them) need no frame; from the
 // first that does not, or a decision, a Chain frame resolves the rest (stepChain): the same
@@ -543,6 +545,7 @@ void Game::resolveChain() {
   else pushFrame(FK::Chain).a = to;
 }
 
+// The whole queue, last in first, one item a step; then priority to player `a`.
 void Game::stepChain(int fi) {
   if (st_.queue.empty()) {
     int32_t p = st_.stack[fi].a;

@@ -272,8 +272,8 @@ struct Def {
   // nothing in it can set off an event someone answers, ask a player or end the game.
   // (Known at load, like who listens; kept per list in Phase, Action and Mode.)
   bool runsAtOnce(const std::vector<Mutation>& ms) const;
-  bool opAtOnce(const Mutation& m) const;
-  PlayerCmp playerCmp(const Expr& e) const;  // (the operation alone, whatever its for_each)
+  bool opAtOnce(const Mutation& m) const;  // (the operation alone, whatever its for_each)
+  PlayerCmp playerCmp(const Expr& e) const;
   void markQuick(std::vector<Mutation>& ms) const;
   CostShape costShape(const std::vector<Mutation>& cost) const;
   bool sameExpr(int a, int b) const;

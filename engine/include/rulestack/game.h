@@ -220,6 +220,7 @@ class Game {
   std::vector<std::vector<Value>> targetPool_;
   int targetDepth_ = 0;
   int32_t quietCause_ = -1;       // the item executing at once (execAtOnce), for the log
+  Item* quietItem_ = nullptr;     // ... and the item itself, while its mutations run (findPending)
   int64_t steps_ = 0;  // machine steps in this move (bounded)
   // The items that failed at run time in this move's earlier tries (apply), with the error:
   // the next try cancels them when they would execute. (The functions: failures.cpp.)
@@ -248,6 +249,7 @@ class Game {
     movesCachePlayer_ = -1;
     targetDepth_ = 0;
     quietCause_ = -1;
+    quietItem_ = nullptr;
     steps_ = 0;
     failed_.clear();
     hoistOn_ = false;
