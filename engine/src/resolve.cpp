@@ -350,7 +350,7 @@ RULESTACK_SMALL void Game::stepMuts(int fi) {
       if (!trace && def_->opAtOnce(m)) {  // (stepForEach's steps, in this one: no frame)
         for (Value v : values) {
           c.item = v;
-          if (!m.condition.present() || test(m.condition, c)) applyOp(m, c);
+          runOne(m, c);
         }
         if (!st_.decisions.empty() || st_.over()) return;
         continue;
@@ -383,8 +383,7 @@ RULESTACK_SMALL void Game::stepForEach(int fi) {
   const Mutation& m = listOf(f.lk, f.li, f.lj)[f.next];
   Ctx c = ctxOf(fi);
   c.item = f.values[f.pos++].get();
-  if (m.condition.present() && !test(m.condition, c)) return;
-  applyOp(m, c);
+  runOne(m, c);
 }
 
 // ---- events: $Before reactions, the change itself, $After reactions ----
