@@ -87,6 +87,39 @@ const char* kOwnGame = R"J({
   "end_conditions": [{ "when": "$turn > 8", "draw": true }]
 })J";
 
+// A zone phase (Def::zonePhase): two actions from one hand paid from the player's energy,
+// with perActions of the flow alone, a hand of 70 cards at first (more than 64: the loop
+// lists it) and a queue that can grow past the table's 8 items.
+const char* kZoneGame = R"J({
+  "name": "Zone phase",
+  "players": { "count": 2, "properties": { "energy": 0, "life": 40 } },
+  "settings": { "discard_zone": "Discard", "cancel_zone": "Discard" },
+  "zones": [{ "name": "Hand", "per_player": true }, { "name": "Discard", "per_player": true }],
+  "entities": [
+    { "id": "Spark", "type": "card", "properties": { "cost": 1 },
+      "actions": [{ "name": "Spark", "play": true,
+        "condition": "$entity.self.zone == $zone.@Hand and ($queue.size > 0 or $player.current == $player.active)",
+        "cost": [{ "target": "$player.current", "property": "energy", "operation": "-", "value": "$entity.self.cost" }],
+        "mutations": [{ "target": "$player.opponent", "property": "life", "operation": "-", "value": 1 }] }] },
+    { "id": "Blaze", "type": "card", "properties": { "cost": 2 },
+      "actions": [{ "name": "Blaze", "play": true,
+        "condition": "$entity.self.zone == $zone.@Hand and $queue.size < 11",
+        "cost": [{ "target": "$player.current", "property": "energy", "operation": "-", "value": "$entity.self.cost" }],
+        "mutations": [{ "target": "$player.opponent", "property": "life", "operation": "-", "value": 2 }] }] },
+    { "id": "Dud", "type": "card" }
+  ],
+  "setup": [
+    { "operation": "Create", "template": "Spark", "count": 40, "destination": "$item.zone.@Hand", "for_each": "$player.all" },
+    { "operation": "Create", "template": "Dud", "count": 5, "destination": "$item.zone.@Hand", "for_each": "$player.all" },
+    { "operation": "Create", "template": "Blaze", "count": 25, "destination": "$item.zone.@Hand", "for_each": "$player.all" },
+    { "operation": "Shuffle", "target": "$item.zone.@Hand", "for_each": "$player.all" }
+  ],
+  "flow": { "turn_order": ["0", "1"], "first_player": "0", "phases": [
+    { "name": "Start", "on_enter": [{ "target": "$player.all", "property": "energy", "operation": "=", "value": 14 }] },
+    { "name": "Main", "valid_actions": ["Spark", "Blaze"] }] },
+  "end_conditions": [{ "when": "$player.current.life <= 0", "winner": "$player.opponent" }, { "when": "$turn > 12", "draw": true }]
+})J";
+
 // kOwnGame's first move for player 0: Dear#1 demoted to a Free card (it keeps its cost 4).
 void demoteDear1(rulestack::Game& g) {
   std::vector<rulestack::Move> moves;
@@ -99,7 +132,7 @@ void demoteDear1(rulestack::Game& g) {
 }
 
 std::vector<std::pair<std::string, std::string>> definitions() {
-  std::vector<std::pair<std::string, std::string>> out{{"split game", kSplitGame}, {"match game", kMatchGame}};
+  std::vector<std::pair<std::string, std::string>> out{{"split game", kSplitGame}, {"match game", kMatchGame}, {"zone game", kZoneGame}};
   for (const std::string& file : rt::jsonFiles(RULESTACK_EXAMPLES_JSON, false))
     out.push_back({file, rt::readFile(std::string(RULESTACK_EXAMPLES_JSON) + "/" + file)});
   return out;
@@ -199,6 +232,41 @@ TEST_CASE("a shared perAction test and an own cost list the moves the general on
   });
   CHECK(own >= 3);     // the Duel's cards pay their cost from the player's energy
   CHECK(shared >= 1);  // the Duel's Heal tests what its Bolt tests
+}
+
+// Def::zonePhase: a phase whose actions are all direct template actions from one zone, paid
+// from the player's own property, knows which actions can be taken from one entry of the flow's
+// table and the player's means before it looks at the zone (Game::collectZonePhase). Undone
+// (the loop, action by action), the moves are the same: at a hand of more than 64 cards, and
+// with 8 items or more on the queue (past the table) too.
+TEST_CASE("a zone phase lists the moves the loop lists", "[legal]") {
+  int zonePhases = sameMovesWithout([](rulestack::Def& d) {
+    int n = 0;
+    for (rulestack::Phase& ph : d.phases)
+      if (ph.zoneMasks >= 0) n++, ph.zoneMasks = -1;
+    return n;
+  });
+  CHECK(zonePhases >= 2);  // the Duel's Main phase and the zone game's at least
+  std::vector<rulestack::DefError> errs;
+  auto def = rulestack::compileDefinition(kZoneGame, errs);
+  REQUIRE(def);
+  REQUIRE(def->phases[1].zoneMasks >= 0);
+  // the states the comparison reaches: a hand past 64 cards, a queue past 8 items
+  rulestack::Game g(def, 5, false);
+  CHECK(g.state().zones[def->zoneInstance(0, 0)].size() == 70);
+  rt::Lcg pick(5);
+  std::vector<rulestack::Move> moves;
+  size_t longest = 0;
+  for (int n = 0; n < 300 && !g.state().over() && g.nextToAct() >= 0; n++) {
+    int who = g.nextToAct();
+    g.legalMoves(who, moves);
+    // a random move, but a card over a pass while the queue is short of 9 items
+    size_t i = pick.below((uint32_t)moves.size());
+    if (g.state().queue.size() < 9 && moves.size() > 1 && moves[i].kind == rulestack::Move::Pass) i = 0;
+    g.applyUnchecked(who, moves[i]);
+    longest = std::max(longest, g.state().queue.size());
+  }
+  CHECK(longest >= 9);
 }
 
 TEST_CASE("the Duel's card conditions are split at load", "[legal]") {

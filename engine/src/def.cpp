@@ -152,6 +152,7 @@ void Def::prepare() {
       else flowIndex(a);
     }
   }
+  for (Phase& ph : phases) zonePhase(ph);
   for (EndCondition& ec : ends) {
     ec.whenCmp = playerCmp(ec.when);
     ec.guardCmp = playerCmp(ec.guard);

@@ -73,6 +73,25 @@ void Def::flowIndex(Action& a) {
   a.flow = f;
 }
 
+void Def::zonePhase(Phase& ph) {
+  ph.zoneMasks = -1;
+  if (ph.actions.empty() || ph.actions.size() > 7) return;  // (a mask of 7 bits and a known bit)
+  const int zone = actions[ph.actions[0]].fromZone;
+  for (int ai : ph.actions) {
+    const Action& a = actions[ai];
+    if (a.tmpl < 0 || zone < 0 || a.fromZone != zone || !a.fromActs || !a.direct || a.costShape != CostShape::Own) return;
+    if (a.perAction.present() && a.flow.base < 0) return;
+  }
+  const int size = numPlayers() * numPlayers() * kFlowQueue;
+  if (flowTableSize + size > kFlowTable) return;
+  ph.zoneMasks = (int16_t)flowTableSize;
+  flowTableSize += size;
+  for (size_t j = 0; j < ph.actions.size(); j++) {
+    const Action& a = actions[ph.actions[j]];
+    ph.zoneActs[j] = {ph.actions[j], a.tmpl, a.cost[0].prop, a.tmplAmount};
+  }
+}
+
 namespace {
 
 // Whether n's value is a list (made in the evaluation's scratch: not kept from one test to

@@ -289,8 +289,18 @@ void Game::collectMoves(int player, std::vector<Move>& out, bool firstOnly) cons
   // a new enumeration: the conditions' invariant parts are evaluated again, once each (and
   // after it wherever they are met; applyUnchecked ends it too, should an exception leave it)
   if (d.numHoisted) startHoisting();
+  const Phase& ph = d.phases[st_.phase];
+  if (ph.zoneMasks < 0 || propsVary_ || firstOnly || !collectZonePhase(player, ph, out)) collectEach(player, ph, out, firstOnly);
+  hoistOn_ = false;
+  if (firstOnly && !out.empty()) return;
+  if (out.empty() || ph.canPass || !st_.queue.empty()) out.emplace_back();  // (a pass, made in place)
+}
+
+// The phase's actions' moves, action by action (collectMoves).
+void Game::collectEach(int player, const Phase& ph, std::vector<Move>& out, bool firstOnly) const {
+  const Def& d = *def_;
   PerActionMemo memo;
-  for (int ai : d.phases[st_.phase].actions) {
+  for (int ai : ph.actions) {
     const Action& a = d.actions[ai];
     if (a.tmpl >= 0 && a.fromZone >= 0) {
       // The part of the condition that reads no card, tested once before any card is looked
@@ -325,11 +335,50 @@ void Game::collectMoves(int player, std::vector<Move>& out, bool firstOnly) cons
         collectFromSources(player, ai, out, perSource);
       }
     }
-    if (firstOnly && !out.empty()) break;
+    if (firstOnly && !out.empty()) return;
   }
-  hoistOn_ = false;
-  if (firstOnly && !out.empty()) return;
-  if (out.empty() || d.phases[st_.phase].canPass || !st_.queue.empty()) out.emplace_back();  // (a pass, made in place)
+}
+
+// A zone phase's moves (Phase::zoneMasks) while no entity property was set, as collectMoves'
+// loop lists them (action by action, each in zone order): which actions can be taken at all
+// is known before the zone is looked at, from the flow's facts (which perActions hold: one
+// entry of the table, for all the actions) and the player's means (the template's amount).
+// False, with nothing listed, for a zone of more than 64 cards: the loop lists those.
+bool Game::collectZonePhase(int player, const Phase& ph, std::vector<Move>& out) const {
+  const Def& d = *def_;
+  const Phase::ZoneAct* acts = ph.zoneActs;
+  const size_t q = st_.queue.size();
+  uint8_t* kept = q < Def::kFlowQueue ? &flowMemo_[ph.zoneMasks + (player * d.numPlayers() + st_.active) * Def::kFlowQueue + (int)q] : nullptr;
+  unsigned live;
+  if (kept && *kept) {
+    live = *kept & 0x7fu;
+  } else {
+    PerActionMemo memo;
+    live = 0;
+    for (size_t j = 0; j < ph.actions.size(); j++)
+      if (perActionHolds(d.actions[acts[j].action], player, memo)) live |= 1u << j;
+    if (kept) *kept = (uint8_t)(live | 0x80u);
+  }
+  const Slot* means = &st_.props[(size_t)player * d.numProps];
+  for (unsigned m = live; m; m &= m - 1) {
+    const Phase::ZoneAct& a = acts[__builtin_ctz(m)];
+    if (asInt(means[a.prop].get()) - a.amount < 0) live &= ~(m & -m);  // (canPayOwn)
+  }
+  if (!live) return true;
+  const Action& first = d.actions[acts[0].action];
+  const Zone& z = st_.zones[Def::instanceOf(first.fromBase, first.fromPerPlayer, player)];
+  const size_t n = z.size();
+  if (n > 64) return false;
+  for (; live; live &= live - 1) {
+    const Phase::ZoneAct& a = acts[__builtin_ctz(live)];
+    uint64_t bits = 0;
+    for (size_t k = 0; k < n; k++) {
+      const Entity& en = st_.ents[z[k]];
+      bits |= (uint64_t)((en.tmpl == a.tmpl) & (en.controller == player) & en.alive) << k;
+    }
+    for (; bits; bits &= bits - 1) pushTake(out, a.action, z[(size_t)__builtin_ctzll(bits)]);
+  }
+  return true;
 }
 
 // An action whose `source` lists its sources: each live one not on the queue.

@@ -178,6 +178,15 @@ struct Phase {
   std::vector<int> actions;      // action indexes valid in this phase
   bool hasActions = false;
   bool canPass = true;           // false: pass only when no action can be taken
+  // (Def::zonePhase) Where Game's table of flow facts keeps, for each combination of the
+  // players' and the queue's, which actions' perActions hold; -1: not a zone phase. A zone
+  // phase's actions (at most 7) are direct template actions from one zone, paid Own, each
+  // with no perAction or one of the flow alone (Action::flow): Game::collectZonePhase.
+  int16_t zoneMasks = -1;
+  // (a zone phase) what its enumeration reads of each action, in the phase's order: the
+  // action, its template, the player's property it is paid from and the template's amount
+  struct ZoneAct { int32_t action, tmpl, prop, amount; };
+  ZoneAct zoneActs[7] = {};
 };
 
 struct EndCondition {
@@ -300,6 +309,7 @@ struct Def {
   static constexpr int kFlowTable = 1024, kFlowQueue = 8;
   int flowTableSize = 0;
   void flowIndex(Action& a);
+  void zonePhase(Phase& ph);
 };
 
 }  // namespace rulestack

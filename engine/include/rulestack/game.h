@@ -315,6 +315,8 @@ class Game {
   // the last perAction tested in one enumeration (Action::perActionKey) and its result
   struct PerActionMemo { int key = -1; bool result = false; };
   void collectFromZone(int player, int ai, std::vector<Move>& out, bool firstOnly, bool allOrNone) const;
+  void collectEach(int player, const Phase& ph, std::vector<Move>& out, bool firstOnly) const;
+  bool collectZonePhase(int player, const Phase& ph, std::vector<Move>& out) const;
   bool perActionHolds(const Action& a, int player, PerActionMemo& memo) const;
   bool testPerAction(const Action& a, int player) const;
   void collectAnswers(int player, std::vector<Move>& out) const;  // (decisions: legal_answers.cpp)
