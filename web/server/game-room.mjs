@@ -6,13 +6,16 @@
 // client → room   'move' { id, move }     a move for the client's seat
 //                 'sync' { since }        resend the events from log index `since`
 // room → client   'update' { seat, view, legalMoves, from, dropped, events, ack?, reconnected? }
-//                 'rejected' { id, reason, message }   (the state is unchanged)
+//                 'rejected' { id, reason, message }   (the state is unchanged; reason
+//                                                       'rate_limited': sent too fast)
 //                 'timeout' { player, passed, move? }  (move: only to that player)
 import { randomBytes } from 'node:crypto';
 import { Room, matchMaker } from '@colyseus/core';
+import { WebSocket } from 'ws';
 import { loadEngine, IllegalMoveError } from 'rulestack';
 import { checkSeats, exampleDefinition, parseRoomOptions, parseSeat, rememberExample, requestError } from './options.mjs';
 import { recordHeader, replayRecord } from './game-record.mjs';
+import { FLOOD_CLOSE_CODE, FLOOD_CLOSE_REASON, FLOOD_WINDOW_MS, MessageBudget, rateLimit } from './rate-limit.mjs';
 
 // The live game keeps only its last events (log(p) costs time in proportion to what it
 // returns, and is called for each seat after every move); older ones are replayed.
@@ -23,10 +26,14 @@ const isObject = (v) => v !== null && typeof v === 'object' && !Array.isArray(v)
 const botOptions = (level, seed) => (level === 'random' ? { kind: 'random', seed } : { level, seed });
 const stillRunning = (id) => requestError(`room '${id}' is still running: join it instead of resuming it`);
 
-/** The room class bound to a record store (MemoryStore or RedisStore). */
-export function roomWithStore(store) {
+/**
+ * The room class bound to a record store (MemoryStore or RedisStore) and the clients' message
+ * rate limit ({ burst, perSecond, floodRefusals }, rate-limit.mjs; the defaults where left out).
+ */
+export function roomWithStore(store, limits = rateLimit()) {
   return class extends RulestackRoom {
     store = store;
+    rateLimit = limits;
   };
 }
 
@@ -48,6 +55,8 @@ export class RulestackRoom extends Room {
    * one room at a time, on any process, runs a record and appends to it.
    */
   #claim = null;
+  /** The connections being closed for flooding (a client object is one connection). */
+  #flooding = new WeakSet();
 
   async onCreate(options) {
     try {
@@ -104,9 +113,10 @@ export class RulestackRoom extends Room {
     await this.setMetadata({ game: this.header.game, players: this.players, bots: this.header.bots, seedChosen: this.#seedChosen, seats: {} });
     if (this.#claim === null) throw new Error(`rulestack room: its claim on '${this.roomId}' was lost while it was created`);
 
-    this.onMessage('move', (client, msg) => this.#run(() => this.#onMove(client, msg)));
-    this.onMessage('sync', (client, msg) => this.#run(() => this.#onSync(client, msg)));
+    this.onMessage('move', (client, msg) => this.#admit(client, 'move', msg) && this.#run(() => this.#onMove(client, msg)));
+    this.onMessage('sync', (client, msg) => this.#admit(client, 'sync', msg) && this.#run(() => this.#onSync(client, msg)));
     this.onMessage('*', (client, type) => {
+      if (!this.#admit(client, type)) return;
       client.send('rejected', { id: null, reason: 'bad_move', message: `rulestack room: unknown message '${type}' (messages: move, sync)` });
     });
     if (this.humanSeats.length === 0) this.#start();
@@ -114,7 +124,7 @@ export class RulestackRoom extends Room {
 
   onJoin(client, options = {}) {
     const seat = parseSeat(options.seat, { players: this.players, bots: this.header.bots, taken: new Set(this.#seatClient.keys()) });
-    client.userData = { seat, sent: 0 };
+    client.userData = { seat, sent: 0, budget: new MessageBudget(this.rateLimit) };
     if (seat !== null) this.#seatClient.set(seat, client);
     this.#publishSeats();
     this.#sendDefinition(client);
@@ -312,6 +322,36 @@ export class RulestackRoom extends Room {
   #reject(client, id, reason, message) {
     if (id !== null) client.userData.answer = { id, reason, message };
     client.send('rejected', { id, reason, message });
+  }
+
+  /**
+   * Whether a client's message is within its rate limit. One that is not does not run: it is
+   * refused in turn with the answers to the client's earlier messages (so the refusal of a
+   * move is its last answer, sent again on a reconnection). A client refused too often is
+   * disconnected, also in turn: after those answers.
+   */
+  #admit(client, type, msg) {
+    const verdict = client.userData.budget.take();
+    if (verdict === 'ok') return true;
+    if (verdict === 'flood') {
+      // (its messages still arrive until the connection is closed: one close, one log line)
+      if (!this.#flooding.has(client)) {
+        this.#flooding.add(client);
+        this.#run(() => this.#closeFlooding(client));
+      }
+      return false;
+    }
+    const id = type === 'move' && isObject(msg) && Number.isSafeInteger(msg.id) ? msg.id : null;
+    const { burst, perSecond } = this.rateLimit;
+    const message = `rulestack room: sending too fast (at most ${burst} messages at once, then ${perSecond} a second): this '${type}' was not processed; send it again later`;
+    this.#run(() => this.#reject(this.#current(client), id, 'rate_limited', message));
+    return false;
+  }
+
+  #closeFlooding(client) {
+    if (client.readyState !== WebSocket.OPEN) return;
+    console.error(`rulestack room: ${this.roomId}: client ${client.sessionId} disconnected (${FLOOD_CLOSE_CODE}): more than ${this.rateLimit.floodRefusals} messages refused within ${FLOOD_WINDOW_MS / 1000} s for the rate limit`);
+    client.leave(FLOOD_CLOSE_CODE, FLOOD_CLOSE_REASON);
   }
 
   async #onMove(client, msg) {

@@ -4,12 +4,20 @@
 // PUBLIC_ADDRESS, host:port, to where clients reach this process). RECORD_TTL_SECONDS: how long
 // the record of a game whose room ended is kept for a resume (default a day);
 // RECORD_LEASE_SECONDS: how long a room's claim on its record outlives its last renewal in Redis
-// (default 20 s: how long a resume of a game whose process died may wait).
+// (default 20 s: how long a resume of a game whose process died may wait). Each client's
+// messages: RATE_BURST at once (default 20), then RATE_PER_SECOND (default 10); more are
+// refused, and a client with more than RATE_FLOOD_REFUSALS (default 50) refused within 10 s
+// is disconnected (rate-limit.mjs).
 import { createServer } from './server.mjs';
 import { RECORD_TTL_SECONDS, RECORD_LEASE_SECONDS, MAX_RECORD_TTL_SECONDS } from './record-store.mjs';
+import { RATE_LIMIT } from './rate-limit.mjs';
+
+const ENV = 'PORT, REDIS_URL, PUBLIC_ADDRESS, RECORD_TTL_SECONDS, RECORD_LEASE_SECONDS, RATE_BURST, RATE_PER_SECOND and RATE_FLOOD_REFUSALS';
+// (a bound only against typing errors: a limit this high is as good as none)
+const MAX_RATE = 1_000_000;
 
 if (process.argv.length > 2) {
-  console.error(`rulestack server: it takes no arguments, not ${process.argv.slice(2).join(' ')} (set PORT, REDIS_URL, PUBLIC_ADDRESS, RECORD_TTL_SECONDS and RECORD_LEASE_SECONDS in its environment)`);
+  console.error(`rulestack server: it takes no arguments, not ${process.argv.slice(2).join(' ')} (set ${ENV} in its environment)`);
   process.exit(2);
 }
 const port = Number(process.env.PORT ?? 2567);
@@ -26,9 +34,23 @@ function seconds(name, byDefault) {
   }
   return Number(v);
 }
+/** A number from the environment, above 0 and at most MAX_RATE, whole unless `fraction` (else exit 2). */
+function rate(name, byDefault, fraction = false) {
+  const v = process.env[name] ?? String(byDefault);
+  if (!(fraction ? /^\d+(\.\d+)?$/ : /^\d+$/).test(v) || !(Number(v) > 0) || Number(v) > MAX_RATE) {
+    console.error(`rulestack server: ${name} must be ${fraction ? `a number above 0 and at most ${MAX_RATE}` : `a whole number from 1 to ${MAX_RATE}`}, not '${v}'`);
+    process.exit(2);
+  }
+  return Number(v);
+}
 const recordTtlSeconds = seconds('RECORD_TTL_SECONDS', RECORD_TTL_SECONDS);
 const recordLeaseSeconds = seconds('RECORD_LEASE_SECONDS', RECORD_LEASE_SECONDS);
-const { server } = createServer({ recordTtlSeconds, recordLeaseSeconds });
+const rateLimit = {
+  burst: rate('RATE_BURST', RATE_LIMIT.burst),
+  perSecond: rate('RATE_PER_SECOND', RATE_LIMIT.perSecond, true),
+  floodRefusals: rate('RATE_FLOOD_REFUSALS', RATE_LIMIT.floodRefusals),
+};
+const { server } = createServer({ recordTtlSeconds, recordLeaseSeconds, rateLimit });
 await server.listen(port);
 console.log(`rulestack server: listening on ws://localhost:${port} (${process.env.REDIS_URL ? `Redis ${process.env.REDIS_URL}` : 'in memory'})`);
 const stop = async () => {

@@ -8,6 +8,7 @@ import { RedisDriver } from '@colyseus/redis-driver';
 import { WebSocket } from 'ws';
 import { roomWithStore } from './game-room.mjs';
 import { createStore } from './record-store.mjs';
+import { rateLimit as withDefaults } from './rate-limit.mjs';
 
 export const ROOM_NAME = 'rulestack';
 /** The largest message a client may send (ws-transport's default, 4 KiB, is less than a move naming many targets). */
@@ -25,17 +26,38 @@ globalThis.WebSocket ??= WebSocket;
 /**
  * recordTtlSeconds: how long the record of a room that ended is kept; recordLeaseSeconds: how
  * long a room's claim on its record outlives its last renewal in Redis (record-store.mjs).
+ * rateLimit: { burst, perSecond, floodRefusals }, how fast each client may send messages
+ * (rate-limit.mjs; the defaults where left out).
  */
-export function createServer({ redisUrl = process.env.REDIS_URL, publicAddress = process.env.PUBLIC_ADDRESS, store, recordTtlSeconds, recordLeaseSeconds } = {}) {
+export function createServer({ redisUrl = process.env.REDIS_URL, publicAddress = process.env.PUBLIC_ADDRESS, store, recordTtlSeconds, recordLeaseSeconds, rateLimit } = {}) {
+  const limits = withDefaults(rateLimit);
+  const transport = new WebSocketTransport({ maxPayload: MAX_MESSAGE_BYTES });
+  transport.wss.on('connection', sayOversizeInOneLine);
   const server = new Server({
     publicAddress,
-    transport: new WebSocketTransport({ maxPayload: MAX_MESSAGE_BYTES }),
+    transport,
     presence: redisUrl ? new RedisPresence(redisUrl) : undefined,
     driver: redisUrl ? new RedisDriver(redisUrl) : undefined,
     gracefullyShutdown: false,
     greet: false,
   });
   store ??= createStore(redisUrl, { ttlSeconds: recordTtlSeconds, leaseSeconds: recordLeaseSeconds });
-  server.define(ROOM_NAME, roomWithStore(store));
+  server.define(ROOM_NAME, roomWithStore(store, limits));
   return { server, store };
+}
+
+/**
+ * A message over maxPayload is the client's fault, not the server's: ws closes that
+ * connection (1009) and emits the error, which ws-transport's listener (attached on
+ * 'connection' before this one) would print with its stack. Said in one line instead;
+ * other errors still go to that listener.
+ */
+function sayOversizeInOneLine(ws, req) {
+  for (const listener of ws.listeners('error')) {
+    ws.removeListener('error', listener);
+    ws.on('error', (err) => {
+      if (err.code !== 'WS_ERR_UNSUPPORTED_MESSAGE_LENGTH') return listener.call(ws, err);
+      console.error(`rulestack server: a message over ${MAX_MESSAGE_BYTES} bytes from ${req?.socket.remoteAddress ?? 'a client'}: its connection is closed (1009)`);
+    });
+  }
 }

@@ -1,0 +1,190 @@
+// What a public server needs against a client that sends too much, over real WebSockets:
+// the message rate limit (rate-limit.mjs: a burst, then a sustained rate, each client on its
+// own; a flood is disconnected) and a message past the size limit (closed with 1009, said
+// in one line on the server's stderr, no stack trace). Normal play never meets either.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { execFile } from 'node:child_process';
+import { promisify } from 'node:util';
+import { loadEngine } from 'rulestack';
+import { join } from 'rulestack/client';
+import { startServer, spawnServer, nextMessage, sleep } from './helpers.mjs';
+import { RATE_LIMIT, FLOOD_CLOSE_CODE } from '../rate-limit.mjs';
+import { exampleDefinition } from '../options.mjs';
+import { createServer } from '../server.mjs';
+
+let env, rs;
+before(async () => {
+  env = await startServer(); // the default limits
+  rs = await loadEngine();
+});
+after(() => env.colyseus.shutdown());
+
+const markC = { action: 'Mark', targets: ['C'] };
+
+/** A room whose clients get these limits (the server's are the defaults; a room's own are set before anyone joins). */
+async function roomWithLimits(options, limits) {
+  const room = await env.colyseus.createRoom('rulestack', options);
+  room.rateLimit = { ...RATE_LIMIT, ...limits };
+  return room;
+}
+
+/** Every message of these types the SDK room receives, in order. */
+function collect(sdkRoom, types) {
+  const got = [];
+  for (const type of types) sdkRoom.onMessage(type, (m) => got.push({ type, m }));
+  return got;
+}
+
+const until = async (cond, what, ms = 5000) => {
+  for (const end = Date.now() + ms; !cond(); await sleep(10)) if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
+};
+
+test('the default limits: a burst of 20 messages, then 10 a second, 50 refusals within 10 s before a disconnection', () => {
+  assert.deepEqual(RATE_LIMIT, { burst: 20, perSecond: 10, floodRefusals: 50 });
+});
+
+test('a burst past the limit is refused and changes nothing; after a wait moves are accepted again', async () => {
+  const local = rs.createGame(exampleDefinition('tictactoe'), { seed: 1 });
+  const room = await roomWithLimits({ game: 'tictactoe', seed: 1 }, { burst: 3, perSecond: 2 });
+  const p0 = await join(env.url, room.roomId, { seat: '0' });
+  const got = collect(p0.room, ['update', 'rejected']);
+  const hash = room.stateHash;
+  // three messages spend the burst; the move and the sync after them are refused
+  for (let i = 0; i < 3; i++) p0.room.send('sync', { since: p0.log().length });
+  const refused = p0.apply('0', markC);
+  p0.room.send('sync', { since: 0 });
+  const tooFast = /^rulestack room: sending too fast \(at most 3 messages at once, then 2 a second\): this '(move|sync)' was not processed; send it again later$/;
+  await assert.rejects(refused, { name: 'IllegalMoveError', reason: 'rate_limited', message: tooFast });
+  await until(() => got.length === 5, 'five answers');
+  assert.deepEqual(got.map((g) => g.type), ['update', 'update', 'update', 'rejected', 'rejected']);
+  assert.equal(got[3].m.reason, 'rate_limited');
+  assert.match(got[3].m.message, /this 'move' was not processed/);
+  assert.deepEqual(got[4].m, { id: null, reason: 'rate_limited', message: got[4].m.message });
+  assert.match(got[4].m.message, /this 'sync' was not processed/);
+  assert.equal(room.stateHash, hash, 'the refused move changed nothing');
+  assert.deepEqual((await env.store.load(room.roomId)).moves, []);
+  assert.deepEqual(p0.view(), local.view('0'));
+  // two tokens a second: after 600 ms the bucket holds one again
+  await sleep(600);
+  assert.deepEqual(await p0.apply('0', markC), local.apply('0', markC));
+  assert.equal(room.stateHash, local.stateHash());
+  assert.deepEqual((await env.store.load(room.roomId)).moves, [{ player: '0', move: markC }]);
+  local.dispose();
+});
+
+test('a client that keeps flooding is disconnected (1008) after its earlier messages are answered; the others play on', async () => {
+  const room = await roomWithLimits({ game: 'tictactoe', seed: 2, graceSeconds: 1 }, { burst: 3, perSecond: 1, floodRefusals: 10 });
+  const flooder = await env.colyseus.sdk.joinById(room.roomId, { seat: '0' });
+  await nextMessage(flooder, 'update');
+  const p1 = await join(env.url, room.roomId, { seat: '1' });
+  const got = collect(flooder, ['update', 'rejected']);
+  const left = new Promise((resolve) => flooder.onLeave((code, reason) => resolve({ code, reason })));
+  const logged = [];
+  const consoleError = console.error;
+  console.error = (...args) => logged.push(args.join(' '));
+  try {
+    // 40 copies of one move at once: the first three run (one is applied, two are not this
+    // seat's turn any more), ten are refused, and the eleventh refusal closes the connection
+    for (let id = 1; id <= 40; id++) flooder.send('move', { id, move: markC });
+    assert.deepEqual(await left, { code: FLOOD_CLOSE_CODE, reason: 'rulestack room: too many messages, too fast' });
+  } finally {
+    console.error = consoleError;
+  }
+  const answers = got.map(({ type, m }) => (type === 'update' ? ['ack', m.ack] : [m.reason, m.id]));
+  const expected = [['ack', 1], ['not_your_priority', 2], ['not_your_priority', 3], ...Array.from({ length: 10 }, (_, i) => ['rate_limited', 4 + i])];
+  assert.deepEqual(answers, expected);
+  assert.deepEqual((await env.store.load(room.roomId)).moves, [{ player: '0', move: markC }], 'the flood made one move, its first message');
+  assert.equal(logged.length, 1, logged.join('\n'));
+  assert.match(logged[0], /^rulestack room: \S+: client \S+ disconnected \(1008\): more than 10 messages refused within 10 s for the rate limit$/);
+  // the other player's client has its own bucket, and the room goes on
+  const events = await p1.apply('1', { action: 'Mark', targets: ['NW'] });
+  assert.ok(events.length > 0);
+  assert.equal((await env.store.load(room.roomId)).moves.length, 2);
+});
+
+test('normal play at the default limits: a whole Duel, each seat moving every 100 ms, is never refused', async () => {
+  const room = await env.colyseus.createRoom('rulestack', { game: 'duel', seed: 3 });
+  const seats = [await join(env.url, room.roomId, { seat: '0' }), await join(env.url, room.roomId, { seat: '1' })];
+  const watcher = await join(env.url, room.roomId, { seat: 'spectator' });
+  const clients = [...seats, watcher];
+  const refusals = [];
+  const updates = clients.map(() => 0);
+  clients.forEach((c, i) => {
+    c.room.onMessage('rejected', (m) => refusals.push(m));
+    c.on('update', () => (updates[i] += 1));
+  });
+  let moves = 0;
+  while (seats[0].view().result === null && moves < 200) {
+    const mover = seats.find((c) => c.legalMoves().length > 0);
+    const options = mover.legalMoves();
+    // (a person clicking ten times a second is faster than anyone plays)
+    await sleep(100);
+    const before = [...updates];
+    await mover.apply(mover.seat, options[moves % options.length]);
+    moves += 1;
+    await until(() => updates.every((n, i) => n > before[i]), 'every client\'s update');
+  }
+  assert.ok(moves > 20, `${moves} moves: past the burst`);
+  assert.deepEqual(refusals, []);
+  assert.equal((await env.store.load(room.roomId)).moves.length, moves);
+  assert.notEqual(watcher.view().result, null);
+});
+
+test('a message over 64 KiB closes that client with 1009, said in one line without a stack trace; the room plays on', async () => {
+  const server = await spawnServer(); // main.mjs, as deployed: its stderr is what an operator reads
+  let stderr = '';
+  server.child.stderr.on('data', (d) => (stderr += d));
+  try {
+    const p0 = await join(server.url, { game: 'tictactoe', seed: 4 });
+    const p1 = await join(server.url, p0.roomId, { seat: '1' });
+    const closed = new Promise((resolve) => p1.on('leave', resolve));
+    p1.room.send('move', { id: 1, move: 'x'.repeat(70 * 1024) });
+    assert.equal(await closed, 1009);
+    const events = await p0.apply('0', markC);
+    assert.ok(events.length > 0, 'the other client still moves');
+    await until(() => stderr.includes('\n'), 'the line on stderr', 2000);
+    await sleep(200); // (anything printed after it would be seen too)
+    assert.match(stderr, /^rulestack server: a message over 65536 bytes from \S+: its connection is closed \(1009\)\n$/);
+    assert.doesNotMatch(stderr, /^\s+at /m);
+    await p0.leave();
+  } finally {
+    server.child.kill('SIGTERM');
+  }
+});
+
+test('npm run server takes its limits from RATE_BURST, RATE_PER_SECOND and RATE_FLOOD_REFUSALS', async () => {
+  const server = await spawnServer({ RATE_BURST: '2', RATE_PER_SECOND: '0.5', RATE_FLOOD_REFUSALS: '1' });
+  try {
+    const p0 = await join(server.url, { game: 'tictactoe', seed: 5 });
+    const left = new Promise((resolve) => p0.on('leave', resolve));
+    for (let i = 0; i < 2; i++) p0.room.send('sync', { since: p0.log().length });
+    await assert.rejects(p0.apply('0', markC), { reason: 'rate_limited', message: /\(at most 2 messages at once, then 0\.5 a second\)/ });
+    p0.room.send('sync', { since: 0 }); // the second refusal: more than one
+    assert.equal(await left, FLOOD_CLOSE_CODE);
+  } finally {
+    server.child.kill('SIGTERM');
+  }
+  // a bad one exits 2 with the reason (execFile, not spawnSync: the event loop runs meanwhile)
+  const main = new URL('../main.mjs', import.meta.url).pathname;
+  const cases = [
+    [{ RATE_BURST: '0' }, /^rulestack server: RATE_BURST must be a whole number from 1 to 1000000, not '0'$/m],
+    [{ RATE_BURST: '2.5' }, /^rulestack server: RATE_BURST must be a whole number from 1 to 1000000, not '2.5'$/m],
+    [{ RATE_PER_SECOND: '0' }, /^rulestack server: RATE_PER_SECOND must be a number above 0 and at most 1000000, not '0'$/m],
+    [{ RATE_PER_SECOND: 'fast' }, /not 'fast'/],
+    [{ RATE_FLOOD_REFUSALS: '-1' }, /^rulestack server: RATE_FLOOD_REFUSALS must be a whole number from 1 to 1000000, not '-1'$/m],
+  ];
+  await Promise.all(
+    cases.map(async ([vars, message]) => {
+      const r = await promisify(execFile)(process.execPath, [main], { env: { ...process.env, PORT: '1', ...vars }, timeout: 30_000 }).then(() => ({ code: 0, stderr: '' }), (e) => e);
+      assert.equal(r.code, 2, `${JSON.stringify(vars)}: ${r.stderr}`);
+      assert.match(r.stderr, message);
+    }),
+  );
+});
+
+test('createServer refuses a bad rate limit', () => {
+  assert.throws(() => createServer({ rateLimit: { burst: 0 } }), { message: 'rulestack server: the rate limit burst must be a whole number from 1, not 0' });
+  assert.throws(() => createServer({ rateLimit: { perSecond: -1 } }), { message: 'rulestack server: the rate limit perSecond must be a number above 0, not -1' });
+  assert.throws(() => createServer({ rateLimit: { burts: 5 } }), { message: "rulestack server: unknown rate limit 'burts' (limits: burst, perSecond, floodRefusals)" });
+});
