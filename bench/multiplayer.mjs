@@ -18,6 +18,9 @@ const opt = (name, dflt) => {
   return i < 0 ? dflt : args[i + 1];
 };
 const rooms = Number(opt('rooms', 40));
+// The clients move as fast as the server answers (hundreds of moves a second each): the
+// servers' per-client rate limit (web/server/rate-limit.mjs) as high as main.mjs takes it
+const UNLIMITED = { RATE_BURST: '1000000', RATE_PER_SECOND: '1000000' };
 const game = opt('game', 'duel');
 if (!Number.isInteger(rooms) || rooms < 1 || rooms > 1000) {
   console.error(`multiplayer bench: --rooms must be an integer from 1 to 1000, not ${opt('rooms')}`);
@@ -82,7 +85,7 @@ async function run(label, urls, pids) {
 const load0 = os.loadavg().map((x) => x.toFixed(1)).join(' ');
 const results = [];
 {
-  const one = await spawnServer({ REDIS_URL: '' });
+  const one = await spawnServer({ REDIS_URL: '', ...UNLIMITED });
   try {
     results.push(await run('one process, in memory', [one.url], [one.child.pid]));
   } finally {
@@ -91,8 +94,8 @@ const results = [];
 }
 {
   const redis = await startRedis();
-  const a = await spawnServer({ REDIS_URL: redis.url });
-  const b = await spawnServer({ REDIS_URL: redis.url });
+  const a = await spawnServer({ REDIS_URL: redis.url, ...UNLIMITED });
+  const b = await spawnServer({ REDIS_URL: redis.url, ...UNLIMITED });
   try {
     results.push(await run('two processes, one Redis', [a.url, b.url], [a.child.pid, b.child.pid]));
   } finally {
