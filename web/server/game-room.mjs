@@ -15,7 +15,7 @@ import { WebSocket } from 'ws';
 import { loadEngine, IllegalMoveError } from 'rulestack';
 import { checkSeats, exampleDefinition, parseRoomOptions, parseSeat, rememberExample, requestError } from './options.mjs';
 import { recordHeader, replayRecord } from './game-record.mjs';
-import { FLOOD_CLOSE_CODE, FLOOD_CLOSE_REASON, FLOOD_WINDOW_MS, MessageBudget, rateLimit } from './rate-limit.mjs';
+import { FLOOD_CLOSE_CODE, FLOOD_CLOSE_REASON, FLOOD_WINDOW_MS, MessageBudget, hardCap, rateLimit } from './rate-limit.mjs';
 
 // The live game keeps only its last events (log(p) costs time in proportion to what it
 // returns, and is called for each seat after every move); older ones are replayed.
@@ -57,6 +57,12 @@ export class RulestackRoom extends Room {
   #claim = null;
   /** The connections being closed for flooding (a client object is one connection). */
   #flooding = new WeakSet();
+  /**
+   * The message budgets, one per seat and one for all the spectators together: a client that
+   * leaves and joins again (or opens another connection) finds the budget it left, so the
+   * limit bounds what one seat, and all the watchers together, make the room compute.
+   */
+  #budgets = new Map();
 
   async onCreate(options) {
     try {
@@ -124,7 +130,7 @@ export class RulestackRoom extends Room {
 
   onJoin(client, options = {}) {
     const seat = parseSeat(options.seat, { players: this.players, bots: this.header.bots, taken: new Set(this.#seatClient.keys()) });
-    client.userData = { seat, sent: 0, budget: new MessageBudget(this.rateLimit) };
+    client.userData = { seat, sent: 0, budget: this.#budgetOf(seat) };
     if (seat !== null) this.#seatClient.set(seat, client);
     this.#publishSeats();
     this.#sendDefinition(client);
@@ -331,6 +337,7 @@ export class RulestackRoom extends Room {
    * disconnected, also in turn: after those answers.
    */
   #admit(client, type, msg) {
+    if (this.#flooding.has(client)) return false;  // (being closed: nothing more of it runs)
     const verdict = client.userData.budget.take();
     if (verdict === 'ok') return true;
     if (verdict === 'flood') {
@@ -346,6 +353,15 @@ export class RulestackRoom extends Room {
     const message = `rulestack room: sending too fast (at most ${burst} messages at once, then ${perSecond} a second): this '${type}' was not processed; send it again later`;
     this.#run(() => this.#reject(this.#current(client), id, 'rate_limited', message));
     return false;
+  }
+
+  #budgetOf(seat) {
+    const key = seat ?? 'spectators';
+    if (!this.#budgets.has(key)) this.#budgets.set(key, new MessageBudget(this.rateLimit));
+    // Colyseus's own cap on a connection's frames, for what never reaches #admit (a request
+    // of an unknown type): far above what #admit lets through before it disconnects
+    this.maxMessagesPerSecond = hardCap(this.rateLimit);
+    return this.#budgets.get(key);
   }
 
   #closeFlooding(client) {

@@ -1,8 +1,9 @@
 // How fast a client may send messages to a room: each message ('move', 'sync', any other)
-// costs a token from the client's bucket, which holds `burst` tokens and refills at
-// `perSecond`. Every move runs the engine and every answer computes views, so a client that
-// sends faster is refused; one refused more than `floodRefusals` times within
-// FLOOD_WINDOW_MS is flooding, and is disconnected.
+// costs a token from its bucket (one per seat, one for all the spectators), which holds
+// `burst` tokens and refills at `perSecond`. Every move runs the engine and every answer
+// computes views, so a client that sends faster is refused; one refused more than
+// `floodRefusals` times within FLOOD_WINDOW_MS (a second bucket, of refusals, refilled at
+// floodRefusals per window) is flooding, and is disconnected.
 
 /** The defaults: more than a person sends, however fast they play. */
 export const RATE_LIMIT = Object.freeze({ burst: 20, perSecond: 10, floodRefusals: 50 });
@@ -24,17 +25,22 @@ export function rateLimit(given = {}) {
   return limits;
 }
 
-/** One client's bucket (kept across its reconnections: reconnecting does not refill it). */
+/** Colyseus's cap on a connection's frames a second (Room.maxMessagesPerSecond): only a client far past the limits meets it. */
+export function hardCap({ burst, perSecond, floodRefusals }) {
+  return 100 + 2 * (burst + perSecond + floodRefusals);
+}
+
+/** A seat's bucket, or the spectators' (kept across reconnections and joins: neither refills it). */
 export class MessageBudget {
   #limits;
   #tokens;
+  #refusals;  // refusals left before a flood
   #at;
-  #refused = 0;
-  #windowEnds = 0;
 
   constructor(limits, now = performance.now()) {
     this.#limits = limits;
     this.#tokens = limits.burst;
+    this.#refusals = limits.floodRefusals;
     this.#at = now;
   }
 
@@ -42,17 +48,19 @@ export class MessageBudget {
   take(now = performance.now()) {
     const { burst, perSecond, floodRefusals } = this.#limits;
     // (no time passed adds nothing: 0 * Infinity would be NaN)
-    if (now > this.#at) this.#tokens = Math.min(burst, this.#tokens + ((now - this.#at) * perSecond) / 1000);
-    this.#at = Math.max(this.#at, now);
+    if (now > this.#at) {
+      this.#tokens = Math.min(burst, this.#tokens + ((now - this.#at) * perSecond) / 1000);
+      this.#refusals = Math.min(floodRefusals, this.#refusals + ((now - this.#at) * floodRefusals) / FLOOD_WINDOW_MS);
+      this.#at = now;
+    }
     if (this.#tokens >= 1) {
       this.#tokens -= 1;
       return 'ok';
     }
-    if (now >= this.#windowEnds) {
-      this.#refused = 0;
-      this.#windowEnds = now + FLOOD_WINDOW_MS;
+    if (this.#refusals >= 1) {
+      this.#refusals -= 1;
+      return 'refused';
     }
-    this.#refused += 1;
-    return this.#refused > floodRefusals ? 'flood' : 'refused';
+    return 'flood';
   }
 }

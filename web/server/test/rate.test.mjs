@@ -74,7 +74,7 @@ test('a burst past the limit is refused and changes nothing; after a wait moves 
 });
 
 test('a client that keeps flooding is disconnected (1008) after its earlier messages are answered; the others play on', async () => {
-  const room = await roomWithLimits({ game: 'tictactoe', seed: 2, graceSeconds: 1 }, { burst: 3, perSecond: 1, floodRefusals: 10 });
+  const room = await roomWithLimits({ game: 'tictactoe', seed: 2, graceSeconds: 1 }, { burst: 3, perSecond: 0.01, floodRefusals: 10 });
   const flooder = await env.colyseus.sdk.joinById(room.roomId, { seat: '0' });
   await nextMessage(flooder, 'update');
   const p1 = await join(env.url, room.roomId, { seat: '1' });
@@ -101,6 +101,44 @@ test('a client that keeps flooding is disconnected (1008) after its earlier mess
   const events = await p1.apply('1', { action: 'Mark', targets: ['NW'] });
   assert.ok(events.length > 0);
   assert.equal((await env.store.load(room.roomId)).moves.length, 2);
+});
+
+test('a seat keeps its budget when its client leaves and joins again; the spectators share one', async () => {
+  const room = await roomWithLimits({ game: 'tictactoe', seed: 6 }, { burst: 2, perSecond: 0.001 });
+  const other = await join(env.url, room.roomId, { seat: '1' }); // (keeps the room open meanwhile)
+  const first = await join(env.url, room.roomId, { seat: '0' });
+  const spent = collect(first.room, ['update']);
+  for (let i = 0; i < 2; i++) first.room.send('sync', { since: first.log().length });
+  await until(() => spent.length === 2, 'the two answers');
+  await first.leave();
+  const again = await join(env.url, room.roomId, { seat: '0' });
+  await assert.rejects(again.apply('0', markC), { name: 'IllegalMoveError', reason: 'rate_limited' });
+  assert.deepEqual((await env.store.load(room.roomId)).moves, [], 'the seat found its budget spent');
+  // two spectators: what the first spends, the second does not have
+  const [a, b] = [await join(env.url, room.roomId, { seat: 'spectator' }), await join(env.url, room.roomId, { seat: 'spectator' })];
+  const refused = collect(b.room, ['rejected']);
+  for (let i = 0; i < 2; i++) a.room.send('sync', { since: 0 });
+  await sleep(100);
+  b.room.send('sync', { since: 0 });
+  await until(() => refused.length === 1, "the second spectator's refusal");
+  assert.equal(refused[0].m.reason, 'rate_limited');
+  // the other seat has a budget of its own
+  const answered = collect(other.room, ['update', 'rejected']);
+  other.room.send('sync', { since: 0 });
+  await until(() => answered.length === 1, "the other seat's answer");
+  assert.equal(answered[0].type, 'update');
+  for (const c of [again, a, b, other]) await c.leave();
+});
+
+test('a budget: a burst, then its rate; refusals come back over the window, so a flood stays one until they do', async () => {
+  const { MessageBudget } = await import('../rate-limit.mjs');
+  const budget = new MessageBudget({ burst: 2, perSecond: 1, floodRefusals: 2 }, 0);
+  assert.deepEqual([0, 0, 0, 0, 0].map((t) => budget.take(t)), ['ok', 'ok', 'refused', 'refused', 'flood']);
+  assert.deepEqual([1000, 1000].map((t) => budget.take(t)), ['ok', 'flood'], 'a second later: a token, and 0.2 of a refusal');
+  assert.deepEqual([6000, 6000, 6000, 6000].map((t) => budget.take(t)), ['ok', 'ok', 'refused', 'flood'], '5 s more: the burst, and 1.2 refusals');
+  assert.equal(budget.take(5000), 'flood', 'a clock that goes back gives nothing back');
+  const open = new MessageBudget({ burst: Infinity, perSecond: Infinity, floodRefusals: Infinity }, 0);
+  assert.deepEqual([0, 0, 5, 5].map((t) => open.take(t)), ['ok', 'ok', 'ok', 'ok']);
 });
 
 test('normal play at the default limits: a whole Duel, each seat moving every 100 ms, is never refused', async () => {
@@ -154,14 +192,15 @@ test('a message over 64 KiB closes that client with 1009, said in one line witho
 });
 
 test('npm run server takes its limits from RATE_BURST, RATE_PER_SECOND and RATE_FLOOD_REFUSALS', async () => {
-  const server = await spawnServer({ RATE_BURST: '2', RATE_PER_SECOND: '0.5', RATE_FLOOD_REFUSALS: '1' });
+  const server = await spawnServer({ RATE_BURST: '2', RATE_PER_SECOND: '0.001', RATE_FLOOD_REFUSALS: '1' });
   try {
     const p0 = await join(server.url, { game: 'tictactoe', seed: 5 });
     const left = new Promise((resolve) => p0.on('leave', resolve));
     for (let i = 0; i < 2; i++) p0.room.send('sync', { since: p0.log().length });
-    await assert.rejects(p0.apply('0', markC), { reason: 'rate_limited', message: /\(at most 2 messages at once, then 0\.5 a second\)/ });
+    await assert.rejects(p0.apply('0', markC), { reason: 'rate_limited', message: /\(at most 2 messages at once, then 0\.001 a second\)/ });
     p0.room.send('sync', { since: 0 }); // the second refusal: more than one
-    assert.equal(await left, FLOOD_CLOSE_CODE);
+    const late = sleep(10_000).then(() => 'no close within 10 s');
+    assert.equal(await Promise.race([left, late]), FLOOD_CLOSE_CODE);
   } finally {
     server.child.kill('SIGTERM');
   }
