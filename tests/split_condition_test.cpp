@@ -174,6 +174,33 @@ TEST_CASE("a split condition tests the card after the zone test on every card", 
   }
 }
 
+// Plays one game twice, with def and with plain, up to `moves` moves, comparing every
+// player's legal moves and the state at each step. The move made is choose(game, moves, i)
+// for a random index i (choose may pick another).
+template <class Choose>
+void sideBySide(const std::shared_ptr<const rulestack::Def>& def, const std::shared_ptr<const rulestack::Def>& plain, uint64_t seed,
+                int moves, Choose choose) {
+  rulestack::Game a(def, seed, false), b(plain, seed, false);
+  rt::Lcg pick(seed);
+  std::vector<rulestack::Move> ma, mb;
+  for (int n = 0; n < moves && !a.state().over(); n++) {
+    int who = a.nextToAct();
+    REQUIRE(who == b.nextToAct());
+    if (who < 0) break;
+    for (int p = 0; p < (int)def->numPlayers(); p++) {  // the player to act and the others
+      a.legalMoves(p, ma);
+      b.legalMoves(p, mb);
+      REQUIRE(ma == mb);
+    }
+    a.legalMoves(who, ma);
+    if (ma.empty()) break;
+    const rulestack::Move& m = ma[choose(a, ma, pick.below((uint32_t)ma.size()))];
+    a.applyUnchecked(who, m);
+    b.applyUnchecked(who, m);
+    REQUIRE(a.hash() == b.hash());
+  }
+}
+
 // Plays every definition with random moves twice, as compiled and as `undo` leaves it,
 // comparing every player's legal moves and the state at each step; returns how many
 // actions `undo` changed in all.
@@ -189,25 +216,7 @@ int sameMovesWithout(Undo undo) {
     changedInAll += changed;
     for (uint64_t seed = 1; seed <= 12; seed++) {
       INFO(file << ", seed " << seed);
-      rulestack::Game a(def, seed, false), b(plain, seed, false);
-      rt::Lcg pick(seed);
-      std::vector<rulestack::Move> ma, mb;
-      for (int n = 0; n < 300 && !a.state().over(); n++) {
-        int who = a.nextToAct();
-        REQUIRE(who == b.nextToAct());
-        if (who < 0) break;
-        for (int p = 0; p < (int)def->numPlayers(); p++) {  // the player to act and the others
-          a.legalMoves(p, ma);
-          b.legalMoves(p, mb);
-          REQUIRE(ma == mb);
-        }
-        a.legalMoves(who, ma);
-        if (ma.empty()) break;
-        const rulestack::Move& m = ma[pick.below((uint32_t)ma.size())];
-        a.applyUnchecked(who, m);
-        b.applyUnchecked(who, m);
-        REQUIRE(a.hash() == b.hash());
-      }
+      sideBySide(def, plain, seed, 300, [](const rulestack::Game&, const std::vector<rulestack::Move>&, size_t i) { return i; });
     }
   }
   return changedInAll;
@@ -261,30 +270,15 @@ TEST_CASE("a zone phase lists the moves the loop lists", "[legal]") {
   REQUIRE(noZonePhases(*plain) == 1);
   for (uint64_t seed = 1; seed <= 4; seed++) {
     INFO("seed " << seed);
-    rulestack::Game a(def, seed, false), b(plain, seed, false);
-    rt::Lcg pick(seed);
-    std::vector<rulestack::Move> ma, mb;
     bool big = false, small = false;
     size_t longest = 0;
-    for (int n = 0; n < 400 && !a.state().over() && a.nextToAct() >= 0; n++) {
-      const int who = a.nextToAct();
-      REQUIRE(who == b.nextToAct());
-      for (int p = 0; p < 2; p++) {
-        a.legalMoves(p, ma);
-        b.legalMoves(p, mb);
-        REQUIRE(ma == mb);
-      }
-      a.legalMoves(who, ma);
-      const size_t hand = a.state().zones[def->zoneInstance(0, who)].size();
-      (hand > 64 ? big : small) = true;
+    sideBySide(def, plain, seed, 400, [&](const rulestack::Game& g, const std::vector<rulestack::Move>& ms, size_t i) {
+      const int who = g.nextToAct();
+      (g.state().zones[def->zoneInstance(0, who)].size() > 64 ? big : small) = true;
+      longest = std::max(longest, g.state().queue.size());
       // a random move, but a card over a pass while the queue is short of 13 items
-      size_t i = pick.below((uint32_t)ma.size());
-      if (a.state().queue.size() < 13 && ma.size() > 1 && ma[i].kind == rulestack::Move::Pass) i = 0;
-      a.applyUnchecked(who, ma[i]);
-      b.applyUnchecked(who, ma[i]);
-      REQUIRE(a.hash() == b.hash());
-      longest = std::max(longest, a.state().queue.size());
-    }
+      return g.state().queue.size() < 13 && ms.size() > 1 && ms[i].kind == rulestack::Move::Pass ? 0 : i;
+    });
     CHECK(big);
     CHECK(small);
     CHECK(longest >= 12);

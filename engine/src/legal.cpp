@@ -18,6 +18,18 @@ void pushTake(std::vector<Move>& out, int action, int32_t source) {
   m.action = action;
   m.source = source;
 }
+
+// The cards z[base .. base + n) (n at most 64) of template tmpl that the player controls and
+// that are live, a bit each: which cards match is as random as the deal, and a branch per
+// card mispredicts (a branch-free test per card, then one per match).
+uint64_t cardsOf(const std::vector<Entity>& ents, const Zone& z, size_t base, size_t n, int32_t tmpl, int player) {
+  uint64_t bits = 0;
+  for (size_t k = 0; k < n; k++) {
+    const Entity& en = ents[z[base + k]];
+    bits |= (uint64_t)((en.tmpl == tmpl) & (en.controller == player) & en.alive) << k;
+  }
+  return bits;
+}
 }  // namespace
 
 void sortSlots(std::vector<Slot>& v) {
@@ -74,7 +86,7 @@ bool Game::canPay(const Action& a, const Ctx& c) const {
       int32_t t = singleOf(m.target, c);
       return t < 0 || propInt(t, m.prop) - n >= 0;
     }
-    case CostShape::Own: return canPayOwn(a, c.player, amount(a.cost[0].value, c));  // (One, paid by the player: no effects, no range checks)
+    case CostShape::Own: return canPayOwn(c.player, a.cost[0].prop, amount(a.cost[0].value, c));  // (One, paid by the player: no effects, no range checks)
     default: return canPayAll(a.cost, c);
   }
 }
@@ -242,15 +254,9 @@ void Game::collectFromZone(int player, int ai, std::vector<Move>& out, bool firs
   int32_t rep = -1;
   size_t repBegin = 0, repEnd = 0;
   const Expr* perSource = a.perAction.present() ? &a.perSource : nullptr;
-  // The zone's cards of this action, as bits first: which cards match is as random as the
-  // deal, and a branch per card mispredicts (a branch-free test per card, then one per match).
+  // the zone's cards of this action, 64 at a time, as bits first (cardsOf)
   for (size_t base = 0; base < z.size(); base += 64) {
-    const size_t n = std::min<size_t>(64, z.size() - base);
-    uint64_t bits = 0;
-    for (size_t k = 0; k < n; k++) {
-      const Entity& en = st_.ents[z[base + k]];
-      bits |= (uint64_t)((en.tmpl == a.tmpl) & (en.controller == player) & en.alive) << k;
-    }
+    uint64_t bits = cardsOf(st_.ents, z, base, std::min<size_t>(64, z.size() - base), a.tmpl, player);
     for (; bits; bits &= bits - 1) {
       int32_t e = z[base + (size_t)__builtin_ctzll(bits)];
       if (allOrNone) {
@@ -312,7 +318,7 @@ void Game::collectEach(int player, const Phase& ph, std::vector<Move>& out, bool
       // property was set since the game began: every card of the template pays the
       // template's amount, so the player can pay for all of them or for none
       const bool allOrNone = a.direct && a.costShape == CostShape::Own && !propsVary_;
-      if (allOrNone && !canPayOwn(a, player, a.tmplAmount)) continue;
+      if (allOrNone && !canPayOwn(player, a.cost[0].prop, a.tmplAmount)) continue;
       collectFromZone(player, ai, out, firstOnly, allOrNone);
     } else if (a.tmpl < 0 && !a.source.present() && !a.anySource) {
       enumerateAction(player, ai, -1, out, kMaxMovesPerAction);
@@ -359,10 +365,9 @@ bool Game::collectZonePhase(int player, const Phase& ph, std::vector<Move>& out)
       if (perActionHolds(d.actions[acts[j].action], player, memo)) live |= 1u << j;
     if (kept) *kept = (uint8_t)(live | 0x80u);
   }
-  const Slot* means = &st_.props[(size_t)player * d.numProps];
   for (unsigned m = live; m; m &= m - 1) {
     const Phase::ZoneAct& a = acts[__builtin_ctz(m)];
-    if (asInt(means[a.prop].get()) - a.amount < 0) live &= ~(m & -m);  // (canPayOwn)
+    if (!canPayOwn(player, a.prop, a.amount)) live &= ~(m & -m);
   }
   if (!live) return true;
   const Action& first = d.actions[acts[0].action];
@@ -371,12 +376,8 @@ bool Game::collectZonePhase(int player, const Phase& ph, std::vector<Move>& out)
   if (n > 64) return false;
   for (; live; live &= live - 1) {
     const Phase::ZoneAct& a = acts[__builtin_ctz(live)];
-    uint64_t bits = 0;
-    for (size_t k = 0; k < n; k++) {
-      const Entity& en = st_.ents[z[k]];
-      bits |= (uint64_t)((en.tmpl == a.tmpl) & (en.controller == player) & en.alive) << k;
-    }
-    for (; bits; bits &= bits - 1) pushTake(out, a.action, z[(size_t)__builtin_ctzll(bits)]);
+    for (uint64_t bits = cardsOf(st_.ents, z, 0, n, a.tmpl, player); bits; bits &= bits - 1)
+      pushTake(out, a.action, z[(size_t)__builtin_ctzll(bits)]);
   }
   return true;
 }

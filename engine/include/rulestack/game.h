@@ -380,7 +380,7 @@ class Game {
   // Whether the player can pay an action's cost: every amount it takes away (a '-' of a
   // property) leaves that property at 0 or more.
   bool canPay(const Action& a, const Ctx& c) const;
-  bool canPayOwn(const Action& a, int32_t player, int32_t n) const;
+  bool canPayOwn(int32_t player, int32_t prop, int32_t n) const;
   bool canPayAll(const std::vector<Mutation>& cost, const Ctx& c) const;  // (any cost)
   // The values X may take: from its min (at least 0) to its max, at most 21 of them.
   void xRange(const Action& a, const Ctx& c, int32_t& lo, int32_t& hi) const;
@@ -461,8 +461,8 @@ inline void Game::quickProp(const Mutation& m, const Ctx& c) {
 }
 
 // An Own cost (CostShape::Own) of n: whether the player has n of the property it is paid from.
-inline bool Game::canPayOwn(const Action& a, int32_t player, int32_t n) const {
-  return asInt(st_.props[(size_t)player * def_->numProps + a.cost[0].prop].get()) - n >= 0;
+inline bool Game::canPayOwn(int32_t player, int32_t prop, int32_t n) const {
+  return asInt(st_.props[(size_t)player * def_->numProps + prop].get()) - n >= 0;
 }
 
 inline int32_t Game::amount(const Expr& e, const Ctx& c) const {
