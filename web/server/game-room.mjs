@@ -143,8 +143,10 @@ export class RulestackRoom extends Room {
     else this.#run(() => this.#schedule());
   }
 
+  // A spectator is kept as well: back within the grace period, it is sent what it missed as a
+  // player is (it holds no seat, so nothing else waits for it)
   onDrop(client) {
-    if (client.userData?.seat == null) return;
+    if (client.userData === undefined) return;
     this.allowReconnection(client, this.header.graceSeconds).catch(() => {});
   }
 

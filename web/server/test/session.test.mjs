@@ -58,6 +58,43 @@ test('a player who drops and comes back within the grace period keeps the seat a
   local.dispose();
 });
 
+test('a spectator who drops and comes back within the grace period gets the view and the events missed', { timeout: 20000 }, async () => {
+  const local = rs.createGame(exampleDefinition('duel'), { seed: 23 });
+  const room = await env.colyseus.createRoom('rulestack', { game: 'duel', seed: 23, graceSeconds: 10 });
+  const p0 = await join(env.url, room.roomId, { seat: '0' });
+  const p1 = await join(env.url, room.roomId, { seat: '1' });
+  const watcher = await join(env.url, room.roomId, { seat: 'spectator' });
+  watcher.room.reconnection.minUptime = 0;
+  assert.equal(await playWhileAble(local, p0, '0', 1), 1);
+  await sleep(100);
+  const before = watcher.log().length;
+  assert.deepEqual([...watcher.log()], [...local.log(null)]);
+  const dropped = new Promise((r) => watcher.room.onDrop(r));
+  const left = [];
+  watcher.on('leave', (code) => left.push(code));
+  cut(watcher);
+  await dropped;
+  const back = once(watcher, 'reconnect');
+  await sleep(100);
+  const missed = await playWhileAble(local, p1, '1', 3);
+  assert.ok(missed > 0);
+  await back;
+  for (let i = 0; i < 100 && watcher.log().length < local.log(null).length; i++) await sleep(20);
+  assert.equal(watcher.seat, null);
+  assert.deepEqual(watcher.view(), local.view(null));
+  assert.deepEqual([...watcher.log()], [...local.log(null)], 'the events missed, once each');
+  assert.ok(watcher.log().length > before);
+  assert.deepEqual(left, [], 'the connection never closed for good');
+  // and it keeps following the game
+  if (local.legalMoves('0').length > 0) {
+    const next = once(watcher, 'update');
+    await playWhileAble(local, p0, '0', 1);
+    await next;
+    assert.deepEqual(watcher.view(), local.view(null));
+  }
+  local.dispose();
+});
+
 test('a page reload: rejoin with the reconnection token gets the whole log and the view', async () => {
   const local = rs.createGame(exampleDefinition('duel'), { seed: 22 });
   const room = await env.colyseus.createRoom('rulestack', { game: 'duel', seed: 22, graceSeconds: 10 });
