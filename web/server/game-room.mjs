@@ -182,7 +182,7 @@ export class RulestackRoom extends Room {
       // the record is kept a while for a resume, then dropped: not one this room did not take
       // up (a resume refused), nor when the server shuts down (its games wait for a resume, as
       // those of a process that died), nor one whose claim this room lost (another room may run it)
-      if (this.#recorded && this.#claim !== null && matchMaker.state !== matchMaker.MatchMakerState.SHUTTING_DOWN) await this.#retire();
+      if (this.#recorded && this.#claim !== null && matchMaker.state !== matchMaker.MatchMakerState.SHUTTING_DOWN) await this.#retire(this.#claim.owner);
       // (after the retire: a room that resumes the record next keeps it, not the other way round)
       await this.#release();
     });
@@ -236,12 +236,13 @@ export class RulestackRoom extends Room {
     }
   }
 
-  async #retire() {
+  /** owner: this room's claim (a lease that ran out since, unnoticed, retires nothing). */
+  async #retire(owner) {
     try {
       const running = await matchMaker.query({ roomId: this.roomId });
       const another = (r) => r.processId !== matchMaker.processId || ![undefined, this].includes(matchMaker.getLocalRoomById(r.roomId));
       if (running.some(another)) return;
-      await this.store.retire(this.roomId);
+      await this.store.retire(this.roomId, owner);
     } catch (e) {
       console.error('rulestack room:', e);
     }

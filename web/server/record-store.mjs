@@ -52,16 +52,22 @@ export class MemoryStore {
     const r = this.#records.get(id);
     return r ? { header: r.header, moves: [...r.moves] } : null;
   }
-  /** Its room ended: the record is dropped after ttlSeconds unless a room resumes it (keep). */
-  async retire(id) {
+  /**
+   * Its room ended: the record is dropped after ttlSeconds unless a room resumes it (keep).
+   * owner: the room's claim, which must still hold the id (a room whose lease ran out leaves
+   * alone the record another room took up); without one, not checked. False when not retired.
+   */
+  async retire(id, owner) {
+    if (owner !== undefined && this.#claims.get(id) !== owner) return false;
     await this.keep(id);
-    if (!this.#records.has(id)) return;
+    if (!this.#records.has(id)) return false;
     const timer = setTimeout(() => {
       this.#records.delete(id);
       this.#drops.delete(id);
     }, this.ttlSeconds * 1000);
     timer.unref();
     this.#drops.set(id, timer);
+    return true;
   }
   /** A room took it up again: kept. False when there is no such record (any more). */
   async keep(id) {
@@ -99,6 +105,11 @@ redis.call('RPUSH', KEYS[2], ARGV[1])
 redis.call('PERSIST', KEYS[1])
 redis.call('PERSIST', KEYS[2])
 return 1`;
+// A record set to expire (ARGV[1] ms) only while its room's claim holds (ARGV[2], '' for any).
+const RETIRE_LUA = `if ARGV[2] ~= '' and redis.call('GET', KEYS[3]) ~= ARGV[2] then return 0 end
+redis.call('PEXPIRE', KEYS[1], ARGV[1])
+redis.call('PEXPIRE', KEYS[2], ARGV[1])
+return 1`;
 
 /**
  * The records in Redis: `rulestack:record:<id>` (the header, JSON) and `…:moves` (a list);
@@ -112,6 +123,7 @@ export class RedisStore {
     this.redis.defineCommand('rulestackRenew', { numberOfKeys: 1, lua: RENEW_LUA });
     this.redis.defineCommand('rulestackRelease', { numberOfKeys: 1, lua: RELEASE_LUA });
     this.redis.defineCommand('rulestackAppend', { numberOfKeys: 3, lua: APPEND_LUA });
+    this.redis.defineCommand('rulestackRetire', { numberOfKeys: 3, lua: RETIRE_LUA });
   }
   get #leaseMs() {
     return Math.ceil(this.leaseSeconds * 1000);
@@ -139,9 +151,9 @@ export class RedisStore {
     if (header === null) return null;
     return { header: JSON.parse(header), moves: moves.map((m) => JSON.parse(m)) };
   }
-  async retire(id) {
-    const ms = Math.ceil(this.ttlSeconds * 1000);
-    await this.#exec(this.redis.multi().pexpire(this.#key(id), ms).pexpire(`${this.#key(id)}:moves`, ms));
+  async retire(id, owner) {
+    const k = this.#key(id);
+    return (await this.redis.rulestackRetire(k, `${k}:moves`, `${k}:run`, Math.ceil(this.ttlSeconds * 1000), owner ?? '')) === 1;
   }
   async keep(id) {
     const [, , exists] = await this.#exec(this.redis.multi().persist(this.#key(id)).persist(`${this.#key(id)}:moves`).exists(this.#key(id)));

@@ -117,6 +117,27 @@ test('redis store: a move is appended only while its room holds the claim', asyn
   );
 });
 
+test('redis store: a record is retired only by the room that holds its claim', async () => {
+  await twoProcesses(
+    async (a, b) => {
+      await a.create('ret', { game: 'tictactoe' });
+      assert.equal(await a.claim('ret', 'a'), true);
+      await a.append('ret', { player: '0', move: {} }, 'a');
+      await sleep(400); // (a's lease ran out unnoticed: its process stalled)
+      assert.equal(await b.claim('ret', 'b'), true); // another room took the record up
+      assert.equal(await a.retire('ret', 'a'), false);
+      assert.equal(await raw.ttl('rulestack:record:ret'), -1, 'the record b runs does not expire');
+      assert.equal(await raw.ttl('rulestack:record:ret:moves'), -1);
+      assert.equal(await b.retire('ret', 'b'), true);
+      const ttl = await raw.pttl('rulestack:record:ret');
+      assert.ok(ttl > 50_000 && ttl <= 60_000, `ttl ${ttl}`);
+      const movesTtl = await raw.pttl('rulestack:record:ret:moves');
+      assert.ok(movesTtl > 50_000 && movesTtl <= 60_000, `moves ttl ${movesTtl}`);
+    },
+    { leaseSeconds: 0.3, ttlSeconds: 60 },
+  );
+});
+
 test('memory store: one claim at a time, released only by its owner', async () => {
   const store = new MemoryStore();
   const got = await Promise.all([store.claim('m', 'a'), store.claim('m', 'b')]);
@@ -132,6 +153,9 @@ test('memory store: one claim at a time, released only by its owner', async () =
   assert.equal(await store.claim('m', 'b'), true);
   await assert.rejects(store.append('m', { n: 2 }, 'a'), { message: /not this room's/ });
   assert.deepEqual((await store.load('m')).moves, [{ n: 1 }]);
+  // only the claim's room retires it
+  assert.equal(await store.retire('m', 'a'), false);
+  assert.equal(await store.retire('m', 'b'), true);
 });
 
 test('a lease that is not a number of seconds above 0 is refused', () => {
