@@ -93,6 +93,9 @@ export class OnlineGame {
   #unsettled: { ack?: { id: number; from: number }; reconnected?: boolean } = {};
   #definitionJson: string | null = null;
   #seedChosen = false;
+  /** this client's 'sync' not yet answered (wanted); one the room refused for coming too fast
+   * ('rate_limited') is sent again after a wait */
+  #syncRetry: { wanted: boolean; handle?: ReturnType<typeof setTimeout>; waitMs: number } = { wanted: false, waitMs: 0 };
   /** resolves on the first update (join waits for it) */
   readonly ready: Promise<void>;
 
@@ -104,6 +107,9 @@ export class OnlineGame {
       if (this.#onUpdate(u)) first();
     });
     room.onMessage('rejected', (r: { id: number | null; reason: string; message: string }) => {
+      // (a move carries its id: without one, the room refused a 'sync', which this client
+      // needs to take in the updates that come after a gap)
+      if (r.id === null && r.reason === 'rate_limited') return this.#retrySync();
       const p = r.id === null ? undefined : this.#pending.get(r.id);
       if (!p) return;
       this.#pending.delete(r.id!);
@@ -122,12 +128,13 @@ export class OnlineGame {
     // after an automatic reconnection, ask for every event from the last one we hold
     room.onReconnect(() => {
       this.#down = false;
-      room.send('sync', { since: this.#dropped + this.#events.length });
+      this.#sync();
       // (the SDK sets the new token just after this call)
       queueMicrotask(() => this.#emit('reconnect', room.reconnectionToken));
     });
     room.onLeave((code: number) => {
       this.#left = true;
+      clearTimeout(this.#syncRetry.handle);
       this.#rejectPending(() => true, `rulestack client: the connection to the room was closed (code ${code}) before the move was answered`);
       this.#emit('leave', code);
     });
@@ -220,6 +227,24 @@ export class OnlineGame {
     await this.room.leave(true);
   }
 
+  /** Asks the room for every event from the first one this client lacks. */
+  #sync(): void {
+    clearTimeout(this.#syncRetry.handle);
+    this.#syncRetry.handle = undefined;
+    this.#syncRetry.wanted = true;
+    this.room.send('sync', { since: this.#dropped + this.#events.length });
+  }
+
+  /** A refused 'sync' again, after a wait that doubles while they are refused (at most 4 s). */
+  #retrySync(): void {
+    if (this.#left || !this.#syncRetry.wanted || this.#syncRetry.handle !== undefined) return;
+    const wait = (this.#syncRetry.waitMs = Math.min(4000, Math.max(250, this.#syncRetry.waitMs * 2)));
+    this.#syncRetry.handle = setTimeout(() => {
+      this.#syncRetry.handle = undefined;
+      if (!this.#left && !this.#down) this.#sync();
+    }, wait);
+  }
+
   #resolvePending(id: number, events: GameEvent[]): void {
     const p = this.#pending.get(id);
     if (!p) return;
@@ -252,9 +277,11 @@ export class OnlineGame {
       // again, and settle what this update answers once they are in
       if (u.ack !== undefined) this.#unsettled.ack = { id: u.ack, from: u.from };
       if (u.reconnected) this.#unsettled.reconnected = true;
-      this.room.send('sync', { since: have });
+      this.#sync();
       return false;
     }
+    clearTimeout(this.#syncRetry.handle); // (what it asked for is in)
+    this.#syncRetry = { wanted: false, waitMs: 0 };
     const fresh = u.events.slice(have - u.from);
     this.#events.push(...fresh);
     this.#update = u;
