@@ -4,7 +4,7 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
-import { spawnSync } from 'node:child_process';
+import { execFile } from 'node:child_process';
 import { loadEngine } from 'rulestack';
 import { join } from 'rulestack/client';
 import { startServer, nextMessage } from './helpers.mjs';
@@ -123,7 +123,7 @@ test('malformed messages get a clear answer and change nothing', async () => {
   assert.equal(room.stateHash, hash);
 });
 
-test('npm run server takes no arguments, PORT is a port number, RECORD_TTL_SECONDS and RECORD_LEASE_SECONDS numbers of seconds', () => {
+test('npm run server takes no arguments, PORT is a port number, RECORD_TTL_SECONDS and RECORD_LEASE_SECONDS numbers of seconds', async () => {
   const main = new URL('../main.mjs', import.meta.url).pathname;
   const cases = [
     [['--port', '3000'], {}, /^rulestack server: it takes no arguments, not --port 3000 \(set PORT, REDIS_URL, PUBLIC_ADDRESS, RECORD_TTL_SECONDS, RECORD_LEASE_SECONDS, RATE_BURST, RATE_PER_SECOND and RATE_FLOOD_REFUSALS in its environment\)$/m],
@@ -136,11 +136,21 @@ test('npm run server takes no arguments, PORT is a port number, RECORD_TTL_SECON
     [[], { RECORD_LEASE_SECONDS: '0' }, /^rulestack server: RECORD_LEASE_SECONDS must be a number of seconds from 1 to 2147483, not '0'$/m],
     [[], { RECORD_LEASE_SECONDS: '0.5' }, /not '0.5'/],
   ];
-  for (const [args, env, message] of cases) {
-    const r = spawnSync(process.execPath, [main, ...args], { env: { ...process.env, ...env }, encoding: 'utf8', timeout: 30_000 });
+  // (the servers run as children the event loop waits for: blocked for seconds, as spawnSync
+  // did, this process's own server let its clients' idle connections lapse, and the next
+  // test's first request could meet one closing)
+  const run = (args, env) =>
+    new Promise((resolve) => {
+      execFile(process.execPath, [main, ...args], { env: { ...process.env, ...env }, encoding: 'utf8', timeout: 30_000 }, (e, stdout, stderr) =>
+        resolve({ status: e ? e.code : 0, stdout, stderr }),
+      );
+    });
+  const results = await Promise.all(cases.map(([args, env]) => run(args, env)));
+  cases.forEach(([args, env, message], i) => {
+    const r = results[i];
     assert.equal(r.status, 2, `${args.join(' ')} ${JSON.stringify(env)}: ${r.stdout}${r.stderr}`);
     assert.match(r.stderr, message);
-  }
+  });
 });
 
 test('bad room options are refused with what is wrong', async () => {
