@@ -4,6 +4,7 @@
 // its events), so apply is asynchronous and the rest reads the last update.
 import { Client, type Room } from '@colyseus/sdk';
 import { IllegalMoveError } from './errors.js';
+import { checkOptions } from './options.js';
 import type { GameEvent, GameView, Move, PlayerId } from './types.js';
 import type { GameLog } from './game.js';
 
@@ -322,6 +323,7 @@ function sdk(url: string | URL): Client {
  * ({ game: 'duel', … }). Resolves once the room has sent this seat its first view.
  */
 export async function join(url: string | URL, room: string | RoomOptions, options: JoinOptions = {}): Promise<OnlineGame> {
+  checkOptions<JoinOptions>('join', options, ['seat'], typeof room === 'string' ? `: joining room '${room}' takes a seat only (a new room's options are join's second argument)` : '');
   const client = sdk(url);
   const what = typeof room === 'string' ? `join room '${room}'` : 'create a room';
   const r = await connecting(what, url, typeof room === 'string' ? client.joinById(room, options) : client.create('rulestack', { ...room, ...options }));

@@ -9,6 +9,7 @@ import type { Session } from './wasm/engine.mjs';
 import { batchesOf, mergeResults, runOf, simulateAnswer } from './simulate-batches.js';
 import { coreCount, runInWorkers, WorkerPool } from './simulate-pool.js';
 import { seedJson } from './seed.js';
+import { checkOptions } from './options.js';
 import type {
   BotOptions,
   GameDefinition,
@@ -72,9 +73,13 @@ function countOption(name: string, x: unknown, max: number): number {
 const SIM_BOTS = ['random', 'mcts', 'easy', 'normal', 'hard'];
 
 /** simulate's options as the types say (the seed is read as the engine reads it, see runOf). */
-function checkSimulateOptions(opts: unknown): asserts opts is SimulateOptions {
+const SIMULATE_KEYS = ['games', 'bot', 'seed', 'iterations', 'maxMoves', 'hashes'] as const;
+const PARALLEL_KEYS = [...SIMULATE_KEYS, 'workers', 'batch', 'onProgress'] as const;
+
+function checkSimulateOptions(opts: unknown, what: 'simulate' | 'simulateParallel'): asserts opts is SimulateOptions {
   if (typeof opts !== 'object' || opts === null || Array.isArray(opts))
-    throw new TypeError(`rulestack: simulate options must be an object such as { games: 100 }, not ${opts === null ? 'null' : typeof opts}`);
+    throw new TypeError(`rulestack: ${what} options must be an object such as { games: 100 }, not ${opts === null ? 'null' : typeof opts}`);
+  checkOptions<ParallelSimulateOptions>(what, opts, what === 'simulate' ? SIMULATE_KEYS : PARALLEL_KEYS);
   const o = opts as Record<string, unknown>;
   countOption('games', o.games, 1_000_000);
   if (o.bot !== undefined && !SIM_BOTS.includes(o.bot as string))
@@ -93,6 +98,11 @@ let cached: Promise<Rulestack> | undefined;
  * Rulestack with a fresh engine instance (never the crashed one).
  */
 export function loadEngine(opts: LoadOptions = {}): Promise<Rulestack> {
+  try {
+    checkOptions<LoadOptions>('loadEngine', opts, ['wasmUrl', 'wasmBinary', 'yaml']);
+  } catch (e) {
+    return Promise.reject(e);
+  }
   if (!cached) {
     cached = instantiate(opts);
     cached.catch(() => {
@@ -225,6 +235,7 @@ export class Rulestack {
    * line/column. Never throws for a bad definition.
    */
   validate(definition: DefinitionInput, opts: ValidateOptions = {}): DefinitionIssue[] {
+    checkOptions<ValidateOptions>('validate', opts, ['format']);
     return this.check(definition, opts).errors;
   }
 
@@ -235,6 +246,7 @@ export class Rulestack {
    * a definition without errors. Never throws for a bad definition.
    */
   check(definition: DefinitionInput, opts: ValidateOptions = {}): { errors: DefinitionIssue[]; warnings: DefinitionIssue[] } {
+    checkOptions<ValidateOptions>('check', opts, ['format']);
     let parsed: ParsedDefinition;
     try {
       parsed = parseDefinition(definition, opts.format);
@@ -248,6 +260,7 @@ export class Rulestack {
 
   /** Starts a game. Throws DefinitionError with every problem of the definition. */
   createGame(definition: DefinitionInput, opts: CreateGameOptions = {}): Game {
+    checkOptions<CreateGameOptions>('createGame', opts, ['seed', 'format', 'logLimit']);
     const seed = opts.seed ?? randomSeed();
     const seedText = seedJson(seed);
     const logLimit = logLimitOf(opts.logLimit);
@@ -272,6 +285,7 @@ export class Rulestack {
    * for a bad definition and SnapshotError for a snapshot the engine rejects.
    */
   restore(definition: DefinitionInput, snapshot: Snapshot | string, opts: ValidateOptions = {}): Game {
+    checkOptions<ValidateOptions>('restore', opts, ['format']);
     const parsed = parseDefinition(definition, opts.format);
     const snapJson = typeof snapshot === 'string' ? snapshot : JSON.stringify(snapshot);
     const instance = this.#live();
@@ -301,7 +315,7 @@ export class Rulestack {
 
   /** Bot-vs-bot games in the engine (one call; see the CLI for batching). */
   simulate(definition: DefinitionInput, opts: SimulateOptions): SimulateResult {
-    checkSimulateOptions(opts);
+    checkSimulateOptions(opts, 'simulate');
     const parsed = parseDefinition(definition);
     const optsJson = JSON.stringify(opts);
     return simulateAnswer(parsed, this.#run('simulate', (m) => m.simulate(parsed.json, optsJson)));
@@ -313,7 +327,7 @@ export class Rulestack {
    * `simulate` gives for the same options. `workers: 1` plays in this thread.
    */
   async simulateParallel(definition: DefinitionInput, opts: ParallelSimulateOptions): Promise<SimulateResult> {
-    checkSimulateOptions(opts);
+    checkSimulateOptions(opts, 'simulateParallel');
     const { workers, batch, onProgress, ...engineOpts } = opts;
     const parsed = parseDefinition(definition);
     const optsJson = JSON.stringify(engineOpts);

@@ -3,6 +3,7 @@
 import type { EngineModule, Session } from './wasm/engine.mjs';
 import { EngineCrashedError, IllegalMoveError } from './errors.js';
 import { botSeed, seedJson } from './seed.js';
+import { checkOptions } from './options.js';
 import type { GameEvent, GameView, Move, PlayerId, PlayerRef, ResolutionStep, Snapshot, BotOptions, Seed } from './types.js';
 
 export interface MoveRecord {
@@ -421,6 +422,7 @@ export class Bot {
   #calls = 0;
 
   constructor(game: Game, options: BotOptions = {}) {
+    checkOptions<BotOptions>('bot', options, ['kind', 'level', 'seed', 'iterations', 'maxPlayoutMoves', 'omniscient']);
     const level = options.level;
     if (level !== undefined && level !== 'easy' && level !== 'normal' && level !== 'hard')
       throw new TypeError(`unknown bot level: ${String(level)} (easy, normal or hard)`);

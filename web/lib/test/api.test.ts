@@ -360,6 +360,30 @@ describe('playing', () => {
   });
 });
 
+describe('options objects', () => {
+  test('a key a call does not take is a RangeError that names the call and its options, and nothing is done', async () => {
+    const unknown = (call: string, key: string, options: string) =>
+      (e: unknown) => e instanceof RangeError && e.message === `rulestack: ${call}: unknown option '${key}' (options: ${options})`;
+    const before = rs.createGame(TIC_TAC_TOE_YAML, { seed: 9 });
+    assert.throws(() => rs.createGame(TIC_TAC_TOE_YAML, { sed: 9 } as object), unknown('createGame', 'sed', 'seed, format, logLimit'));
+    assert.throws(() => rs.validate(TIC_TAC_TOE_YAML, { fromat: 'yaml' } as object), unknown('validate', 'fromat', 'format'));
+    assert.throws(() => rs.check(TIC_TAC_TOE_YAML, { fromat: 'yaml' } as object), unknown('check', 'fromat', 'format'));
+    assert.throws(() => rs.restore(TIC_TAC_TOE_YAML, before.snapshot(), { seed: 1 } as object), unknown('restore', 'seed', 'format'));
+    assert.throws(() => rs.simulate(TIC_TAC_TOE_YAML, { games: 2, iteration: 5 } as SimulateOptions), unknown('simulate', 'iteration', 'games, bot, seed, iterations, maxMoves, hashes'));
+    assert.throws(() => rs.simulate(TIC_TAC_TOE_YAML, { games: 2, workers: 2 } as SimulateOptions), unknown('simulate', 'workers', 'games, bot, seed, iterations, maxMoves, hashes'));
+    await assert.rejects(rs.simulateParallel(TIC_TAC_TOE_YAML, { games: 2, worker: 2 } as SimulateOptions),
+      unknown('simulateParallel', 'worker', 'games, bot, seed, iterations, maxMoves, hashes, workers, batch, onProgress'));
+    assert.throws(() => rs.bot(before, { kind: 'mcts', iteration: 5 } as object), unknown('bot', 'iteration', 'kind, level, seed, iterations, maxPlayoutMoves, omniscient'));
+    await assert.rejects(loadEngine({ yml: false } as object), unknown('loadEngine', 'yml', 'wasmUrl, wasmBinary, yaml'));
+    // not an object: a TypeError; undefined, or a known key left undefined: the defaults
+    assert.throws(() => rs.createGame(TIC_TAC_TOE_YAML, 5 as unknown as object), { name: 'TypeError', message: 'rulestack: createGame options must be an object, not number' });
+    assert.throws(() => rs.validate(TIC_TAC_TOE_YAML, [] as object), { name: 'TypeError', message: 'rulestack: validate options must be an object, not an array' });
+    assert.deepEqual(rs.validate(TIC_TAC_TOE_YAML, undefined), []);
+    assert.equal(rs.createGame(TIC_TAC_TOE_YAML, { seed: 9, format: undefined }).stateHash(), before.stateHash());
+    before.dispose();
+  });
+});
+
 describe('simulate and bot options', () => {
   test('games, bot and iterations as the types say, else a RangeError; options that are no object a TypeError', () => {
     const cases: Array<[unknown, RegExp]> = [

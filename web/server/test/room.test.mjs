@@ -168,6 +168,12 @@ test('bad room options are refused with what is wrong', async () => {
   await assert.rejects(create({ resume: live.roomId }), { message: `rulestack room: room '${live.roomId}' is still running: join it instead of resuming it` });
   // through rulestack/client: what was asked, where, then the room's answer
   await assert.rejects(join(env.url, { game: 'chess' }), { message: /^rulestack client: cannot create a room at ws:\/\/127\.0\.0\.1:\d+: rulestack room: unknown game 'chess' \(examples: .*\) \(526\)$/ });
+  // a join takes a seat only: a room's options given to a join are refused before anything is sent
+  await assert.rejects(join(env.url, live.roomId, { seat: '0', seed: 3 }), {
+    name: 'RangeError',
+    message: `rulestack: join: unknown option 'seed' (options: seat): joining room '${live.roomId}' takes a seat only (a new room's options are join's second argument)`,
+  });
+  assert.equal(live.clients.length, 0);
   await assert.rejects(join(env.url, 'no-such-room'), { message: /^rulestack client: cannot join room 'no-such-room' at ws:\/\/127\.0\.0\.1:\d+: room "no-such-room" not found \(522\)$/ });
 });
 
