@@ -236,14 +236,18 @@ export class OnlineGame {
     this.room.send('sync', { since: this.#dropped + this.#events.length });
   }
 
-  /** A refused 'sync' again, after a wait that doubles while they are refused (at most 4 s). */
+  /**
+   * A refused 'sync' again, after a wait that doubles while they are refused (at most 4 s),
+   * each drawn from half to one and a half of it: clients that fell behind together (the
+   * spectators share one budget) do not all ask again at the same moment.
+   */
   #retrySync(): void {
     if (this.#left || !this.#syncRetry.wanted || this.#syncRetry.handle !== undefined) return;
     const wait = (this.#syncRetry.waitMs = Math.min(4000, Math.max(250, this.#syncRetry.waitMs * 2)));
     this.#syncRetry.handle = setTimeout(() => {
       this.#syncRetry.handle = undefined;
       if (!this.#left && !this.#down) this.#sync();
-    }, wait);
+    }, wait * (0.5 + Math.random()));
   }
 
   #resolvePending(id: number, events: GameEvent[]): void {

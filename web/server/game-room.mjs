@@ -236,7 +236,7 @@ export class RulestackRoom extends Room {
     }
   }
 
-  /** owner: this room's claim (a lease that ran out since, unnoticed, retires nothing). */
+  /** owner: this room's claim (a lease that ran out since, unnoticed: nothing is retired if another room took the id up). */
   async #retire(owner) {
     try {
       const running = await matchMaker.query({ roomId: this.roomId });

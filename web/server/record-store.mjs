@@ -54,11 +54,12 @@ export class MemoryStore {
   }
   /**
    * Its room ended: the record is dropped after ttlSeconds unless a room resumes it (keep).
-   * owner: the room's claim, which must still hold the id (a room whose lease ran out leaves
-   * alone the record another room took up); without one, not checked. False when not retired.
+   * owner: the room's claim; the record is left alone when another room holds the id (one
+   * whose lease ran out leaves alone the record another room took up). Without one, not
+   * checked. False when not retired (held by another, or no such record).
    */
   async retire(id, owner) {
-    if (owner !== undefined && this.#claims.get(id) !== owner) return false;
+    if (owner !== undefined && this.#claims.has(id) && this.#claims.get(id) !== owner) return false;
     await this.keep(id);
     if (!this.#records.has(id)) return false;
     const timer = setTimeout(() => {
@@ -105,11 +106,13 @@ redis.call('RPUSH', KEYS[2], ARGV[1])
 redis.call('PERSIST', KEYS[1])
 redis.call('PERSIST', KEYS[2])
 return 1`;
-// A record set to expire (ARGV[1] ms) only while its room's claim holds (ARGV[2], '' for any).
-const RETIRE_LUA = `if ARGV[2] ~= '' and redis.call('GET', KEYS[3]) ~= ARGV[2] then return 0 end
-redis.call('PEXPIRE', KEYS[1], ARGV[1])
+// A record set to expire (ARGV[1] ms) unless another room than ARGV[2] ('' for any) holds
+// its claim; 0 when it was not (held by another, or no such record).
+const RETIRE_LUA = `local holder = redis.call('GET', KEYS[3])
+if ARGV[2] ~= '' and holder and holder ~= ARGV[2] then return 0 end
+local r = redis.call('PEXPIRE', KEYS[1], ARGV[1])
 redis.call('PEXPIRE', KEYS[2], ARGV[1])
-return 1`;
+return r`;
 
 /**
  * The records in Redis: `rulestack:record:<id>` (the header, JSON) and `…:moves` (a list);

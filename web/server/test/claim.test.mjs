@@ -117,7 +117,7 @@ test('redis store: a move is appended only while its room holds the claim', asyn
   );
 });
 
-test('redis store: a record is retired only by the room that holds its claim', async () => {
+test('redis store: a record is not retired by a room whose claim another room took up', async () => {
   await twoProcesses(
     async (a, b) => {
       await a.create('ret', { game: 'tictactoe' });
@@ -133,6 +133,12 @@ test('redis store: a record is retired only by the room that holds its claim', a
       assert.ok(ttl > 50_000 && ttl <= 60_000, `ttl ${ttl}`);
       const movesTtl = await raw.pttl('rulestack:record:ret:moves');
       assert.ok(movesTtl > 50_000 && movesTtl <= 60_000, `moves ttl ${movesTtl}`);
+      // a lapsed room whose id nobody took up still retires it (else it would never expire)
+      await b.keep('ret');
+      await b.release('ret', 'b');
+      assert.equal(await a.retire('ret', 'a'), true);
+      assert.ok((await raw.pttl('rulestack:record:ret')) > 50_000);
+      assert.equal(await a.retire('nothing', 'a'), false, 'no such record');
     },
     { leaseSeconds: 0.3, ttlSeconds: 60 },
   );
@@ -153,9 +159,12 @@ test('memory store: one claim at a time, released only by its owner', async () =
   assert.equal(await store.claim('m', 'b'), true);
   await assert.rejects(store.append('m', { n: 2 }, 'a'), { message: /not this room's/ });
   assert.deepEqual((await store.load('m')).moves, [{ n: 1 }]);
-  // only the claim's room retires it
+  // not while another room holds the claim; by its holder, or once nobody holds it
   assert.equal(await store.retire('m', 'a'), false);
   assert.equal(await store.retire('m', 'b'), true);
+  await store.release('m', 'b');
+  assert.equal(await store.retire('m', 'a'), true);
+  assert.equal(await store.retire('nothing', 'a'), false);
 });
 
 test('a lease that is not a number of seconds above 0 is refused', () => {
