@@ -236,7 +236,7 @@ export class Rulestack {
    */
   validate(definition: DefinitionInput, opts: ValidateOptions = {}): DefinitionIssue[] {
     checkOptions<ValidateOptions>('validate', opts, ['format']);
-    return this.check(definition, opts).errors;
+    return this.#issues(definition, opts.format).errors;
   }
 
   /**
@@ -247,9 +247,14 @@ export class Rulestack {
    */
   check(definition: DefinitionInput, opts: ValidateOptions = {}): { errors: DefinitionIssue[]; warnings: DefinitionIssue[] } {
     checkOptions<ValidateOptions>('check', opts, ['format']);
+    return this.#issues(definition, opts.format);
+  }
+
+  /** check()'s answer, its options checked by the caller (validate or check, each named in its errors). */
+  #issues(definition: DefinitionInput, format: DefinitionFormat | undefined): { errors: DefinitionIssue[]; warnings: DefinitionIssue[] } {
     let parsed: ParsedDefinition;
     try {
-      parsed = parseDefinition(definition, opts.format);
+      parsed = parseDefinition(definition, format);
     } catch (e) {
       if (e instanceof DefinitionError) return { errors: e.errors, warnings: [] };
       throw e;
