@@ -35,7 +35,7 @@ int32_t Game::opponentOf(int32_t p) const {
 }
 
 // PlayerProp's player: 0 current, 1 active, 2 opponent, 3 + k the k-th declared.
-int32_t Game::fusedPlayer(int32_t a, const Ctx& c) const { return playerAt(a, c.player); }
+RULESTACK_INLINE int32_t Game::fusedPlayer(int32_t a, const Ctx& c) const { return playerAt(a, c.player); }
 
 int32_t Game::playerAt(int32_t a, int32_t current) const {
   return a == 0 ? current : a == 1 ? st_.active : a == 2 ? opponentOf(current) : a - 3;

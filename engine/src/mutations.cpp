@@ -33,7 +33,7 @@ Value combined(Op op, int32_t cur, Value v) {
 }  // namespace
 
 // A property operation on one entity: its stored value combined with the operation's value.
-void Game::operateProp(int32_t e, const Mutation& m, Value v) {
+RULESTACK_INLINE void Game::operateProp(int32_t e, const Mutation& m, Value v) {
   setProp(e, m.prop, combined(m.op, asInt(st_.props[(size_t)e * def_->numProps + m.prop].get()), v));
 }
 
@@ -180,11 +180,11 @@ void Game::applyOp(const Mutation& m, Ctx& c) {
 }
 
 // Whether nothing can answer a draw (its card's move, or its failure).
-bool Game::quietDraw() const { return quietKind(Ev::OnZoneEnter, 3) && quietKind(Ev::DrawFailed, 3); }
+RULESTACK_INLINE bool Game::quietDraw() const { return quietKind(Ev::OnZoneEnter, 3) && quietKind(Ev::DrawFailed, 3); }
 
 // `count` cards from the top of zone `from` to zone `to`, at once (quietDraw): an empty zone
 // is a DrawFailed for the player, and the draw stops.
-void Game::drawNow(int32_t player, int32_t from, int32_t to, int count, int32_t mover) {
+RULESTACK_INLINE void Game::drawNow(int32_t player, int32_t from, int32_t to, int count, int32_t mover) {
   for (int k = 0; k < count; k++) {
     if (st_.zones[from].empty()) {
       Event failed;
