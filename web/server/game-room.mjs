@@ -13,7 +13,7 @@ import { randomBytes } from 'node:crypto';
 import { Room, matchMaker } from '@colyseus/core';
 import { WebSocket } from 'ws';
 import { loadEngine, IllegalMoveError } from 'rulestack';
-import { checkSeats, exampleDefinition, parseRoomOptions, parseSeat, rememberExample, requestError } from './options.mjs';
+import { checkOptionKeys, checkSeats, exampleDefinition, parseRoomOptions, parseSeat, rememberExample, requestError } from './options.mjs';
 import { recordHeader, replayRecord } from './game-record.mjs';
 import { FLOOD_CLOSE_CODE, FLOOD_CLOSE_REASON, FLOOD_WINDOW_MS, MessageBudget, hardCap, rateLimit } from './rate-limit.mjs';
 
@@ -129,6 +129,7 @@ export class RulestackRoom extends Room {
   }
 
   onJoin(client, options = {}) {
+    checkOptionKeys(options);
     const seat = parseSeat(options.seat, { players: this.players, bots: this.header.bots, taken: new Set(this.#seatClient.keys()) });
     client.userData = { seat, sent: 0, budget: this.#budgetOf(seat) };
     if (seat !== null) this.#seatClient.set(seat, client);

@@ -2,7 +2,8 @@
 // `npm run server`: one rulestack game server on PORT (default 2567), in memory, or sharing
 // presence, matchmaking and game records through Redis when REDIS_URL is set (then set
 // PUBLIC_ADDRESS, host:port, to where clients reach this process). RECORD_TTL_SECONDS: how long
-// the record of a game whose room ended is kept for a resume (default a day);
+// the record of a game whose room ended (in Redis: or whose process died) is kept for a resume
+// (default a day);
 // RECORD_LEASE_SECONDS: how long a room's claim on its record outlives its last renewal in Redis
 // (default 20 s: how long a resume of a game whose process died may wait). Each client's
 // messages: RATE_BURST at once (default 20), then RATE_PER_SECOND (default 10); more are

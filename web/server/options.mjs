@@ -53,16 +53,25 @@ function botLevel(where, v) {
 }
 
 /**
+ * Options, of a new room or of a join (a typo such as `seet` is refused, not ignored): an
+ * object of known keys. (A join may carry the room's own options: Colyseus hands the options of
+ * joinOrCreate to both onCreate and onJoin.)
+ */
+export function checkOptionKeys(options) {
+  if (!isObject(options)) fail(`options must be an object, not ${JSON.stringify(options)}`);
+  for (const k of Object.keys(options)) {
+    if (!CREATE_KEYS.includes(k) && !JOIN_KEYS.includes(k)) fail(`unknown option '${k}' (options: ${CREATE_KEYS.join(', ')}; when joining: ${JOIN_KEYS.join(', ')})`);
+  }
+}
+
+/**
  * Checks the options of a new room. Returns { source, seed, bots, botsForEmptySeats,
  * decisionSeconds, graceSeconds, botDelayMs, resume } where source is
  * { game } (an example name) or { definition } (an object or JSON/YAML text).
  * Which players exist is checked later, against the loaded game (checkSeats).
  */
 export function parseRoomOptions(options = {}) {
-  if (!isObject(options)) fail(`options must be an object, not ${JSON.stringify(options)}`);
-  for (const k of Object.keys(options)) {
-    if (!CREATE_KEYS.includes(k) && !JOIN_KEYS.includes(k)) fail(`unknown option '${k}' (options: ${CREATE_KEYS.join(', ')}; when joining: ${JOIN_KEYS.join(', ')})`);
-  }
+  checkOptionKeys(options);
   const out = {
     source: null,
     seed: undefined,

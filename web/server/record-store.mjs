@@ -2,7 +2,9 @@
 // then one entry per applied move), so that a room lost with its process can be resumed
 // elsewhere by replaying the moves. Redis when a URL is given, else this process's memory.
 // The record of a room that ended is kept ttlSeconds more (for a resume), then dropped, so
-// that a long-running server does not keep every game it ever hosted. A room claims its
+// that a long-running server does not keep every game it ever hosted; in Redis, so is the
+// record of a room whose process died or was shut down, ttlSeconds after the room last
+// renewed its claim (while a room runs, each renewal keeps its record). A room claims its
 // record's id while it runs (claim, renew, release), so that two rooms, on any processes,
 // never append to one record.
 import Redis from 'ioredis';
@@ -97,14 +99,19 @@ export class MemoryStore {
 }
 
 // Compare-and-act on a claim (atomic in Redis): only the value its owner set is extended or deleted.
-const RENEW_LUA = "if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('PEXPIRE', KEYS[1], ARGV[2]) end return 0";
+// A claim extended (ARGV[2] ms) keeps its record (KEYS[2], KEYS[3]) ttlSeconds (ARGV[3] ms) more.
+const RENEW_LUA = `if redis.call('GET', KEYS[1]) ~= ARGV[1] then return 0 end
+redis.call('PEXPIRE', KEYS[2], ARGV[3])
+redis.call('PEXPIRE', KEYS[3], ARGV[3])
+return redis.call('PEXPIRE', KEYS[1], ARGV[2])`;
 const RELEASE_LUA = "if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) end return 0";
 // A move appended only while its room's claim holds (ARGV[2], '' for any): a room whose lease
 // ran out (its process stalled) cannot write into the record another room took up meanwhile.
+// The record is then kept ttlSeconds (ARGV[4] ms) from now.
 const APPEND_LUA = `if ARGV[2] ~= '' and redis.call('GET', KEYS[3]) ~= ARGV[2] then return redis.error_reply(ARGV[3]) end
 redis.call('RPUSH', KEYS[2], ARGV[1])
-redis.call('PERSIST', KEYS[1])
-redis.call('PERSIST', KEYS[2])
+redis.call('PEXPIRE', KEYS[1], ARGV[4])
+redis.call('PEXPIRE', KEYS[2], ARGV[4])
 return 1`;
 // A record set to expire (ARGV[1] ms) unless another room than ARGV[2] ('' for any) holds
 // its claim; 0 when it was not (held by another, or no such record).
@@ -115,15 +122,17 @@ redis.call('PEXPIRE', KEYS[2], ARGV[1])
 return r`;
 
 /**
- * The records in Redis: `rulestack:record:<id>` (the header, JSON) and `…:moves` (a list);
- * the claim on one, `…:run` (its owner), expires leaseSeconds after it was last renewed.
+ * The records in Redis: `rulestack:record:<id>` (the header, JSON) and `…:moves` (a list),
+ * which expire ttlSeconds after their room last touched them (created, appended, kept, its
+ * claim renewed, or retired); the claim on one, `…:run` (its owner), expires leaseSeconds after
+ * it was last renewed.
  */
 export class RedisStore {
   constructor(url, { ttlSeconds = RECORD_TTL_SECONDS, leaseSeconds = RECORD_LEASE_SECONDS } = {}) {
     this.ttlSeconds = checkSeconds('ttlSeconds', ttlSeconds);
     this.leaseSeconds = checkSeconds('leaseSeconds', leaseSeconds);
     this.redis = new Redis(url, { lazyConnect: false, maxRetriesPerRequest: 3 });
-    this.redis.defineCommand('rulestackRenew', { numberOfKeys: 1, lua: RENEW_LUA });
+    this.redis.defineCommand('rulestackRenew', { numberOfKeys: 3, lua: RENEW_LUA });
     this.redis.defineCommand('rulestackRelease', { numberOfKeys: 1, lua: RELEASE_LUA });
     this.redis.defineCommand('rulestackAppend', { numberOfKeys: 3, lua: APPEND_LUA });
     this.redis.defineCommand('rulestackRetire', { numberOfKeys: 3, lua: RETIRE_LUA });
@@ -131,16 +140,19 @@ export class RedisStore {
   get #leaseMs() {
     return Math.ceil(this.leaseSeconds * 1000);
   }
+  get #ttlMs() {
+    return Math.ceil(this.ttlSeconds * 1000);
+  }
   #key(id) {
     return `rulestack:record:${id}`;
   }
   async create(id, header) {
-    await this.redis.multi().del(`${this.#key(id)}:moves`).set(this.#key(id), JSON.stringify(header)).exec();
+    await this.#exec(this.redis.multi().del(`${this.#key(id)}:moves`).set(this.#key(id), JSON.stringify(header), 'PX', this.#ttlMs));
   }
   async append(id, entry, owner) {
-    // (a room plays on it: whatever retired it, it is kept)
+    // (a room plays on it: whatever retired it, it is kept ttlSeconds from now)
     const k = this.#key(id);
-    await this.redis.rulestackAppend(k, `${k}:moves`, `${k}:run`, JSON.stringify(entry), owner ?? '', notClaimed(id));
+    await this.redis.rulestackAppend(k, `${k}:moves`, `${k}:run`, JSON.stringify(entry), owner ?? '', notClaimed(id), this.#ttlMs);
   }
   /** Runs a MULTI; a command's error is thrown (ioredis returns it in the results). */
   async #exec(multi) {
@@ -156,17 +168,20 @@ export class RedisStore {
   }
   async retire(id, owner) {
     const k = this.#key(id);
-    return (await this.redis.rulestackRetire(k, `${k}:moves`, `${k}:run`, Math.ceil(this.ttlSeconds * 1000), owner ?? '')) === 1;
+    return (await this.redis.rulestackRetire(k, `${k}:moves`, `${k}:run`, this.#ttlMs, owner ?? '')) === 1;
   }
+  /** (in Redis a record is always set to expire: kept means kept ttlSeconds from now, and by the claim's renewals after) */
   async keep(id) {
-    const [, , exists] = await this.#exec(this.redis.multi().persist(this.#key(id)).persist(`${this.#key(id)}:moves`).exists(this.#key(id)));
+    const k = this.#key(id);
+    const [, , exists] = await this.#exec(this.redis.multi().pexpire(k, this.#ttlMs).pexpire(`${k}:moves`, this.#ttlMs).exists(k));
     return exists === 1;
   }
   async claim(id, owner) {
     return (await this.redis.set(`${this.#key(id)}:run`, owner, 'PX', this.#leaseMs, 'NX')) === 'OK';
   }
   async renew(id, owner) {
-    return (await this.redis.rulestackRenew(`${this.#key(id)}:run`, owner, this.#leaseMs)) === 1;
+    const k = this.#key(id);
+    return (await this.redis.rulestackRenew(`${k}:run`, k, `${k}:moves`, owner, this.#leaseMs, this.#ttlMs)) === 1;
   }
   async release(id, owner) {
     await this.redis.rulestackRelease(`${this.#key(id)}:run`, owner);
@@ -177,7 +192,8 @@ export class RedisStore {
 }
 
 /**
- * ttlSeconds: how long the record of a room that ended is kept (RECORD_TTL_SECONDS);
+ * ttlSeconds: how long the record of a room that ended is kept (RECORD_TTL_SECONDS; in Redis,
+ * that of a room whose process died too, after its last renewal);
  * leaseSeconds: how long a claim outlives its last renewal in Redis (RECORD_LEASE_SECONDS).
  */
 export function createStore(redisUrl, { ttlSeconds, leaseSeconds } = {}) {

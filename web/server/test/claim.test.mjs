@@ -118,29 +118,56 @@ test('redis store: a move is appended only while its room holds the claim', asyn
 });
 
 test('redis store: a record is not retired by a room whose claim another room took up', async () => {
+  // a keeps a record 30 s after it last touches it, b 60 s: its expiry tells which did
+  const a = new RedisStore(redis.url, { leaseSeconds: 0.3, ttlSeconds: 30 });
+  const b = new RedisStore(redis.url, { leaseSeconds: 0.3, ttlSeconds: 60 });
+  const expiries = async () => [await raw.pttl('rulestack:record:ret'), await raw.pttl('rulestack:record:ret:moves')];
+  try {
+    await a.create('ret', { game: 'tictactoe' });
+    assert.equal(await a.claim('ret', 'a'), true);
+    await a.append('ret', { player: '0', move: {} }, 'a');
+    await sleep(400); // (a's lease ran out unnoticed: its process stalled)
+    assert.equal(await b.claim('ret', 'b'), true); // another room took the record up
+    assert.equal(await b.keep('ret'), true);
+    assert.equal(await a.retire('ret', 'a'), false);
+    for (const ms of await expiries()) assert.ok(ms > 50_000 && ms <= 60_000, `kept by b, not retired by a: pttl ${ms}`);
+    assert.equal(await a.renew('ret', 'a'), false);
+    for (const ms of await expiries()) assert.ok(ms > 50_000, `a's renewal refused, the record left alone: pttl ${ms}`);
+    assert.equal(await b.retire('ret', 'b'), true);
+    // a lapsed room whose id nobody took up still retires it
+    await b.release('ret', 'b');
+    assert.equal(await a.retire('ret', 'a'), true);
+    for (const ms of await expiries()) assert.ok(ms > 20_000 && ms <= 30_000, `retired by a: pttl ${ms}`);
+    assert.equal(await a.retire('nothing', 'a'), false, 'no such record');
+  } finally {
+    await a.close();
+    await b.close();
+  }
+});
+
+test('redis store: a record whose room stopped renewing its claim is dropped ttlSeconds after (its process died)', async () => {
   await twoProcesses(
     async (a, b) => {
-      await a.create('ret', { game: 'tictactoe' });
-      assert.equal(await a.claim('ret', 'a'), true);
-      await a.append('ret', { player: '0', move: {} }, 'a');
-      await sleep(400); // (a's lease ran out unnoticed: its process stalled)
-      assert.equal(await b.claim('ret', 'b'), true); // another room took the record up
-      assert.equal(await a.retire('ret', 'a'), false);
-      assert.equal(await raw.ttl('rulestack:record:ret'), -1, 'the record b runs does not expire');
-      assert.equal(await raw.ttl('rulestack:record:ret:moves'), -1);
-      assert.equal(await b.retire('ret', 'b'), true);
-      const ttl = await raw.pttl('rulestack:record:ret');
-      assert.ok(ttl > 50_000 && ttl <= 60_000, `ttl ${ttl}`);
-      const movesTtl = await raw.pttl('rulestack:record:ret:moves');
-      assert.ok(movesTtl > 50_000 && movesTtl <= 60_000, `moves ttl ${movesTtl}`);
-      // a lapsed room whose id nobody took up still retires it (else it would never expire)
-      await b.keep('ret');
-      await b.release('ret', 'b');
-      assert.equal(await a.retire('ret', 'a'), true);
-      assert.ok((await raw.pttl('rulestack:record:ret')) > 50_000);
-      assert.equal(await a.retire('nothing', 'a'), false, 'no such record');
+      const move = { player: '0', move: {} };
+      await a.create('died', { game: 'tictactoe' });
+      assert.equal(await a.claim('died', 'a'), true);
+      await a.append('died', move, 'a');
+      for (let t = 0; t < 6; t++) {
+        await sleep(200);
+        assert.equal(await a.renew('died', 'a'), true);
+      }
+      // 1.2 s after it was written, past its 0.8 s: its room's renewals kept it
+      assert.deepEqual(await b.load('died'), { header: { game: 'tictactoe' }, moves: [move] });
+      for (const key of ['rulestack:record:died', 'rulestack:record:died:moves']) {
+        const ms = await raw.pttl(key);
+        assert.ok(ms > 600 && ms <= 800, `${key}: pttl ${ms}`);
+      }
+      // its process dies: nothing renews the claim any more
+      await sleep(1000);
+      assert.equal(await b.load('died'), null);
+      assert.equal(await raw.exists('rulestack:record:died:moves'), 0);
     },
-    { leaseSeconds: 0.3, ttlSeconds: 60 },
+    { leaseSeconds: 0.3, ttlSeconds: 0.8 },
   );
 });
 
@@ -214,6 +241,8 @@ test('a room whose claim another room took closes, leaving the claim and the rec
   const created = await there({ game: 'tictactoe', seed: 8 });
   const id = created.roomId;
   await raw.set(`rulestack:record:${id}:run`, 'another room'); // (its lease ran out, then a resume took it)
+  // (as the other room would have it: a retire or a renewal by this one would set it to expire)
+  await raw.persist(`rulestack:record:${id}`);
   for (let t = 0; t < 150 && (await raw.hexists('roomcaches', id)); t++) await sleep(20);
   assert.equal(await raw.hexists('roomcaches', id), 0, 'the room closed');
   assert.equal(await claimOf(id), 'another room');

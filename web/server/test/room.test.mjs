@@ -23,6 +23,10 @@ test('seats: the first free seat, a named seat, a taken seat, a spectator', asyn
   assert.equal((await nextMessage(a, 'update')).seat, '0');
   await assert.rejects(env.colyseus.sdk.joinById(room.roomId, { seat: '0' }), { message: "rulestack room: seat '0' is taken" });
   await assert.rejects(env.colyseus.sdk.joinById(room.roomId, { seat: '7' }), { message: "rulestack room: seat must be a player (0, 1) or 'spectator', not \"7\"" });
+  // a key the room does not take (here a typo of seat) is refused, not ignored: no seat is taken
+  await assert.rejects(env.colyseus.sdk.joinById(room.roomId, { seet: '1' }), {
+    message: /^rulestack room: unknown option 'seet' \(options: game, definition, .*; when joining: seat\)$/,
+  });
   const b = await env.colyseus.sdk.joinById(room.roomId);
   assert.equal((await nextMessage(b, 'update')).seat, '1');
   const c = await env.colyseus.sdk.joinById(room.roomId);
