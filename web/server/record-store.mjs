@@ -3,8 +3,8 @@
 // elsewhere by replaying the moves. Redis when a URL is given, else this process's memory.
 // The record of a room that ended is kept ttlSeconds more (for a resume), then dropped, so
 // that a long-running server does not keep every game it ever hosted; in Redis, so is the
-// record of a room whose process died or was shut down, ttlSeconds after the room last
-// renewed its claim (while a room runs, each renewal keeps its record). A room claims its
+// record of a room whose process died or was shut down, ttlSeconds after its claim ran out
+// (while a room runs, each renewal of its claim keeps its record). A room claims its
 // record's id while it runs (claim, renew, release), so that two rooms, on any processes,
 // never append to one record.
 import Redis from 'ioredis';
@@ -99,7 +99,8 @@ export class MemoryStore {
 }
 
 // Compare-and-act on a claim (atomic in Redis): only the value its owner set is extended or deleted.
-// A claim extended (ARGV[2] ms) keeps its record (KEYS[2], KEYS[3]) ttlSeconds (ARGV[3] ms) more.
+// A claim extended (ARGV[2] ms) keeps its record (KEYS[2], KEYS[3]) as long, and ttlSeconds
+// more (ARGV[3] ms): a record outlives the claim of its room.
 const RENEW_LUA = `if redis.call('GET', KEYS[1]) ~= ARGV[1] then return 0 end
 redis.call('PEXPIRE', KEYS[2], ARGV[3])
 redis.call('PEXPIRE', KEYS[3], ARGV[3])
@@ -107,8 +108,10 @@ return redis.call('PEXPIRE', KEYS[1], ARGV[2])`;
 const RELEASE_LUA = "if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) end return 0";
 // A move appended only while its room's claim holds (ARGV[2], '' for any): a room whose lease
 // ran out (its process stalled) cannot write into the record another room took up meanwhile.
-// The record is then kept ttlSeconds (ARGV[4] ms) from now.
+// The record is then kept as a renewal keeps it (ARGV[4] ms); one that was dropped (ARGV[5]) is not
+// written to (its moves would be a list with no header).
 const APPEND_LUA = `if ARGV[2] ~= '' and redis.call('GET', KEYS[3]) ~= ARGV[2] then return redis.error_reply(ARGV[3]) end
+if redis.call('EXISTS', KEYS[1]) == 0 then return redis.error_reply(ARGV[5]) end
 redis.call('RPUSH', KEYS[2], ARGV[1])
 redis.call('PEXPIRE', KEYS[1], ARGV[4])
 redis.call('PEXPIRE', KEYS[2], ARGV[4])
@@ -123,9 +126,9 @@ return r`;
 
 /**
  * The records in Redis: `rulestack:record:<id>` (the header, JSON) and `…:moves` (a list),
- * which expire ttlSeconds after their room last touched them (created, appended, kept, its
- * claim renewed, or retired); the claim on one, `…:run` (its owner), expires leaseSeconds after
- * it was last renewed.
+ * which expire ttlSeconds after their room retired them, or leaseSeconds + ttlSeconds after it
+ * last touched them (created, appended, kept, its claim renewed): ttlSeconds after its claim
+ * ran out. The claim on one, `…:run` (its owner), expires leaseSeconds after it was last renewed.
  */
 export class RedisStore {
   constructor(url, { ttlSeconds = RECORD_TTL_SECONDS, leaseSeconds = RECORD_LEASE_SECONDS } = {}) {
@@ -143,16 +146,20 @@ export class RedisStore {
   get #ttlMs() {
     return Math.ceil(this.ttlSeconds * 1000);
   }
+  /** How long a record in play is kept from now: its claim's lease, then ttlSeconds. */
+  get #liveMs() {
+    return this.#leaseMs + this.#ttlMs;
+  }
   #key(id) {
     return `rulestack:record:${id}`;
   }
   async create(id, header) {
-    await this.#exec(this.redis.multi().del(`${this.#key(id)}:moves`).set(this.#key(id), JSON.stringify(header), 'PX', this.#ttlMs));
+    await this.#exec(this.redis.multi().del(`${this.#key(id)}:moves`).set(this.#key(id), JSON.stringify(header), 'PX', this.#liveMs));
   }
   async append(id, entry, owner) {
-    // (a room plays on it: whatever retired it, it is kept ttlSeconds from now)
+    // (a room plays on it: whatever retired it, it is kept as a renewal keeps it)
     const k = this.#key(id);
-    await this.redis.rulestackAppend(k, `${k}:moves`, `${k}:run`, JSON.stringify(entry), owner ?? '', notClaimed(id), this.#ttlMs);
+    await this.redis.rulestackAppend(k, `${k}:moves`, `${k}:run`, JSON.stringify(entry), owner ?? '', notClaimed(id), this.#liveMs, `rulestack record store: no record '${id}'`);
   }
   /** Runs a MULTI; a command's error is thrown (ioredis returns it in the results). */
   async #exec(multi) {
@@ -170,10 +177,10 @@ export class RedisStore {
     const k = this.#key(id);
     return (await this.redis.rulestackRetire(k, `${k}:moves`, `${k}:run`, this.#ttlMs, owner ?? '')) === 1;
   }
-  /** (in Redis a record is always set to expire: kept means kept ttlSeconds from now, and by the claim's renewals after) */
+  /** (in Redis a record is always set to expire: kept means kept as a renewal keeps it, and by the claim's renewals after) */
   async keep(id) {
     const k = this.#key(id);
-    const [, , exists] = await this.#exec(this.redis.multi().pexpire(k, this.#ttlMs).pexpire(`${k}:moves`, this.#ttlMs).exists(k));
+    const [, , exists] = await this.#exec(this.redis.multi().pexpire(k, this.#liveMs).pexpire(`${k}:moves`, this.#liveMs).exists(k));
     return exists === 1;
   }
   async claim(id, owner) {
@@ -181,7 +188,7 @@ export class RedisStore {
   }
   async renew(id, owner) {
     const k = this.#key(id);
-    return (await this.redis.rulestackRenew(`${k}:run`, k, `${k}:moves`, owner, this.#leaseMs, this.#ttlMs)) === 1;
+    return (await this.redis.rulestackRenew(`${k}:run`, k, `${k}:moves`, owner, this.#leaseMs, this.#liveMs)) === 1;
   }
   async release(id, owner) {
     await this.redis.rulestackRelease(`${this.#key(id)}:run`, owner);
@@ -193,7 +200,7 @@ export class RedisStore {
 
 /**
  * ttlSeconds: how long the record of a room that ended is kept (RECORD_TTL_SECONDS; in Redis,
- * that of a room whose process died too, after its last renewal);
+ * that of a room whose process died too, after its claim ran out);
  * leaseSeconds: how long a claim outlives its last renewal in Redis (RECORD_LEASE_SECONDS).
  */
 export function createStore(redisUrl, { ttlSeconds, leaseSeconds } = {}) {

@@ -118,9 +118,10 @@ test('redis store: a move is appended only while its room holds the claim', asyn
 });
 
 test('redis store: a record is not retired by a room whose claim another room took up', async () => {
-  // a keeps a record 30 s after it last touches it, b 60 s: its expiry tells which did
+  // a record's expiry tells who set it last: a retires for 30 s, b keeps for 90 (60 + its lease)
+  // and retires for 60 (a's lease runs out in the test; b's must not)
   const a = new RedisStore(redis.url, { leaseSeconds: 0.3, ttlSeconds: 30 });
-  const b = new RedisStore(redis.url, { leaseSeconds: 0.3, ttlSeconds: 60 });
+  const b = new RedisStore(redis.url, { leaseSeconds: 30, ttlSeconds: 60 });
   const expiries = async () => [await raw.pttl('rulestack:record:ret'), await raw.pttl('rulestack:record:ret:moves')];
   try {
     await a.create('ret', { game: 'tictactoe' });
@@ -130,10 +131,11 @@ test('redis store: a record is not retired by a room whose claim another room to
     assert.equal(await b.claim('ret', 'b'), true); // another room took the record up
     assert.equal(await b.keep('ret'), true);
     assert.equal(await a.retire('ret', 'a'), false);
-    for (const ms of await expiries()) assert.ok(ms > 50_000 && ms <= 60_000, `kept by b, not retired by a: pttl ${ms}`);
+    for (const ms of await expiries()) assert.ok(ms > 80_000 && ms <= 90_000, `kept by b, not retired by a: pttl ${ms}`);
     assert.equal(await a.renew('ret', 'a'), false);
-    for (const ms of await expiries()) assert.ok(ms > 50_000, `a's renewal refused, the record left alone: pttl ${ms}`);
+    for (const ms of await expiries()) assert.ok(ms > 80_000, `a's renewal refused, the record left alone: pttl ${ms}`);
     assert.equal(await b.retire('ret', 'b'), true);
+    for (const ms of await expiries()) assert.ok(ms > 50_000 && ms <= 60_000, `retired by b: pttl ${ms}`);
     // a lapsed room whose id nobody took up still retires it
     await b.release('ret', 'b');
     assert.equal(await a.retire('ret', 'a'), true);
@@ -145,7 +147,7 @@ test('redis store: a record is not retired by a room whose claim another room to
   }
 });
 
-test('redis store: a record whose room stopped renewing its claim is dropped ttlSeconds after (its process died)', async () => {
+test('redis store: a record whose room stopped renewing its claim is dropped ttlSeconds after the claim ran out (its process died)', async () => {
   await twoProcesses(
     async (a, b) => {
       const move = { player: '0', move: {} };
@@ -156,18 +158,20 @@ test('redis store: a record whose room stopped renewing its claim is dropped ttl
         await sleep(200);
         assert.equal(await a.renew('died', 'a'), true);
       }
-      // 1.2 s after it was written, past its 0.8 s: its room's renewals kept it
+      // 1.2 s after it was written, past its lease and time (1.1 s): its room's renewals kept it
       assert.deepEqual(await b.load('died'), { header: { game: 'tictactoe' }, moves: [move] });
       for (const key of ['rulestack:record:died', 'rulestack:record:died:moves']) {
         const ms = await raw.pttl(key);
-        assert.ok(ms > 600 && ms <= 800, `${key}: pttl ${ms}`);
+        assert.ok(ms > 0 && ms <= 1100, `${key}: pttl ${ms}`);
       }
       // its process dies: nothing renews the claim any more
-      await sleep(1000);
+      await sleep(1300);
       assert.equal(await b.load('died'), null);
       assert.equal(await raw.exists('rulestack:record:died:moves'), 0);
+      await assert.rejects(a.append('died', move), { message: "rulestack record store: no record 'died'" });
+      assert.equal(await raw.exists('rulestack:record:died:moves'), 0, 'a dropped record is not written to');
     },
-    { leaseSeconds: 0.3, ttlSeconds: 0.8 },
+    { leaseSeconds: 0.6, ttlSeconds: 0.5 },
   );
 });
 
