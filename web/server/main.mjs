@@ -8,7 +8,9 @@
 // (default 20 s: how long a resume of a game whose process died may wait). Each client's
 // messages: RATE_BURST at once (default 20), then RATE_PER_SECOND (default 10); more are
 // refused, and a client with more than RATE_FLOOD_REFUSALS (default 50) refused within 10 s
-// is disconnected (rate-limit.mjs).
+// is disconnected (rate-limit.mjs). With Redis, at start: a warning when Redis may evict the
+// records, records of an earlier version set to expire (record-store.mjs, tidy), exit 1 when
+// it does not answer.
 import { createServer } from './server.mjs';
 import { RECORD_TTL_SECONDS, RECORD_LEASE_SECONDS, MAX_RECORD_TTL_SECONDS } from './record-store.mjs';
 import { RATE_LIMIT } from './rate-limit.mjs';
@@ -51,7 +53,16 @@ const rateLimit = {
   perSecond: rate('RATE_PER_SECOND', RATE_LIMIT.perSecond, true),
   floodRefusals: rate('RATE_FLOOD_REFUSALS', RATE_LIMIT.floodRefusals),
 };
-const { server } = createServer({ recordTtlSeconds, recordLeaseSeconds, rateLimit });
+const { server, store } = createServer({ recordTtlSeconds, recordLeaseSeconds, rateLimit });
+if (store.tidy) {
+  const { eviction, expired } = await store.tidy().catch((e) => {
+    console.error(`rulestack server: Redis at ${process.env.REDIS_URL} cannot be used: ${e.message}`);
+    process.exit(1);
+  });
+  if (eviction)
+    console.error(`rulestack server: warning: Redis evicts keys when its memory is full (maxmemory-policy '${eviction}'): it could drop the records of games in play, which carry an expiry; set maxmemory-policy to 'noeviction'`);
+  if (expired) console.log(`rulestack server: ${expired} game record${expired === 1 ? '' : 's'} of an earlier version (kept forever) set to expire in ${recordTtlSeconds} s, as records of rooms that ended`);
+}
 await server.listen(port);
 console.log(`rulestack server: listening on ws://localhost:${port} (${process.env.REDIS_URL ? `Redis ${process.env.REDIS_URL}` : 'in memory'})`);
 const stop = async () => {

@@ -124,6 +124,19 @@ local r = redis.call('PEXPIRE', KEYS[1], ARGV[1])
 redis.call('PEXPIRE', KEYS[2], ARGV[1])
 return r`;
 
+// A record written before records expired (no expiry on its header or its moves) that no room
+// claims: set to expire ttlSeconds (ARGV[1] ms) from now, as if its room had just ended. One
+// claimed (a room of such a server plays it) is left alone: its room's next start tidies it.
+const TIDY_LUA = `if redis.call('EXISTS', KEYS[3]) == 1 then return 0 end
+local n = 0
+for i = 1, 2 do
+  if redis.call('PTTL', KEYS[i]) == -1 then
+    redis.call('PEXPIRE', KEYS[i], ARGV[1])
+    n = 1
+  end
+end
+return n`;
+
 /**
  * The records in Redis: `rulestack:record:<id>` (the header, JSON) and `…:moves` (a list),
  * which expire ttlSeconds after their room retired them, or leaseSeconds + ttlSeconds after it
@@ -139,6 +152,34 @@ export class RedisStore {
     this.redis.defineCommand('rulestackRelease', { numberOfKeys: 1, lua: RELEASE_LUA });
     this.redis.defineCommand('rulestackAppend', { numberOfKeys: 3, lua: APPEND_LUA });
     this.redis.defineCommand('rulestackRetire', { numberOfKeys: 3, lua: RETIRE_LUA });
+    this.redis.defineCommand('rulestackTidy', { numberOfKeys: 3, lua: TIDY_LUA });
+  }
+  /**
+   * What a server checks as it starts: { eviction, expired }. eviction: Redis's
+   * `maxmemory-policy` when Redis may evict keys (a `maxmemory` set and a policy other than
+   * `noeviction`: records in play could be dropped), else null (also when Redis refuses
+   * CONFIG GET, as managed ones may). expired: how many records of an earlier version (no
+   * expiry, no claim) were set to expire ttlSeconds from now, as records of rooms that ended.
+   */
+  async tidy() {
+    let eviction = null;
+    try {
+      const config = await this.redis.config('GET', 'maxmemory*');
+      const get = (name) => config[config.indexOf(name) + 1];
+      if (Number(get('maxmemory')) > 0 && get('maxmemory-policy') !== 'noeviction') eviction = get('maxmemory-policy');
+    } catch {
+      // (CONFIG refused: not checked)
+    }
+    let expired = 0;
+    let cursor = '0';
+    do {
+      const [next, keys] = await this.redis.scan(cursor, 'MATCH', 'rulestack:record:*', 'COUNT', 1000);
+      cursor = next;
+      const ids = new Set(keys.map((k) => k.replace(/:(moves|run)$/, '')));
+      const tidied = await Promise.all([...ids].map((k) => this.redis.rulestackTidy(k, `${k}:moves`, `${k}:run`, this.#ttlMs)));
+      expired += tidied.reduce((a, b) => a + b, 0);
+    } while (cursor !== '0');
+    return { eviction, expired };
   }
   get #leaseMs() {
     return Math.ceil(this.leaseSeconds * 1000);

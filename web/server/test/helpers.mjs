@@ -26,7 +26,7 @@ export async function freePort() {
   throw new Error(`no free port in ${lo}-${hi} (RULESTACK_TEST_PORTS)`);
 }
 
-/** Resolves when the child prints a line matching re (rejects if it exits first). */
+/** Resolves, with what it printed so far (stdout and stderr), when the child prints a line matching re (rejects if it exits first). */
 function waitForLine(child, re, what) {
   return new Promise((resolve, reject) => {
     let out = '';
@@ -34,7 +34,7 @@ function waitForLine(child, re, what) {
       out += d;
       if (re.test(out)) {
         child.stdout.off('data', onData);
-        resolve();
+        resolve(out);
       }
     };
     child.stdout.on('data', onData);
@@ -43,21 +43,21 @@ function waitForLine(child, re, what) {
   });
 }
 
-/** A redis-server of its own on a free port, nothing saved: { url, stop }. */
-export async function startRedis() {
+/** A redis-server of its own on a free port, nothing saved (args: more of its options): { url, stop }. */
+export async function startRedis(args = []) {
   const port = await freePort();
-  const child = spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'], { stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
   await waitForLine(child, /Ready to accept connections/, 'redis-server');
   return { url: `redis://127.0.0.1:${port}`, stop: () => child.kill('SIGTERM') };
 }
 
-/** `npm run server` as a child process on a free port: { url, child, port }. */
+/** `npm run server` as a child process on a free port: { url, child, port, output } (output: what it printed until it listened). */
 export async function spawnServer(env = {}) {
   const port = await freePort();
   const main = fileURLToPath(new URL('../main.mjs', import.meta.url));
   const child = spawn(process.execPath, [main], { env: { ...process.env, PORT: String(port), PUBLIC_ADDRESS: `127.0.0.1:${port}`, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
-  await waitForLine(child, /listening on/, 'the server');
-  return { url: `ws://127.0.0.1:${port}`, child, port };
+  const output = await waitForLine(child, /listening on/, 'the server');
+  return { url: `ws://127.0.0.1:${port}`, child, port, output };
 }
 
 /** { colyseus, store, port, url }: a listening server (boot(server, port) ignores its port). */

@@ -1,11 +1,13 @@
 // Game records outlive their room a while (for a resume), then are dropped: a long-running
 // server does not keep every game it hosted. The memory store and Redis, and the room's part.
 import { test, before, after } from 'node:test';
+import { execFile } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
 import assert from 'node:assert/strict';
 import Redis from 'ioredis';
 import { join } from 'rulestack/client';
 import { MemoryStore, RedisStore, createStore } from '../record-store.mjs';
-import { startServer, startRedis, spawnServer, sleep } from './helpers.mjs';
+import { startServer, startRedis, spawnServer, freePort, sleep } from './helpers.mjs';
 
 const header = { game: 'tictactoe' };
 
@@ -84,6 +86,67 @@ test('redis store: a record expires its time after its room last touched it', as
     await store.close();
     redis.stop();
   }
+});
+
+test('a server on Redis warns when Redis may evict records, and sets records of an earlier version to expire', async () => {
+  const redis = await startRedis(['--maxmemory', '64mb', '--maxmemory-policy', 'volatile-lru']);
+  const raw = new Redis(redis.url);
+  const k = 'rulestack:record:';
+  const ttl = (id) => raw.ttl(k + id);
+  const spawned = [];
+  const start = async () => {
+    const s = await spawnServer({ REDIS_URL: redis.url, RECORD_TTL_SECONDS: '60' });
+    spawned.push(s);
+    let said = s.output;
+    s.child.stderr.on('data', (d) => (said += d)); // (its stderr may come in after its stdout's last line)
+    await sleep(200);
+    s.child.kill('SIGTERM');
+    await new Promise((r) => s.child.once('exit', r));
+    return said;
+  };
+  try {
+    // as a server before records expired left them: no expiry
+    await raw.set(k + 'old', JSON.stringify(header));
+    await raw.rpush(k + 'old:moves', '{}');
+    await raw.rpush(k + 'orphan:moves', '{}'); // (a move appended after its header was dropped)
+    await raw.set(k + 'played', JSON.stringify(header));
+    await raw.set(k + 'played:run', 'a room of an older server', 'PX', 60000); // in play
+    await raw.set(k + 'new', JSON.stringify(header), 'EX', 500);
+    let said = await start();
+    assert.match(said, /^rulestack server: warning: Redis evicts keys when its memory is full \(maxmemory-policy 'volatile-lru'\): it could drop the records of games in play, which carry an expiry; set maxmemory-policy to 'noeviction'$/m);
+    assert.match(said, /^rulestack server: 2 game records of an earlier version \(kept forever\) set to expire in 60 s, as records of rooms that ended$/m);
+    for (const id of ['old', 'old:moves', 'orphan:moves']) {
+      const t = await ttl(id);
+      assert.ok(t > 50 && t <= 60, `${id}: ttl ${t}`);
+    }
+    assert.equal(await ttl('played'), -1, 'claimed: left to its room');
+    assert.ok((await ttl('new')) > 400, 'its own expiry kept');
+    assert.deepEqual(JSON.parse(await raw.get(k + 'old')), header, 'kept as it was meanwhile');
+    // at the default policy, nothing to say: and those records are not set again
+    await raw.config('SET', 'maxmemory-policy', 'noeviction');
+    await raw.expire(k + 'old', 30);
+    said = await start();
+    assert.doesNotMatch(said, /warning|earlier version/, said);
+    assert.ok((await ttl('old')) <= 30, 'an expiry is not reset');
+  } finally {
+    for (const s of spawned) s.child.kill('SIGKILL');
+    raw.disconnect();
+    redis.stop();
+  }
+});
+
+test('a server whose Redis does not answer exits 1 at start, saying so', async () => {
+  const port = await freePort(); // (nothing listens there)
+  const serverPort = await freePort();
+  const main = fileURLToPath(new URL('../main.mjs', import.meta.url));
+  const r = await new Promise((resolve) => {
+    execFile(process.execPath, [main], { env: { ...process.env, PORT: String(serverPort), REDIS_URL: `redis://127.0.0.1:${port}` }, encoding: 'utf8', timeout: 30_000 }, (e, stdout, stderr) =>
+      resolve({ status: e ? e.code : 0, stdout, stderr }),
+    );
+  });
+  assert.equal(r.status, 1, r.stdout + r.stderr);
+  assert.match(r.stderr, new RegExp(`^rulestack server: Redis at redis://127\\.0\\.0\\.1:${port} cannot be used: `, 'm'));
+  assert.doesNotMatch(r.stdout, /listening/);
 });
 
 let env;
