@@ -84,6 +84,12 @@ async function person(browser: Browser, errors: string[], who: string): Promise<
   return page;
 }
 
+/** Two players and a spectator, each in a browser of their own; the errors their pages meet. */
+async function threePeople(browser: Browser): Promise<{ errors: string[]; alice: Page; bob: Page; carol: Page }> {
+  const errors: string[] = [];
+  return { errors, alice: await person(browser, errors, 'player 0'), bob: await person(browser, errors, 'player 1'), carol: await person(browser, errors, 'spectator') };
+}
+
 const panel = (page: Page) => page.locator('#online');
 const enabledMoves = (page: Page) => page.locator('#online-moves button.move:enabled');
 const life = (page: Page, player: string) => page.locator(`#online .player[data-player="${player}"] [data-prop="life"] .v`);
@@ -99,10 +105,7 @@ async function named(page: Page, ids: string[]): Promise<string[]> {
 
 test('two pages play a Duel through the server to the end; a third watches as a spectator', async ({ browser }) => {
   test.setTimeout(180_000);
-  const errors: string[] = [];
-  const alice = await person(browser, errors, 'player 0');
-  const bob = await person(browser, errors, 'player 1');
-  const carol = await person(browser, errors, 'spectator');
+  const { errors, alice, bob, carol } = await threePeople(browser);
 
   // the ?server= parameter fills the Server field; the room is for the loaded definition
   await open(alice, `?server=${encodeURIComponent(serverUrl)}`);
@@ -225,6 +228,55 @@ test('two pages play a Duel through the server to the end; a third watches as a 
   await expect(alice.locator('#online > *')).toHaveCount(0);
   await expect(alice.locator('#sum-game')).toHaveText('Duel');
   expect(new URL(alice.url()).search).toBe('');
+});
+
+test('a room listed in the lobby is joined, then watched, from Open rooms; an unlisted one is not there', async ({ browser }) => {
+  test.setTimeout(90_000);
+  const { errors, alice, bob, carol } = await threePeople(browser);
+  await open(alice, `?server=${encodeURIComponent(serverUrl)}`);
+  await loadGame(alice, 'duel.yaml', '');
+  await alice.locator('#play-online').click();
+  await expect(alice.locator('#online-lobby')).toBeVisible();
+  await alice.locator('#online-listed').check();
+  await alice.locator('#online-create').click();
+  await expect(alice.locator('#online-status')).toContainText('you are Player 0');
+  await expect(alice.locator('#online-lobby')).toBeHidden(); // in a room: nothing to join
+  const roomId = new URL(await alice.locator('#online-player-link').inputValue()).searchParams.get('room')!;
+
+  // bob opens Play online: the room is listed with its open seat; Join takes it
+  await open(bob, `?server=${encodeURIComponent(serverUrl)}`);
+  await bob.locator('#play-online').click();
+  const row = bob.locator(`#online-rooms li[data-room="${roomId}"]`);
+  await expect(row).toContainText('Duel — open: Player 1 — 1 connected');
+  expect(await seriousViolations(bob, '#online')).toEqual([]);
+  await row.getByRole('button', { name: 'Join' }).click();
+  await expect(bob.locator('#online-status')).toContainText(`Room ${roomId} on ${serverUrl} — you are Player 1.`);
+  await expect(bob.locator('#online #viewing')).toHaveText('Player 1 (you)');
+  await expect(bob.locator('#editor-box')).toBeHidden(); // (the room's definition, not its editor's)
+
+  // carol sees it full: no seat to take, only to watch
+  await open(carol, `?server=${encodeURIComponent(serverUrl)}`);
+  await carol.locator('#play-online').click();
+  const full = carol.locator(`#online-rooms li[data-room="${roomId}"]`);
+  await expect(full).toContainText('Duel — no open seat — 2 connected');
+  await expect(full.getByRole('button', { name: 'Join' })).toBeDisabled();
+  await full.getByRole('button', { name: 'Watch' }).click();
+  await expect(carol.locator('#online-status')).toContainText('you are a spectator');
+  await expect(carol.locator('#online #viewing')).toHaveText('spectator');
+
+  // a room created without the box is not listed
+  const dave = await person(browser, errors, 'other');
+  await open(dave, `?server=${encodeURIComponent(serverUrl)}`);
+  await dave.locator('#play-online').click();
+  await dave.locator('#online-create').click();
+  await expect(dave.locator('#online-status')).toContainText('you are Player 0');
+  const unlisted = new URL(await dave.locator('#online-player-link').inputValue()).searchParams.get('room')!;
+  await alice.locator('#online-leave').click(); // back to the local game, then to the lobby again
+  await alice.locator('#play-online').click();
+  await alice.locator('#online-refresh').click();
+  await expect(alice.locator(`#online-rooms li[data-room="${roomId}"]`)).toContainText('Duel — open: Player 0 — 2 connected');
+  await expect(alice.locator(`#online-rooms li[data-room="${unlisted}"]`)).toHaveCount(0);
+  expect(errors).toEqual([]);
 });
 
 test("a joiner reads the cards' rules text from the room's definition", async ({ browser }) => {

@@ -18,6 +18,8 @@ export interface RoomOptions {
   decisionSeconds?: number;
   graceSeconds?: number;
   botDelayMs?: number;
+  /** whether the room is in the lobby (listRooms); default false: found by its id alone */
+  listed?: boolean;
   resume?: string;
 }
 export type BotLevel = 'random' | 'easy' | 'normal' | 'hard';
@@ -334,6 +336,58 @@ export async function join(url: string | URL, room: string | RoomOptions, option
   const game = new OnlineGame(r);
   await game.ready;
   return game;
+}
+
+/** A room in the server's lobby (listRooms). */
+export interface ListedRoom {
+  roomId: string;
+  /** the example's name (the room's `game` option), null for a room made from a definition */
+  game: string | null;
+  /** the definition's `name` */
+  name: string | null;
+  players: PlayerId[];
+  /** the seats nobody holds that no bot plays from the start: `join(url, roomId, { seat })` takes one */
+  openSeats: PlayerId[];
+  bots: Record<string, BotLevel>;
+  seedChosen: boolean;
+  /** the clients in it, players and spectators */
+  clients: number;
+}
+
+/**
+ * The rooms created with `listed: true` whose game has not ended, oldest first, as the
+ * server's lobby lists them now.
+ */
+export async function listRooms(url: string | URL, options: { timeoutMs?: number } = {}): Promise<ListedRoom[]> {
+  checkOptions<{ timeoutMs?: number }>('listRooms', options, ['timeoutMs']);
+  const { timeoutMs = 10_000 } = options;
+  if (typeof timeoutMs !== 'number' || !(timeoutMs > 0)) throw new RangeError(`rulestack: listRooms: timeoutMs must be a number of milliseconds above 0, not ${String(timeoutMs)}`);
+  const lobby = await connecting('list the rooms', url, sdk(url).joinOrCreate('lobby'));
+  type Listing = { roomId: string; name: string; clients: number; createdAt?: string; metadata?: Record<string, unknown> };
+  try {
+    const rooms = await new Promise<Listing[]>((resolve, reject) => {
+      const timer = setTimeout(() => reject(new Error(`rulestack client: cannot list the rooms at ${String(url)}: the lobby sent no list within ${timeoutMs} ms`)), timeoutMs);
+      lobby.onMessage('rooms', (list: Listing[]) => {
+        clearTimeout(timer);
+        resolve(list);
+      });
+      lobby.onMessage('+', () => {}); // (changes after the list: not kept)
+      lobby.onMessage('-', () => {});
+      lobby.onLeave((code) => {
+        clearTimeout(timer);
+        reject(new Error(`rulestack client: cannot list the rooms at ${String(url)}: the lobby closed (${code})`));
+      });
+    });
+    return rooms
+      .filter((r) => r.name === 'rulestack' && r.metadata)
+      .sort((a, b) => String(a.createdAt ?? '').localeCompare(String(b.createdAt ?? '')))
+      .map((r) => {
+        const m = r.metadata as { game: string | null; name: string | null; players: PlayerId[]; open: PlayerId[]; bots: Record<string, BotLevel>; seedChosen: boolean };
+        return { roomId: r.roomId, game: m.game, name: m.name, players: m.players, openSeats: m.open, bots: m.bots, seedChosen: m.seedChosen, clients: r.clients };
+      });
+  } finally {
+    await lobby.leave().catch(() => {});
+  }
 }
 
 /** Takes a seat back with its reconnection token (after a page reload, within the grace period). */

@@ -38,7 +38,12 @@ export function initOnline(host: OnlineHost): void {
   const server = h('input', { id: 'online-server', type: 'text', spellcheck: 'false', autocomplete: 'off', size: '28', title: 'The rulestack server (npm run server); ?server= in the address sets it' }) as HTMLInputElement;
   server.value = params.server ?? defaultServer(location);
   const seed = h('input', { id: 'online-seed', type: 'text', placeholder: 'server draws', autocomplete: 'off', spellcheck: 'false', size: '10', title: 'Empty: the server draws a seed nobody knows. A seed given here lets whoever knows it work out the deal' }) as HTMLInputElement;
+  const listed = h('input', { id: 'online-listed', type: 'checkbox', title: "Anyone who opens Play online on this server sees the room under Open rooms, and may join or watch it; else only a link finds it" }) as HTMLInputElement;
+  const listedLabel = h('label', null, listed, ' List it in the lobby');
   const create = h('button', { id: 'online-create', class: 'primary', type: 'button', title: 'Create a room on the server for the loaded definition and take its first seat' }, 'Create room') as HTMLButtonElement;
+  const refresh = h('button', { id: 'online-refresh', type: 'button', title: "List again the rooms of this server's lobby" }, 'Refresh') as HTMLButtonElement;
+  const lobbyList = h('ul', { id: 'online-rooms', class: 'online-rooms' });
+  const lobby = h('section', { id: 'online-lobby', class: 'online-lobby', 'aria-label': 'Open rooms' }, h('h2', null, 'Open rooms ', refresh), lobbyList);
   const leaveBtn = h('button', { id: 'online-leave', type: 'button', title: 'Leave the room (your seat is freed) and go back to the local game' }, 'Back to local game') as HTMLButtonElement;
   const status = h('p', { id: 'online-status', class: 'online-status', role: 'status', 'aria-live': 'polite' });
   const message = h('div', { id: 'online-message', class: 'message', role: 'alert' });
@@ -47,15 +52,16 @@ export function initOnline(host: OnlineHost): void {
   links.hidden = true;
   const summary = h('div', { id: 'online-summary', class: 'summary' });
   const board = h('div', { id: 'online-board', class: 'board' });
-  const moves = h('div', { id: 'online-moves', tabindex: '-1', 'aria-label': 'Legal moves' });
+  const moves = h('div', { id: 'online-moves', role: 'group', tabindex: '-1', 'aria-label': 'Legal moves' });
   const log = h('div', { id: 'online-log', class: 'log' });
   const logReader = h('span', { class: 'hint', id: 'online-log-reader' }, 'newest first');
   const seedLabel = h('label', null, 'Seed ', seed);
   // in the page only while it is open: its board and moves have the local panel's classes and ids
   const content = [
-    h('div', { class: 'toolbar' }, h('label', null, 'Server ', server), seedLabel, create, leaveBtn),
+    h('div', { class: 'toolbar' }, h('label', null, 'Server ', server), seedLabel, listedLabel, create, leaveBtn),
     status,
     message,
+    lobby,
     links,
     summary,
     h(
@@ -194,11 +200,47 @@ export function initOnline(host: OnlineHost): void {
     return h('div', { class: 'link-row' }, h('label', { for: id }, label), input, copy);
   }
 
-  /** In a room the server is fixed and there is nothing to create. */
+  /** In a room the server is fixed and there is nothing to create or join. */
   function setInRoom(inRoom: boolean): void {
     server.disabled = inRoom;
-    create.hidden = seedLabel.hidden = inRoom;
+    create.hidden = seedLabel.hidden = listedLabel.hidden = lobby.hidden = inRoom;
     create.disabled = false;
+  }
+
+  /** The lobby's rooms (those created listed), each to join or to watch. */
+  async function listLobby(): Promise<void> {
+    let url: string;
+    try {
+      url = checkServer(server.value);
+    } catch (e) {
+      lobbyList.replaceChildren(h('li', { class: 'hint' }, `Cannot list the rooms: ${(e as Error).message}`));
+      return;
+    }
+    lobbyList.replaceChildren(h('li', { class: 'hint' }, 'Listing…'));
+    refresh.disabled = true;
+    try {
+      const { listRooms } = await client();
+      const rooms = await listRooms(url);
+      if (game) return;
+      if (rooms.length === 0) lobbyList.replaceChildren(h('li', { class: 'hint' }, 'No listed room on this server: create one with “List it in the lobby”, or open a link you were sent.'));
+      else
+        lobbyList.replaceChildren(
+          ...rooms.map((r) => {
+            const what = `${r.name ?? r.game ?? 'a game'}`;
+            const seats = r.openSeats.length === 0 ? 'no open seat' : `open: ${r.openSeats.map(baseName).join(', ')}`;
+            const joinBtn = h('button', { type: 'button', class: 'primary', 'data-room': r.roomId, title: `Take ${r.openSeats.length ? baseName(r.openSeats[0]!) + "'s seat" : 'a seat'} in room ${r.roomId}` }, 'Join') as HTMLButtonElement;
+            joinBtn.disabled = r.openSeats.length === 0;
+            joinBtn.addEventListener('click', () => void joinRoom(r.roomId, false));
+            const watchBtn = h('button', { type: 'button', 'data-room': r.roomId, title: `Watch room ${r.roomId}: the spectator view` }, 'Watch') as HTMLButtonElement;
+            watchBtn.addEventListener('click', () => void joinRoom(r.roomId, true));
+            return h('li', { class: 'online-room', 'data-room': r.roomId }, h('span', null, `${what} — ${seats} — ${r.clients} connected`, r.seedChosen ? ' (seed chosen by its creator)' : ''), joinBtn, watchBtn);
+          }),
+        );
+    } catch (e) {
+      lobbyList.replaceChildren(h('li', { class: 'hint' }, connectError(e, 'Cannot list the rooms')));
+    } finally {
+      refresh.disabled = false;
+    }
   }
 
   function render(): void {
@@ -311,7 +353,7 @@ export function initOnline(host: OnlineHost): void {
       const s = seed.value.trim();
       const seedOption = s === '' ? {} : { seed: /^\d+$/.test(s) && Number.isSafeInteger(Number(s)) ? Number(s) : s };
       const { join } = await client();
-      return join(server.value, { definition: definitionJson, ...seedOption });
+      return join(server.value, { definition: definitionJson, ...seedOption, listed: listed.checked });
     });
   }
 
@@ -343,12 +385,14 @@ export function initOnline(host: OnlineHost): void {
 
   $('play-online').addEventListener('click', () => {
     clear();
-    if (!game) status.textContent = 'Create a room for the loaded definition, then send the player link to the other player.';
+    if (!game) status.textContent = 'Create a room for the loaded definition, then send the player link to the other player; or join an open room.';
     open();
     render();
+    if (!game) void listLobby();
     create.focus();
   });
   create.addEventListener('click', () => void createRoom());
+  refresh.addEventListener('click', () => void listLobby());
   leaveBtn.addEventListener('click', () => void close());
   if (params.room) void joinRoom(params.room, params.spectator);
 }

@@ -28,6 +28,7 @@ export function recordHeader(game, parsed, players) {
     decisionSeconds: parsed.decisionSeconds,
     graceSeconds: parsed.graceSeconds,
     botDelayMs: parsed.botDelayMs,
+    listed: parsed.listed,
   };
 }
 

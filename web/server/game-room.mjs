@@ -112,11 +112,14 @@ export class RulestackRoom extends Room {
     this.#recorded = true;
     // a resumed room's own options (timers, bots for empty seats) win over the record's
     if (parsed.resume) {
-      for (const k of ['botsForEmptySeats', 'decisionSeconds', 'graceSeconds', 'botDelayMs']) if (options[k] !== undefined) this.header[k] = parsed[k];
+      for (const k of ['botsForEmptySeats', 'decisionSeconds', 'graceSeconds', 'botDelayMs', 'listed']) if (options[k] !== undefined) this.header[k] = parsed[k];
     }
     this.players = [...this.game.players];
     this.humanSeats = this.players.filter((p) => !this.header.bots[p]);
-    await this.setMetadata({ game: this.header.game, players: this.players, bots: this.header.bots, seedChosen: this.#seedChosen, seats: {} });
+    // in the lobby only when its creator asked (else found by its id alone: a link to a friend)
+    await this.setPrivate(!this.header.listed);
+    const name = JSON.parse(this.game.definitionJson).name ?? null;
+    await this.setMetadata({ game: this.header.game, name, players: this.players, bots: this.header.bots, seedChosen: this.#seedChosen, seats: {}, open: this.humanSeats });
     if (this.#claim === null) throw new Error(`rulestack room: its claim on '${this.roomId}' was lost while it was created`);
 
     this.onMessage('move', (client, msg) => this.#admit(client, 'move', msg) && this.#run(() => this.#onMove(client, msg)));
@@ -276,7 +279,8 @@ export class RulestackRoom extends Room {
 
   #publishSeats() {
     const seats = Object.fromEntries([...this.#seatClient.keys()].map((p) => [p, true]));
-    this.setMetadata({ ...this.metadata, seats }).catch(() => {});
+    const open = this.humanSeats.filter((p) => !this.#seatClient.has(p));
+    this.setMetadata({ ...this.metadata, seats, open }).catch(() => {});
   }
 
   /**
@@ -416,6 +420,8 @@ export class RulestackRoom extends Room {
     const mover = moverClient ? this.#current(moverClient) : null; // (it may have come back meanwhile)
     if (mover) mover.userData.answer = { id, from: mover.userData.sent }; // (from: its first event)
     this.#sendUpdates(this.clients, mover, { ack: id });
+    // a game that ended leaves the lobby: nobody is to join it
+    if (this.header.listed && this.game.view().result !== null) this.setPrivate(true).catch(() => {});
     this.#schedule();
     return true;
   }

@@ -28,7 +28,7 @@ export function rememberExample(name, definitionJson) {
 }
 
 export const BOT_LEVELS = ['random', 'easy', 'normal', 'hard'];
-const CREATE_KEYS = ['game', 'definition', 'seed', 'bots', 'botsForEmptySeats', 'decisionSeconds', 'graceSeconds', 'botDelayMs', 'resume'];
+const CREATE_KEYS = ['game', 'definition', 'seed', 'bots', 'botsForEmptySeats', 'decisionSeconds', 'graceSeconds', 'botDelayMs', 'listed', 'resume'];
 // keys a client may also pass when it creates or joins (Colyseus hands both the same object)
 const JOIN_KEYS = ['seat'];
 
@@ -66,7 +66,7 @@ export function checkOptionKeys(options) {
 
 /**
  * Checks the options of a new room. Returns { source, seed, bots, botsForEmptySeats,
- * decisionSeconds, graceSeconds, botDelayMs, resume } where source is
+ * decisionSeconds, graceSeconds, botDelayMs, listed, resume } where source is
  * { game } (an example name) or { definition } (an object or JSON/YAML text).
  * Which players exist is checked later, against the loaded game (checkSeats).
  */
@@ -80,6 +80,7 @@ export function parseRoomOptions(options = {}) {
     decisionSeconds: seconds('decisionSeconds', options.decisionSeconds, 86400),
     graceSeconds: seconds('graceSeconds', options.graceSeconds, 86400) ?? 30,
     botDelayMs: 0,
+    listed: false,
     resume: null,
   };
   if (options.resume !== undefined) {
@@ -113,6 +114,10 @@ export function parseRoomOptions(options = {}) {
     const d = options.botDelayMs;
     if (!Number.isSafeInteger(d) || d < 0 || d > 60000) fail(`botDelayMs must be an integer from 0 to 60000, not ${JSON.stringify(d)}`);
     out.botDelayMs = d;
+  }
+  if (options.listed !== undefined) {
+    if (typeof options.listed !== 'boolean') fail(`listed must be true or false, not ${JSON.stringify(options.listed)}`);
+    out.listed = options.listed;
   }
   return out;
 }

@@ -1,7 +1,7 @@
 // A Colyseus server with the rulestack room ('rulestack'). In memory by default; with a
 // Redis URL, presence and matchmaking are shared through Redis (several processes, one
 // lobby) and game records are kept there, so a room can be resumed by another process.
-import { Server } from '@colyseus/core';
+import { LobbyRoom, Server } from '@colyseus/core';
 import { WebSocketTransport } from '@colyseus/ws-transport';
 import { RedisPresence } from '@colyseus/redis-presence';
 import { RedisDriver } from '@colyseus/redis-driver';
@@ -11,6 +11,8 @@ import { createStore } from './record-store.mjs';
 import { rateLimit as withDefaults } from './rate-limit.mjs';
 
 export const ROOM_NAME = 'rulestack';
+/** Colyseus's lobby: a client that joins it is sent the listed rooms, then each change. */
+export const LOBBY_NAME = 'lobby';
 /** The largest message a client may send (ws-transport's default, 4 KiB, is less than a move naming many targets). */
 export const MAX_MESSAGE_BYTES = 64 * 1024;
 
@@ -42,7 +44,8 @@ export function createServer({ redisUrl = process.env.REDIS_URL, publicAddress =
     greet: false,
   });
   store ??= createStore(redisUrl, { ttlSeconds: recordTtlSeconds, leaseSeconds: recordLeaseSeconds });
-  server.define(ROOM_NAME, roomWithStore(store, limits));
+  server.define(ROOM_NAME, roomWithStore(store, limits)).enableRealtimeListing();
+  server.define(LOBBY_NAME, LobbyRoom);
   return { server, store };
 }
 

@@ -8,7 +8,7 @@ import { spawnSync } from 'node:child_process';
 import { writeFileSync, existsSync } from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
-import { join, rejoin, OnlineGame } from 'rulestack/client';
+import { join, rejoin, listRooms, OnlineGame } from 'rulestack/client';
 import { consumerApp, ROOT, TSC } from './consumer-app.js';
 
 let app: string;
@@ -39,13 +39,17 @@ test('no server there: join and rejoin reject with what was asked, where, and wh
     message: `rulestack client: cannot join room 'r1' at ws://127.0.0.1:${port}: fetch failed (ECONNREFUSED)`,
   });
   await assert.rejects(rejoin(`ws://127.0.0.1:${port}`, 'r1:token'), { message: /^rulestack client: cannot rejoin at ws:\/\/127\.0\.0\.1:\d+: / });
+  await assert.rejects(listRooms(`ws://127.0.0.1:${port}`), {
+    message: `rulestack client: cannot list the rooms at ws://127.0.0.1:${port}: fetch failed (ECONNREFUSED)`,
+  });
 });
 
-const CONSUMER = `import { join, type OnlineGame, type RoomUpdate, type TimeoutNotice } from 'rulestack/client';
+const CONSUMER = `import { join, listRooms, type ListedRoom, type OnlineGame, type RoomUpdate, type TimeoutNotice } from 'rulestack/client';
 import { IllegalMoveError, type GameEvent, type GameView, type Move } from 'rulestack';
 
 export async function play(url: string): Promise<number> {
-  const game: OnlineGame = await join(url, { game: 'duel', seed: 1, bots: { 1: 'easy' }, decisionSeconds: 30 });
+  const open: ListedRoom[] = (await listRooms(url, { timeoutMs: 5000 })).filter((r) => r.game === 'duel' && r.openSeats.length > 0);
+  const game: OnlineGame = open.length > 0 ? await join(url, open[0]!.roomId, { seat: open[0]!.openSeats[0]! }) : await join(url, { game: 'duel', seed: 1, bots: { 1: 'easy' }, decisionSeconds: 30, listed: true });
   const seat: string | null = game.seat;
   const view: GameView = game.view();
   const moves: Move[] = game.legalMoves();

@@ -159,7 +159,7 @@ test('npm run server takes no arguments, PORT is a port number, RECORD_TTL_SECON
 
 test('bad room options are refused with what is wrong', async () => {
   const create = (o) => env.colyseus.sdk.create('rulestack', o);
-  await assert.rejects(create({ game: 'duel', colour: 'red' }), { message: /^rulestack room: unknown option 'colour' \(options: game, definition, seed, bots, botsForEmptySeats, decisionSeconds, graceSeconds, botDelayMs, resume; when joining: seat\)$/ });
+  await assert.rejects(create({ game: 'duel', colour: 'red' }), { message: /^rulestack room: unknown option 'colour' \(options: game, definition, seed, bots, botsForEmptySeats, decisionSeconds, graceSeconds, botDelayMs, listed, resume; when joining: seat\)$/ });
   await assert.rejects(create({}), { message: /^rulestack room: give exactly one of 'game' \(an example name: ambush, crazy-eights, duel/ });
   await assert.rejects(create({ game: 'chess' }), { message: /^rulestack room: unknown game 'chess' \(examples: ambush, / });
   await assert.rejects(create({ game: 'duel', seed: 1.5 }), { message: 'rulestack room: seed must be a safe integer or a string, not 1.5' });

@@ -1,0 +1,64 @@
+// The lobby: rooms created with `listed: true` are listed (listRooms of rulestack/client)
+// with their open seats as players come and go, and leave the list when their game ends;
+// other rooms are found by their id alone.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { join, listRooms } from 'rulestack/client';
+import { startServer, freePort, sleep } from './helpers.mjs';
+
+let env;
+before(async () => {
+  env = await startServer();
+});
+after(() => env.colyseus.shutdown());
+
+/** The list once it shows what `ok` waits for (the lobby hears of a change a moment later). */
+async function listed(ok) {
+  for (let i = 0; i < 50; i++) {
+    const rooms = await listRooms(env.url);
+    if (ok(rooms)) return rooms;
+    await sleep(50);
+  }
+  return listRooms(env.url);
+}
+
+test('a listed room is in the lobby with its open seats until its game ends; an unlisted one is not', async () => {
+  assert.deepEqual(await listRooms(env.url), []);
+  const p0 = await join(env.url, { game: 'tictactoe', seed: 5, listed: true });
+  const hidden = await join(env.url, { game: 'tictactoe', seed: 6 });
+  const custom = await join(env.url, { definition: hidden.definitionJson, listed: true, bots: { 1: 'random' } }, { seat: 'spectator' });
+  const player = await join(env.url, custom.roomId);
+  assert.equal(player.seat, '0');
+  let rooms = await listed((r) => r.length === 2 && r[0].openSeats.length === 1);
+  assert.deepEqual(rooms, [
+    { roomId: p0.roomId, game: 'tictactoe', name: 'Tic-tac-toe', players: ['0', '1'], openSeats: ['1'], bots: {}, seedChosen: true, clients: 1 },
+    { roomId: custom.roomId, game: null, name: 'Tic-tac-toe', players: ['0', '1'], openSeats: [], bots: { 1: 'random' }, seedChosen: false, clients: 2 },
+  ]);
+  // its second seat taken: listed still (to watch), with no open seat
+  const p1 = await join(env.url, p0.roomId);
+  rooms = await listed((r) => r[0]?.openSeats.length === 0);
+  assert.deepEqual(rooms.map((r) => [r.roomId, r.openSeats, r.clients]), [[p0.roomId, [], 2], [custom.roomId, [], 2]]);
+  // the game played to its end: out of the lobby
+  const seats = { 0: p0, 1: p1 };
+  while (p0.view().result === null) {
+    const who = p0.view().toAct[0];
+    const updated = new Promise((r) => seats[1 - who].on('update', r));
+    await seats[who].apply(who, seats[who].legalMoves()[0]);
+    await updated;
+  }
+  rooms = await listed((r) => r.length === 1);
+  assert.deepEqual(rooms.map((r) => r.roomId), [custom.roomId]);
+  // a seat left for good is open again (the spectator keeps the room)
+  await player.leave();
+  rooms = await listed((r) => r[0]?.openSeats.length === 1);
+  assert.deepEqual(rooms.map((r) => [r.roomId, r.openSeats, r.clients]), [[custom.roomId, ['0'], 1]]);
+  for (const g of [p0, p1, hidden, custom]) await g.leave();
+});
+
+test('listed must be a boolean; listRooms says where it could not list', async () => {
+  await assert.rejects(join(env.url, { game: 'tictactoe', listed: 'yes' }), { message: /rulestack room: listed must be true or false, not "yes"/ });
+  await assert.rejects(listRooms(env.url, { timeout: 5 }), { name: 'RangeError', message: "rulestack: listRooms: unknown option 'timeout' (options: timeoutMs)" });
+  await assert.rejects(listRooms(env.url, { timeoutMs: 0 }), { name: 'RangeError', message: 'rulestack: listRooms: timeoutMs must be a number of milliseconds above 0, not 0' });
+  const nobody = `ws://127.0.0.1:${await freePort()}`;
+  await assert.rejects(listRooms(nobody), { message: new RegExp(`^rulestack client: cannot list the rooms at ${nobody}: `) });
+});
