@@ -20,6 +20,11 @@ bool Game::same(Value a, Value b) const {
   return a == b;
 }
 
+// A value as a condition: a zone holds when it is not empty (Value::truthy knows no zone's size).
+bool Game::truth(Value v) const {
+  return v.k() == VK::Zone ? !st_.zones[v.v()].empty() : v.truthy();
+}
+
 // The language's == (two lists are never equal).
 bool Game::equal(Value a, Value b) const {
   return a.k() == b.k() ? (a.k() != VK::List && a.v() == b.v()) : same(a, b);
@@ -190,7 +195,7 @@ bool Game::evalBool(int n, const Ctx& c) const {
       if (e < 0 || st_.ents[e].zone < 0) return false;  // (a destroyed entity has no zone)
       return st_.ents[e].zone == def_->zoneInstance(nd.imm, c.player >= 0 ? c.player : st_.active);
     }
-    default: return evalNode(n, c).truthy();
+    default: return truth(evalNode(n, c));
   }
 }
 

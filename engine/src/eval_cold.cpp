@@ -188,13 +188,17 @@ Value Game::evalCold(int n, const Ctx& c) const {
     case N::Contains: {
       Value l = evalNode(nd.a, c);
       Value x = evalNode(nd.b, c);
+      // (as == compares: an entity, zone or player also matches the string of its id)
       if (l.k() == VK::List) {
         for (int32_t i = 0; i < l.n(); i++)
-          if (scratch_[l.v() + i] == x) return Value::boolean(true);
+          if (equal(scratch_[l.v() + i], x)) return Value::boolean(true);
         return Value::boolean(false);
       }
-      if (l.k() == VK::Zone) return Value::boolean(x.k() == VK::Ent && st_.ents[x.v()].zone == l.v());
-      return Value::boolean(!l.isNull() && l == x);
+      if (l.k() == VK::Zone) {
+        const int32_t e = x.k() == VK::Str ? findEntity(def_->syms.names[x.v()]) : x.k() == VK::Ent ? x.v() : -1;
+        return Value::boolean(e >= 0 && st_.ents[e].zone == l.v());
+      }
+      return Value::boolean(!l.isNull() && equal(l, x));
     }
     case N::Where: {
       // the elements read where they are (by index: the test may add lists of its own to the
@@ -208,7 +212,7 @@ Value Game::evalCold(int n, const Ctx& c) const {
       Ctx c2 = c;
       for (int32_t i = 0; i < n; i++) {
         c2.candidate = elemAt(l, i);
-        keep[i >> 6] |= (uint64_t)evalNode(nd.b, c2).truthy() << (i & 63);
+        keep[i >> 6] |= (uint64_t)truth(evalNode(nd.b, c2)) << (i & 63);
       }
       int32_t off = (int32_t)scratch_.size();
       for (int32_t i = 0; i < n; i++)
@@ -234,7 +238,8 @@ Value Game::evalCold(int n, const Ctx& c) const {
     }
     case N::Div: {
       int32_t a = evalInt(nd.a, c), b = evalInt(nd.b, c);
-      return Value::num(b == 0 || (a == INT32_MIN && b == -1) ? 0 : a / b);
+      if (b == -1) return Value::num((int32_t)(0u - (uint32_t)a));  // (wraps: INT32_MIN / -1 is INT32_MIN)
+      return Value::num(b == 0 ? 0 : a / b);
     }
     case N::Mod: {
       int32_t a = evalInt(nd.a, c), b = evalInt(nd.b, c);
@@ -243,7 +248,7 @@ Value Game::evalCold(int n, const Ctx& c) const {
     case N::Neg: return Value::num((int32_t)(0u - (uint32_t)evalInt(nd.a, c)));
     case N::Abs: {
       int32_t a = evalInt(nd.a, c);
-      return Value::num(a == INT32_MIN ? INT32_MAX : (a < 0 ? -a : a));
+      return Value::num(a < 0 ? (int32_t)(0u - (uint32_t)a) : a);  // (wraps: abs(INT32_MIN) is INT32_MIN)
     }
     default: return Value::null();
   }

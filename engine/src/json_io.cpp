@@ -369,13 +369,22 @@ bool parseMove(const Game& g, const json& j, Move& out, std::string& error, int 
   const Def& d = g.def();
   out = Move{};
   if (!j.is_object()) { error = "a move is a JSON object"; return false; }
+  static const char* const keys[] = {"action", "source", "targets", "mode", "x", "decision", "accept"};
+  unsigned present = 0;  // (bit i: keys[i])
   for (auto it = j.begin(); it != j.end(); ++it) {
-    static const char* keys[] = {"action", "source", "targets", "mode", "x", "decision", "accept"};
-    if (std::find_if(std::begin(keys), std::end(keys), [&](const char* k) { return it.key() == k; }) == std::end(keys)) {
+    auto k = std::find_if(std::begin(keys), std::end(keys), [&](const char* key) { return it.key() == key; });
+    if (k == std::end(keys)) {
       error = "unknown key '" + it.key() + "' in the move";
       return false;
     }
+    present |= 1u << (k - std::begin(keys));
   }
+  // a key of another kind of move is refused, not ignored (a move is one that legalMoves lists)
+  auto only = [&](unsigned allowed, const char* what) {
+    if (!(present & ~allowed)) return true;
+    error = std::string(what) + " takes no '" + keys[__builtin_ctz(present & ~allowed)] + "'";
+    return false;
+  };
   auto targets = [&]() -> bool {
     if (!j.contains("targets")) return true;
     if (!j["targets"].is_array()) { error = "targets must be a list of ids"; return false; }
@@ -389,6 +398,7 @@ bool parseMove(const Game& g, const json& j, Move& out, std::string& error, int 
     return true;
   };
   if (j.contains("decision")) {
+    if (!only(0x64, "an answer to a decision")) return false;  // decision, accept, targets
     out.kind = Move::Answer;
     const json& dj = j["decision"];
     std::string id = dj.is_string() ? dj.get<std::string>() : (dj.is_number_integer() ? "d" + std::to_string(dj.get<long long>()) : "");
@@ -404,8 +414,9 @@ bool parseMove(const Game& g, const json& j, Move& out, std::string& error, int 
   std::string name = j["action"].get<std::string>();
   if (name == "pass") {
     out.kind = Move::Pass;
-    return true;
+    return only(0x01, "a pass");
   }
+  if (!only(0x1f, "an action")) return false;  // action, source, targets, mode, x
   out.kind = Move::Take;
   if (j.contains("source")) {
     if (!j["source"].is_string()) { error = "source must be an entity id"; return false; }

@@ -26,7 +26,7 @@ Value combined(Op op, int32_t cur, Value v) {
     case Op::Add: return Value::num((int32_t)((uint32_t)cur + (uint32_t)x));
     case Op::Sub: return Value::num((int32_t)((uint32_t)cur - (uint32_t)x));
     case Op::Mul: return Value::num((int32_t)((uint32_t)cur * (uint32_t)x));
-    case Op::Div: return Value::num(x == 0 || (cur == INT32_MIN && x == -1) ? 0 : cur / x);
+    case Op::Div: return Value::num(x == -1 ? (int32_t)(0u - (uint32_t)cur) : x == 0 ? 0 : cur / x);  // (wraps, as /)
     default: return v;
   }
 }

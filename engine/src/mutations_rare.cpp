@@ -63,9 +63,8 @@ void Game::applyRareOp(const Mutation& m, Ctx& c, std::vector<Value>& targets) {
     }
     case Op::Create: {
       int count = m.count.present() ? number(m.count, c) : 1;
-      if (count > kMaxCreate) opError(m, "Create makes at most 1000 entities at once");
-      Value z = eval(m.destination, c);
-      if (z.k() != VK::Zone) opError(m, "destination is not a zone");
+      if ((unsigned)count > (unsigned)kMaxCreate) opError(m, "Create makes from 0 to 1000 entities at once, found " + std::to_string(count));
+      const Value z = Value::zone(opZone(m, c, m.destination, "destination"));  // (an entity: its zone)
       int32_t owner = -1;
       if (m.owner.present()) {
         Value o = eval(m.owner, c);

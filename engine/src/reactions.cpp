@@ -148,9 +148,25 @@ void Game::startReaction(int ri, int32_t player, int32_t self, int32_t evFrame, 
   k.self = k.selected = self;
   k.evFrame = evFrame;
   k.targets = targets;
-  if (r.action >= 0) pushMuts(LK::Action, r.action, -1, FrameCtx(k));
-  pushMuts(LK::Reaction, ri, -1, FrameCtx(k));
-  if (r.action >= 0) pushMuts(LK::Cost, r.action, -1, std::move(k));
+  if (r.action < 0) {
+    pushMuts(LK::Reaction, ri, -1, std::move(k));
+    return;
+  }
+  // three lists in that order: all at once, or all as frames (pushed last first). Not each
+  // list as it can: one run at once while another waits as a frame would run out of order.
+  const LK order[3] = {LK::Cost, LK::Reaction, LK::Action};
+  const int32_t index[3] = {r.action, ri, r.action};
+  bool atOnce = !trace;
+  for (int i = 0; i < 3 && atOnce; i++) {
+    const std::vector<Mutation>& ms = listOf(order[i], index[i], -1);
+    atOnce = ms.empty() || def_->runsAtOnce(ms);
+  }
+  if (atOnce) {
+    for (int i = 0; i < 3; i++) pushMuts(order[i], index[i], -1, FrameCtx(k));  // (each runs now)
+    return;
+  }
+  for (int i = 2; i >= 0; i--)
+    if (!listOf(order[i], index[i], -1).empty()) pushMutsFrame(order[i], index[i], -1, FrameCtx(k));
 }
 
 }  // namespace rulestack

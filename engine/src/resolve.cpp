@@ -130,12 +130,17 @@ RULESTACK_SMALL bool Game::pushMuts(LK lk, int32_t li, int32_t lj, FrameCtx&& ct
     runAtOnce(ms, ctxFrom(ctx));
     return false;
   }
+  pushMutsFrame(lk, li, lj, std::move(ctx));
+  return true;
+}
+
+// A list as a frame of its own (its mutations run as steps).
+void Game::pushMutsFrame(LK lk, int32_t li, int32_t lj, FrameCtx&& ctx) {
   Frame& f = pushFrame(FK::Muts);
   f.lk = lk;
   f.li = li;
   f.lj = lj;
   f.ctx = std::move(ctx);
-  return true;
 }
 
 void Game::pushEvent(const Event& ev, uint8_t halves, int32_t a) {

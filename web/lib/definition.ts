@@ -340,7 +340,8 @@ export function quoteBareOperators(text: string): string {
  * - an expression in a flow mapping (`{ target: $players[0], value: min($x, 3) }`): there
  *   `[`, `]`, `{`, `}` and `,` end a plain value, so an unquoted value that holds a `$` is
  *   quoted up to the `,` or `}` that really ends it (brackets, parentheses and quotes inside
- *   it are skipped over). Block style needs no quoting and gets none.
+ *   it are skipped over); so is a lone operator there (`{ operation: -, value: 2 }`). Block
+ *   style needs no quoting and gets none.
  */
 export function quoteYaml(source: string): { text: string; original: (offset: number) => number } {
   const inserted: number[] = []; // offsets in the output of every inserted quote character
@@ -392,7 +393,8 @@ export function quoteYaml(source: string): { text: string; original: (offset: nu
         const value = whole.slice(i, end).replace(/[ \t]+$/, '');
         // quotes that need no escape inside (an expression with both kinds stays as it is)
         const q = !value.includes("'") ? "'" : !value.includes('"') && !value.includes('\\') ? '"' : '';
-        if (q && value.includes('$') && !/^[|>&*!'"{[]/.test(value)) {
+        // (a lone operator too: `operation: -` or `*` would be read as a list item or an alias)
+        if (q && (/^[-+*/=]$/.test(value) || (value.includes('$') && !/^[|>&*!'"{[]/.test(value)))) {
           push(q, true);
           push(value);
           push(q, true);

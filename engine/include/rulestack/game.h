@@ -293,6 +293,7 @@ class Game {
   Value liveValue(Value v) const;
   __attribute__((noinline)) bool same(Value a, Value b) const;  // (ids compared as text: rare)
   bool equal(Value a, Value b) const;
+  bool truth(Value v) const;  // a condition's value: a zone holds when not empty
   int32_t opponentOf(int32_t player) const;  // the next player in turn order, -1 for none
   int32_t fusedPlayer(int32_t a, const Ctx& c) const;  // a fused node's player (PlayerProp)
   int32_t playerAt(int32_t a, int32_t current) const;  // the same, $player.current = current
@@ -343,6 +344,7 @@ class Game {
   void traceFrame(int fi);
   Frame& pushFrame(FK kind);
   bool pushMuts(LK lk, int32_t li, int32_t lj, FrameCtx&& ctx);  // false: no frame (empty, or ran at once)
+  void pushMutsFrame(LK lk, int32_t li, int32_t lj, FrameCtx&& ctx);
   void runAtOnce(const std::vector<Mutation>& ms, const Ctx& c);
   void pushEvent(const Event& ev, uint8_t halves, int32_t a = -1);
   Event moveEvent(int32_t e, int32_t zone, int32_t player) const;

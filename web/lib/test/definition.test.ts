@@ -145,6 +145,15 @@ test("spec 002's bare operators (operation: -) read as strings", () => {
   );
   assert.deepEqual(p.locate('/mutations/0/value'), { line: 4, column: 5 });
   assert.deepEqual(p.locate('/mutations/2/operation'), { line: 6, column: 5 });
+  // in flow style as well (before, '-' was a block list inside the flow mapping and '*' an alias)
+  const flow = parseDefinition(`mutations:
+  - { target: $player.current, operation: -, value: 2 }
+  - { operation: *, value: 3 }
+  - { operation: /}
+  - [+, =]
+`);
+  assert.deepEqual(JSON.parse(flow.json).mutations, [{ target: '$player.current', operation: '-', value: 2 }, { operation: '*', value: 3 }, { operation: '/' }, ['+', '=']]);
+  assert.deepEqual(flow.locate('/mutations/1/value'), { line: 3, column: '  - { operation: *, '.length + 1 }); // (the author's column)
 });
 
 test('expressions in YAML flow style read as in block style: [ ] ( , inside an expression do not end it', () => {
