@@ -4,7 +4,7 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { join, listRooms } from 'rulestack/client';
-import { startServer, freePort, sleep } from './helpers.mjs';
+import { startServer, startRedis, spawnServer, freePort, sleep } from './helpers.mjs';
 
 let env;
 before(async () => {
@@ -61,4 +61,33 @@ test('listed must be a boolean; listRooms says where it could not list', async (
   await assert.rejects(listRooms(env.url, { timeoutMs: 0 }), { name: 'RangeError', message: 'rulestack: listRooms: timeoutMs must be a number of milliseconds above 0, not 0' });
   const nobody = `ws://127.0.0.1:${await freePort()}`;
   await assert.rejects(listRooms(nobody), { message: new RegExp(`^rulestack client: cannot list the rooms at ${nobody}: `) });
+});
+
+test('with Redis, each process lists the listed rooms of all of them', async () => {
+  const redis = await startRedis();
+  const servers = [];
+  try {
+    for (let i = 0; i < 2; i++) servers.push(await spawnServer({ REDIS_URL: redis.url }));
+    const [a, b] = servers;
+    const game = await join(a.url, { game: 'tictactoe', seed: 9, listed: true });
+    let rooms = [];
+    for (let i = 0; i < 50 && rooms.length === 0; i++) {
+      rooms = await listRooms(b.url);
+      if (rooms.length === 0) await sleep(50);
+    }
+    assert.deepEqual(rooms.map((r) => [r.roomId, r.openSeats]), [[game.roomId, ['1']]]);
+    // its second seat taken through the other process
+    const other = await join(b.url, rooms[0].roomId);
+    assert.equal(other.seat, '1');
+    for (let i = 0; i < 50 && rooms[0]?.openSeats.length; i++) {
+      rooms = await listRooms(a.url);
+      await sleep(50);
+    }
+    assert.deepEqual(rooms.map((r) => [r.roomId, r.openSeats, r.clients]), [[game.roomId, [], 2]]);
+    await other.leave();
+    await game.leave();
+  } finally {
+    for (const s of servers) s.child.kill('SIGKILL');
+    redis.stop();
+  }
 });
