@@ -13,6 +13,12 @@ import { rateLimit as withDefaults } from './rate-limit.mjs';
 export const ROOM_NAME = 'rulestack';
 /** Colyseus's lobby: a client that joins it is sent the listed rooms, then each change. */
 export const LOBBY_NAME = 'lobby';
+/** A lobby client's messages a second (a 'filter' sends it the whole list again): past it, its connection is closed. */
+export const LOBBY_MESSAGES_PER_SECOND = 10;
+
+class Lobby extends LobbyRoom {
+  maxMessagesPerSecond = LOBBY_MESSAGES_PER_SECOND;
+}
 /** The largest message a client may send (ws-transport's default, 4 KiB, is less than a move naming many targets). */
 export const MAX_MESSAGE_BYTES = 64 * 1024;
 
@@ -45,7 +51,7 @@ export function createServer({ redisUrl = process.env.REDIS_URL, publicAddress =
   });
   store ??= createStore(redisUrl, { ttlSeconds: recordTtlSeconds, leaseSeconds: recordLeaseSeconds });
   server.define(ROOM_NAME, roomWithStore(store, limits)).enableRealtimeListing();
-  server.define(LOBBY_NAME, LobbyRoom);
+  server.define(LOBBY_NAME, Lobby);
   return { server, store };
 }
 

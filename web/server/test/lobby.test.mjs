@@ -4,6 +4,8 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { join, listRooms } from 'rulestack/client';
+import { CloseCode } from '@colyseus/core';
+import { LOBBY_MESSAGES_PER_SECOND } from '../server.mjs';
 import { startServer, startRedis, spawnServer, freePort, sleep } from './helpers.mjs';
 
 let env;
@@ -59,6 +61,12 @@ test('listed must be a boolean; listRooms says where it could not list', async (
   await assert.rejects(join(env.url, { game: 'tictactoe', listed: 'yes' }), { message: /rulestack room: listed must be true or false, not "yes"/ });
   await assert.rejects(listRooms(env.url, { timeout: 5 }), { name: 'RangeError', message: "rulestack: listRooms: unknown option 'timeout' (options: timeoutMs)" });
   await assert.rejects(listRooms(env.url, { timeoutMs: 0 }), { name: 'RangeError', message: 'rulestack: listRooms: timeoutMs must be a number of milliseconds above 0, not 0' });
+  // a lobby client that floods it (each 'filter' would send the whole list again) is cut off
+  const lobby = await env.colyseus.sdk.joinOrCreate('lobby');
+  lobby.onMessage('rooms', () => {});
+  const closed = new Promise((r) => lobby.onLeave(r));
+  for (let i = 0; i < 3 * LOBBY_MESSAGES_PER_SECOND; i++) lobby.send('filter', {});
+  assert.equal(await closed, CloseCode.WITH_ERROR);
   const nobody = `ws://127.0.0.1:${await freePort()}`;
   await assert.rejects(listRooms(nobody), { message: new RegExp(`^rulestack client: cannot list the rooms at ${nobody}: `) });
 });
