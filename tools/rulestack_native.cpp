@@ -224,17 +224,30 @@ std::string formatIssue(const std::string& file, const json& e) {
   return p.empty() ? file + ": " + m : file + ": " + p + ": " + m;
 }
 
-// Reads a game file and validates it; prints every error and exits 1 when it is not valid.
-std::string readGame(const std::string& file) {
+// Reads a game file and validates it; prints every error and exits 1 when it is not valid
+// (with asJson, as the node command does: { "ok": false, "errors": [{ file, ... }] } on stdout).
+std::string readGame(const std::string& file, bool asJson = false) {
   std::string text = readText(file);
+  json errors = json::array();
   if (isYamlName(file)) {
-    err(file + ": YAML is not supported by rulestack-native (no YAML parser in the engine): convert it to JSON");
-    throw Exit{EXIT_FAILED};
+    errors.push_back({{"path", ""}, {"message", "YAML is not supported by rulestack-native (no YAML parser in the engine): convert it to JSON"}});
+  } else {
+    json r = parseEngineJson(rulestack::validateDefinition(text), "validate");
+    if (!r.contains("errors") || !r["errors"].is_array()) throw std::runtime_error("engine validate answered " + r.dump());
+    if (r["errors"].empty()) return text;
+    errors = r["errors"];
   }
-  json r = parseEngineJson(rulestack::validateDefinition(text), "validate");
-  if (!r.contains("errors") || !r["errors"].is_array()) throw std::runtime_error("engine validate answered " + r.dump());
-  if (r["errors"].empty()) return text;
-  for (auto& e : r["errors"]) err(formatIssue(file, e));
+  if (asJson) {
+    nlohmann::ordered_json list = nlohmann::ordered_json::array();
+    for (auto& e : errors) {
+      nlohmann::ordered_json x = {{"file", file}};
+      for (auto it = e.begin(); it != e.end(); ++it) x[it.key()] = it.value();
+      list.push_back(x);
+    }
+    out(nlohmann::ordered_json{{"ok", false}, {"errors", list}}.dump());
+  } else {
+    for (auto& e : errors) err(formatIssue(file, e));
+  }
   throw Exit{EXIT_FAILED};
 }
 
@@ -350,11 +363,12 @@ int cmdSimulate(const std::vector<std::string>& args) {
   long long maxMoves = hasMaxMoves ? integer(a, "max-moves", 0, 1, kMaxGameMoves) : 0;
   long long batch = integer(a, "batch", 20, 1, kMaxGames);
   bool asJson = a.flags.count("json") > 0;
-  std::string def = readGame(file);
+  std::string def = readGame(file, asJson);
 
   bool tty = !asJson && isatty(2);
   long long games = 0, moves = 0, draws = 0, unfinished = 0, errors = 0;
-  double lengthSum = 0, nextReport = 0.1;
+  double lengthSum = 0;
+  long long nextTenth = 1;  // (in whole tenths: 0.1 added up drifts past 0.3)
   std::map<std::string, long long> wins;
   nlohmann::ordered_json errorDetails = nlohmann::ordered_json::array();  // as the node CLI's
   auto started = std::chrono::steady_clock::now();
@@ -390,9 +404,9 @@ int cmdSimulate(const std::vector<std::string>& args) {
       std::fprintf(stderr, "\r[%s%s] %3d%% %lld/%lld games  %.1f games/s", std::string(filled, '#').c_str(),
                    std::string(width - filled, '.').c_str(), (int)std::floor((double)games / total * 100), games, total,
                    t > 0 ? games / t : 0.0);
-    } else if (!asJson && ((double)games / total >= nextReport || games >= total)) {
+    } else if (!asJson && (games * 10 >= nextTenth * total || games >= total)) {
       err("simulate: " + std::to_string(games) + "/" + std::to_string(total) + " games");
-      while (nextReport <= (double)games / total) nextReport += 0.1;
+      while (nextTenth * total <= games * 10) nextTenth++;
     }
   }
   double seconds = elapsed();
@@ -567,21 +581,20 @@ ScenarioLine runOneScenario(const std::string& file, const std::string& root) {
   if (!r.contains("failures") || !r["failures"].is_array() || r["failures"].empty()) return fail("failed");
   const json& f = r["failures"][0];
   std::string more = r["failures"].size() > 1 ? " (+" + std::to_string(r["failures"].size() - 1) + " more)" : "";
-  return fail("step " + f.value("step", json(-1)).dump() + ": " + f.value("message", "") + more);
+  // (a failure of the whole scenario names no step, as in node)
+  const bool step = f.contains("step") && f["step"].is_number_integer() && f["step"].get<long long>() >= 0;
+  return fail((step ? "step " + f["step"].dump() + ": " : "") + f.value("message", "") + more);
 }
 
-// Whether a .json file found in a directory is a scenario: it has a "steps" or a "game" key
-// (the games beside the scenarios are skipped; a file that cannot be read is taken, so that
-// its run reports why). The node command's rule.
+// Whether a .json file found in a directory is a scenario: it has a top-level "steps" or "game"
+// key (the games beside the scenarios are skipped; a file that cannot be read or parsed is
+// taken, so that its run reports why). The node command's rule.
 bool isScenarioFile(const std::string& path) {
   std::string text, why;
   if (!tryRead(path, text, why)) return true;
-  for (const char* key : {"\"steps\"", "\"game\""})
-    for (size_t at = text.find(key); at != std::string::npos; at = text.find(key, at + 1)) {
-      size_t c = text.find_first_not_of(" \t\r\n", at + std::strlen(key));
-      if (c != std::string::npos && text[c] == ':') return true;
-    }
-  return false;
+  json j = json::parse(text, nullptr, false);
+  if (j.is_discarded()) return true;  // (its run says why)
+  return j.is_object() && (j.contains("steps") || j.contains("game"));  // top-level keys only
 }
 
 // A directory stands for every .json scenario under it (sorted); YAML files are skipped there.

@@ -21,6 +21,28 @@ uint64_t infoHash(const Game& g, int player) {
   return h;
 }
 
+namespace {
+// Which of the hidden entities (ascending) sits in which hidden place is hidden as well: they
+// are put back in a canonical order (the lowest in the first place: zones in order, each from
+// its top), so that the deal below does not follow the true order (a deck read in reverse
+// deals alike). Only their places change hands: known entities keep theirs.
+void canonicalPlaces(State& s, const std::vector<int32_t>& places) {
+  std::vector<char> hidden(s.ents.size(), 0), inZone(s.zones.size(), 0);
+  for (int32_t e : places) {
+    hidden[e] = 1;
+    inZone[s.ents[e].zone] = 1;
+  }
+  size_t k = 0;
+  for (size_t z = 0; z < s.zones.size(); z++)
+    if (inZone[z])
+      for (int32_t& slot : s.zones[z])
+        if (hidden[slot]) {
+          slot = places[k++];
+          s.ents[slot].zone = (int32_t)z;
+        }
+}
+}  // namespace
+
 void determinize(Game& g, int player, Rng& rng, const std::vector<bool>* known) {
   const Def& d = g.def();
   State& s = g.dealState();  // (tmpl and props move together below)
@@ -55,6 +77,7 @@ void determinize(Game& g, int player, Rng& rng, const std::vector<bool>* known) 
         ids.push_back(std::move(id));
       }
       if (places.size() < 2) continue;
+      if (kind == 0) canonicalPlaces(s, places);
       // the same deal from any state the player cannot tell apart: canonical order, then shuffled
       stableSort(ids, std::less<>());  // (the cold sort: equal identities are alike)
       for (size_t i = ids.size(); i > 1; i--) std::swap(ids[i - 1], ids[rng.below((uint32_t)i)]);

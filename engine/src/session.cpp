@@ -172,12 +172,15 @@ struct SessionHistory {
   std::deque<size_t> logSizes;  // the log's length before each move, counting erased events
   size_t logLimit = kDefaultLogLimit;
   size_t logErased = 0;         // events erased from the front of Game::log
+  size_t logShownFrom = 0;      // the first event shown so far (counting erased ones): never lowered, so
+                                // that an undo does not bring back events the log had dropped
 };
 
 namespace {
 
 // Erases the oldest events beyond the limit (and its slack) from the game's log.
 void trimLog(Game& g, SessionHistory& h) {
+  if (g.log.size() > h.logLimit) h.logShownFrom = std::max(h.logShownFrom, h.logErased + g.log.size() - h.logLimit);
   if (g.log.size() <= h.logLimit + logSlack(h.logLimit)) return;
   size_t n = g.log.size() - h.logLimit;
   g.log.erase(g.log.begin(), g.log.begin() + (std::ptrdiff_t)n);
@@ -186,7 +189,9 @@ void trimLog(Game& g, SessionHistory& h) {
 
 // The first entry of the log that log()/logFor() show: the last logLimit of them.
 size_t logFirst(const Game& g, const SessionHistory& h) {
-  return g.log.size() > h.logLimit ? g.log.size() - h.logLimit : 0;
+  size_t first = g.log.size() > h.logLimit ? g.log.size() - h.logLimit : 0;
+  size_t shown = h.logShownFrom > h.logErased ? h.logShownFrom - h.logErased : 0;
+  return std::min(std::max(first, shown), g.log.size());
 }
 
 // What log()/logFor() answer: the array of events kept, or, when earlier events of the game

@@ -899,13 +899,13 @@ function scenarioLine(r: ScenarioReport): string {
  * games beside the scenarios have neither; a file that cannot be read is taken, so that its
  * run reports why). */
 function isScenarioFile(p: string): boolean {
-  let text: string;
+  let value: unknown;
   try {
-    text = readText(p);
+    value = parseDefinition(readText(p), formatOf(p)).value; // (as a scenario file is read)
   } catch {
     return true;
   }
-  return /^(steps|game)\s*:|"(steps|game)"\s*:/m.test(text);
+  return typeof value === 'object' && value !== null && !Array.isArray(value) && ('steps' in value || 'game' in value);
 }
 
 function isFolder(p: string): boolean {

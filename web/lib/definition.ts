@@ -479,6 +479,8 @@ const noLocation = (): undefined => undefined;
  * and when the definition is not an object.
  */
 export function parseDefinition(definition: unknown, format: DefinitionFormat = 'auto'): ParsedDefinition {
+  if (format !== 'auto' && format !== 'json' && format !== 'yaml')
+    throw new RangeError(`rulestack: format must be 'auto', 'json' or 'yaml', not ${JSON.stringify(format)}`);
   if (typeof definition === 'string') {
     const text = definition;
     const looksJson = /^\s*[{[]/.test(text);

@@ -86,6 +86,13 @@ function checkSimulateOptions(opts: unknown, what: 'simulate' | 'simulateParalle
     throw new RangeError(`rulestack: invalid bot: ${JSON.stringify(o.bot)} (${SIM_BOTS.join(', ')})`);
   if (o.iterations !== undefined) countOption('iterations', o.iterations, 100_000);
   if (o.maxMoves !== undefined) countOption('maxMoves', o.maxMoves, 100_000);
+  // game i plays seed + i: a whole number (not a Seed of createGame: no bigint, no string)
+  const shown = (v: unknown) => (typeof v === 'bigint' ? `${v}n` : typeof v === 'number' ? String(v) : (JSON.stringify(v) ?? String(v)));
+  if (o.seed !== undefined && o.seed !== null && !(Number.isSafeInteger(o.seed) && (o.seed as number) >= 0 && (o.seed as number) <= Number.MAX_SAFE_INTEGER - ((o.games as number) - 1)))
+    throw new (typeof o.seed === 'number' ? RangeError : TypeError)(
+      `rulestack: ${what}: seed must be an integer from 0 to ${Number.MAX_SAFE_INTEGER} - games + 1 (game i plays seed + i), not ${shown(o.seed)}`,
+    );
+  if (o.hashes !== undefined && typeof o.hashes !== 'boolean') throw new TypeError(`rulestack: ${what}: hashes must be true or false, not ${shown(o.hashes)}`);
 }
 
 let cached: Promise<Rulestack> | undefined;
@@ -292,7 +299,8 @@ export class Rulestack {
   restore(definition: DefinitionInput, snapshot: Snapshot | string, opts: ValidateOptions = {}): Game {
     checkOptions<ValidateOptions>('restore', opts, ['format']);
     const parsed = parseDefinition(definition, opts.format);
-    const snapJson = typeof snapshot === 'string' ? snapshot : JSON.stringify(snapshot);
+    // (undefined or a function: no JSON at all, which the engine refuses as it refuses null)
+    const snapJson = typeof snapshot === 'string' ? snapshot : (JSON.stringify(snapshot) ?? 'null');
     const instance = this.#live();
     const session: Session = instance.run('restore', () => new instance.module.Session());
     let ok = false;

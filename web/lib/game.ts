@@ -356,7 +356,8 @@ export class Game {
    * player, as that player may see it, and with `null` as a spectator may: an entity they
    * could not identify at that moment shows under the handle it had then (`"?3fa9c2d1"`), and
    * a card a move showed them carries `revealed` (the handle they knew it by). After `undo`,
-   * the events of the moves undone are gone, and those dropped before do not come back.
+   * the events of the moves undone are gone, and those dropped before do not come back (the
+   * log can hold fewer than `logLimit` events then, or none).
    * RangeError for an unknown player.
    */
   log(player?: PlayerRef | null): GameLog {

@@ -303,6 +303,11 @@ describe('playing', () => {
     try {
       assert.throws(() => rs.restore(TIC_TAC_TOE_YAML, { not: 'a snapshot' }), SnapshotError);
       assert.throws(() => rs.restore(TIC_TAC_TOE_YAML, '{'), SnapshotError);
+      // no snapshot at all: the same (before: embind's BindingError, "Cannot pass non-string")
+      assert.throws(() => rs.restore(TIC_TAC_TOE_YAML, undefined as unknown as string), SnapshotError);
+      // a format that is not one of the three is refused, not read as YAML
+      assert.throws(() => rs.createGame(TIC_TAC_TOE_YAML, { format: 'xml' as 'yaml' }), { name: 'RangeError', message: `rulestack: format must be 'auto', 'json' or 'yaml', not "xml"` });
+      assert.throws(() => rs.validate(TIC_TAC_TOE_YAML, { format: 'YAML' as 'yaml' }), RangeError);
       assert.throws(
         () => rs.restore(BAD_DEFINITION_YAML, game.snapshot()),
         (e: unknown) => e instanceof DefinitionError && e.errors.some((x) => x.path === '/flwo' && x.line === 7),
@@ -410,6 +415,26 @@ describe('simulate and bot options', () => {
 });
 
 describe('simulate maxMoves', () => {
+  test("simulate's seed is a whole number from 0 (game i plays seed + i), its hashes a boolean", () => {
+    // simulate's seed: game i plays seed + i, a whole number from 0; hashes a boolean (before:
+    // -5 played as 5, 1.5 as 1, a string as 1, and hashes: 1 crashed the engine)
+    const seedError = (seed: unknown, type: typeof TypeError) =>
+      assert.throws(() => rs.simulate(TIC_TAC_TOE_YAML, { games: 2, seed } as SimulateOptions), {
+        name: type.name,
+        message: /^rulestack: simulate: seed must be an integer from 0 to 9007199254740991 - games \+ 1 \(game i plays seed \+ i\), not /,
+      });
+    const restartsBefore = rs.restarts;
+    seedError(-5, RangeError);
+    seedError(1.5, RangeError);
+    seedError(2 ** 53 - 1, RangeError); // (its second game would be past 2^53 - 1)
+    seedError('x', TypeError);
+    seedError(5n, TypeError);
+    assert.deepEqual(rs.simulate(TIC_TAC_TOE_YAML, { games: 2, seed: 2 ** 53 - 2, hashes: true }).games, 2);
+    for (const hashes of [1, 0, null, 'yes'])
+      assert.throws(() => rs.simulate(TIC_TAC_TOE_YAML, { games: 2, hashes } as unknown as SimulateOptions), { name: 'TypeError', message: /^rulestack: simulate: hashes must be true or false, not / });
+    assert.equal(rs.restarts, restartsBefore, 'no crash');
+  });
+
   test('a game still on after maxMoves moves is unfinished; the default is the engine\'s 100,000', async () => {
     // (tic-tac-toe has no win before its fifth move, and always ends by its ninth)
     const short = rs.simulate(TIC_TAC_TOE_YAML, { games: 20, seed: 3, maxMoves: 4 });

@@ -157,3 +157,36 @@ test("fair bots: swapping a card of the opponent's hand with a stock card change
   assert.equal(pairs, 6);
   assert.ok(omniscientDiffers > 0, 'an omniscient bot chooses differently in some pair');
 });
+
+test('fair bots: a hidden deck in another order (each deck read in reverse) gives every bot the same moves', async () => {
+  const rs = await loadEngine();
+  const text = readFileSync(repo('examples/duel.yaml'), 'utf8');
+  const game = rs.createGame(text, { seed: 5 });
+  for (let i = 0; i < 3; i++) {
+    const p = game.view().toAct[0]!;
+    game.apply(p, rs.bot(game, { seed: i }).choose(p)!);
+  }
+  const p = game.view().toAct[0]!;
+  const snap = game.snapshot() as unknown as { zones: number[][] };
+  const full = game.view();
+  game.dispose();
+  // the decks are the first zones of the Duel (Deck:0, Deck:1), hidden from everyone
+  assert.equal(snap.zones[0]!.length, full.zones['Deck:0']!.count);
+  assert.equal(snap.zones[1]!.length, full.zones['Deck:1']!.count);
+  for (const reversed of [[0], [1], [0, 1]]) {
+    const other = structuredClone(snap);
+    for (const z of reversed) other.zones[z]!.reverse();
+    const a = rs.restore(text, snap as unknown as Snapshot);
+    const b = rs.restore(text, other as unknown as Snapshot);
+    try {
+      assert.notEqual(a.stateHash(), b.stateHash(), 'the states differ');
+      assert.deepEqual(b.view(p), a.view(p));
+      for (let seed = 0; seed < 4; seed++)
+        for (const opts of [{ kind: 'mcts' as const, iterations: 100, seed }, { level: 'easy' as const, seed }, { kind: 'random' as const, seed }])
+          assert.deepEqual(rs.bot(b, opts).choose(p), rs.bot(a, opts).choose(p), `decks ${reversed} reversed: ${JSON.stringify(opts)}`);
+    } finally {
+      a.dispose();
+      b.dispose();
+    }
+  }
+});

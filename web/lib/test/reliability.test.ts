@@ -316,7 +316,9 @@ describe('the log of a long game', () => {
         assert.equal(kept.log(null).dropped, some.dropped);
       }
       assert.equal(kept.stateHash(), full.stateHash());
-      // undo takes a move's events off the log, as in the full game
+      // undo takes a move's events off the log, as in the full game; those dropped before do
+      // not come back: the log holds fewer than logLimit then
+      const droppedBefore = kept.log().dropped;
       for (let i = 0; i < 3; i++) {
         assert.ok(full.undo());
         assert.ok(kept.undo());
@@ -324,10 +326,12 @@ describe('the log of a long game', () => {
         const some = kept.log();
         assert.equal(some.length + some.dropped, all.length);
         assert.deepEqual(some, all.slice(all.length - some.length));
+        assert.equal(some.dropped, droppedBefore);
       }
+      assert.ok(kept.log().length < 50);
       playFirst(full, 1);
       playFirst(kept, 1);
-      assert.deepEqual(kept.log(), full.log().slice(-50));
+      assert.deepEqual(kept.log(), full.log().slice(Math.max(droppedBefore, full.log().length - 50)));
       // a restored game has the default limit
       const back = rs.restore(ENDLESS_YAML, kept.snapshot());
       assert.equal(back.logLimit, 100_000);
@@ -335,6 +339,22 @@ describe('the log of a long game', () => {
     } finally {
       full.dispose();
       kept.dispose();
+    }
+  });
+
+  test('undone far enough, the log is empty: the events it had dropped do not come back', () => {
+    const game = rs.createGame(TTT, { seed: 1, logLimit: 5 });
+    try {
+      const setup = game.log().length + game.log().dropped; // the events of the game's start
+      game.apply('0', { action: 'Mark', targets: ['NW'] });
+      game.apply('1', { action: 'Mark', targets: ['C'] });
+      assert.equal(game.log().length, 5);
+      assert.ok(game.undo() && game.undo());
+      // (before: the last 5 of the start's events came back)
+      assert.deepEqual([...game.log()], []);
+      assert.equal(game.log().dropped, setup);
+    } finally {
+      game.dispose();
     }
   });
 

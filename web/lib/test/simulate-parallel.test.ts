@@ -47,12 +47,15 @@ describe('simulateParallel gives what simulate gives', () => {
     assert.equal(r.hashes!.length, 4);
   });
 
-  test('options read as the engine reads them: no seed, a negative or fractional seed, seeds up to 2^53 - 1', { timeout: 120_000 }, async () => {
+  test('seeds: none (1), and up to the last game playing 2^53 - 1; a negative, fractional or later seed is refused alike', { timeout: 120_000 }, async () => {
     const ttt = example('tictactoe');
     await same(ttt, { games: 6, hashes: true }, [{ workers: 2, batch: 2 }]); // seed 1
-    await same(ttt, { games: 6, seed: -7.5, hashes: true }, [{ workers: 2, batch: 2 }]); // seed 8
-    // seed + games - 1 beyond 2^53 - 1: the engine's seeds cannot be cut exactly, one call plays them
-    await same(ttt, { games: 4, seed: Number.MAX_SAFE_INTEGER - 1, hashes: true }, [{ workers: 2, batch: 1 }]);
+    await same(ttt, { games: 4, seed: Number.MAX_SAFE_INTEGER - 3, hashes: true }, [{ workers: 2, batch: 1 }]);
+    for (const seed of [-7.5, -1, 0.5, Number.MAX_SAFE_INTEGER - 2]) {
+      const why = /^rulestack: simulate(Parallel)?: seed must be an integer from 0 to 9007199254740991 - games \+ 1/;
+      assert.throws(() => rs.simulate(ttt, { games: 4, seed }), { name: 'RangeError', message: why });
+      await assert.rejects(rs.simulateParallel(ttt, { games: 4, seed, workers: 2 }), { name: 'RangeError', message: why });
+    }
   });
 });
 

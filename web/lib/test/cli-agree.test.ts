@@ -1,0 +1,69 @@
+// The two command lines (bin/rulestack.mjs on the wasm engine, build/native/rulestack-native)
+// where docs/api.md says they agree, and which files a scenario folder holds: each case here
+// once differed (a read of docs/api.md against both, from outside).
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, mkdirSync, writeFileSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+// This file runs as dist/test/cli-agree.test.js.
+const repo = (p: string) => fileURLToPath(new URL(`../../${p}`, import.meta.url));
+const dir = mkdtempSync(path.join(tmpdir(), 'rulestack-cli-agree-'));
+const node = (...args: string[]) => spawnSync(process.execPath, [repo('bin/rulestack.mjs'), ...args], { cwd: dir, encoding: 'utf8' });
+const native = (...args: string[]) => spawnSync(repo('build/native/rulestack-native'), args, { cwd: dir, encoding: 'utf8' });
+
+const game = JSON.parse(readFileSync(repo('tests/data/minimal-game.json'), 'utf8')) as Record<string, unknown>;
+writeFileSync(path.join(dir, 'game.json'), JSON.stringify({ ...game, end_conditions: [{ when: '$turn >= 3', draw: true }] }));
+writeFileSync(path.join(dir, 'bad.json'), JSON.stringify({ ...game, flwo: 1 }));
+
+test('simulate off a terminal: a progress line at every tenth of the games, natively too', () => {
+  const tenths = (games: number) => Array.from({ length: 10 }, (_, i) => ((i + 1) * games) / 10);
+  for (const cli of [node, native])
+    for (const [games, args] of [[200, []], [100, ['--batch', '10']]] as const) {
+      const r = cli('simulate', 'game.json', '--games', String(games), ...args);
+      assert.equal(r.status, 0, r.stderr);
+      const done = [...r.stderr.matchAll(new RegExp(`^simulate: (\\d+)/${games} games$`, 'gm'))].map((m) => Number(m[1]));
+      assert.deepEqual(done, tenths(games), `${cli === node ? 'node' : 'native'} --games ${games} ${args.join(' ')}`);
+    }
+});
+
+test('simulate --json of a game with errors: { ok: false, errors } on stdout, natively too', () => {
+  const a = node('simulate', 'bad.json', '--json');
+  const b = native('simulate', 'bad.json', '--json');
+  for (const r of [a, b]) {
+    assert.equal(r.status, 1);
+    assert.equal(r.stderr, '');
+  }
+  const [x, y] = [JSON.parse(a.stdout), JSON.parse(b.stdout)];
+  assert.equal(y.ok, false);
+  assert.deepEqual(
+    y.errors.map((e: { file: string; path: string; message: string }) => [e.file, e.path, e.message]),
+    x.errors.map((e: { file: string; path: string; message: string }) => [e.file, e.path, e.message]),
+  );
+  assert.match(y.errors[0].message, /unknown key 'flwo'/);
+});
+
+test('test: a scenario that fails as a whole names no step, natively too; a folder holds the files with top-level steps or game', () => {
+  mkdirSync(path.join(dir, 'scen'));
+  writeFileSync(path.join(dir, 'scen', 'game.json'), JSON.stringify(game));
+  writeFileSync(path.join(dir, 'scen', 'whole.json'), JSON.stringify({ name: 'whole', game: 'game.json', step: [] }));
+  for (const cli of [node, native]) {
+    const r = cli('test', 'scen/whole.json');
+    assert.equal(r.status, 1);
+    assert.equal(r.stdout.trim(), "FAIL whole: the scenario needs 'steps' (a list)");
+  }
+  // a game whose properties hold a key named steps is no scenario; a flow-style YAML one is
+  mkdirSync(path.join(dir, 'folder'));
+  writeFileSync(path.join(dir, 'folder', 'g.json'), JSON.stringify({ ...game, players: { count: 2, properties: { steps: 0 } } }));
+  writeFileSync(path.join(dir, 'folder', 'flow.yaml'), '{ name: flow scenario, game: g.json, steps: [{ expect: "$turn == 1" }] }\n');
+  const r = node('test', 'folder');
+  assert.equal(r.status, 0, r.stdout + r.stderr);
+  assert.match(r.stdout, /^PASS flow scenario$/m);
+  assert.doesNotMatch(r.stdout, /g\.json|Minimal/);
+  const n = native('test', 'folder'); // (natively only the .json files: none is a scenario)
+  assert.equal(n.status, 1);
+  assert.match(n.stdout + n.stderr, /no scenario in folder/);
+});
