@@ -22,24 +22,23 @@ uint64_t infoHash(const Game& g, int player) {
 }
 
 namespace {
-// Which of the hidden entities (ascending) sits in which hidden place is hidden as well: they
-// are put back in a canonical order (the lowest in the first place: zones in order, each from
-// its top), so that the deal below does not follow the true order (a deck read in reverse
-// deals alike). Only their places change hands: known entities keep theirs.
-void canonicalPlaces(State& s, const std::vector<int32_t>& places) {
+// The hidden entities in the order of their places (zones in order, each from its top), not
+// of their indexes: identities dealt to places, so that the deal does not follow the true
+// order (a deck read in reverse deals alike). The entities stay where they are: moves,
+// decisions, queue items and attachments name them by index.
+std::vector<int32_t> inPlaceOrder(const State& s, const std::vector<int32_t>& places) {
   std::vector<char> hidden(s.ents.size(), 0), inZone(s.zones.size(), 0);
   for (int32_t e : places) {
     hidden[e] = 1;
     inZone[s.ents[e].zone] = 1;
   }
-  size_t k = 0;
+  std::vector<int32_t> out;
+  out.reserve(places.size());
   for (size_t z = 0; z < s.zones.size(); z++)
     if (inZone[z])
-      for (int32_t& slot : s.zones[z])
-        if (hidden[slot]) {
-          slot = places[k++];
-          s.ents[slot].zone = (int32_t)z;
-        }
+      for (int32_t e : s.zones[z])
+        if (hidden[e]) out.push_back(e);
+  return out;
 }
 }  // namespace
 
@@ -77,7 +76,7 @@ void determinize(Game& g, int player, Rng& rng, const std::vector<bool>* known) 
         ids.push_back(std::move(id));
       }
       if (places.size() < 2) continue;
-      if (kind == 0) canonicalPlaces(s, places);
+      if (kind == 0) places = inPlaceOrder(s, places);
       // the same deal from any state the player cannot tell apart: canonical order, then shuffled
       stableSort(ids, std::less<>());  // (the cold sort: equal identities are alike)
       for (size_t i = ids.size(); i > 1; i--) std::swap(ids[i - 1], ids[rng.below((uint32_t)i)]);

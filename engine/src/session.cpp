@@ -350,6 +350,8 @@ bool Session::undo() {
   if (!game_ || history_->states.empty()) return false;
   game_->mutableState() = std::move(history_->states.back());
   size_t logSize = history_->logSizes.back();  // counting erased events
+  // (what the undone moves logged is gone: the next moves' events are shown from there)
+  history_->logShownFrom = std::min(history_->logShownFrom, logSize);
   if (logSize >= history_->logErased) {
     game_->log.resize(logSize - history_->logErased);
   } else {  // the move's first events were erased already: none of the log before it is left

@@ -902,8 +902,10 @@ function isScenarioFile(p: string): boolean {
   let value: unknown;
   try {
     value = parseDefinition(readText(p), formatOf(p)).value; // (as a scenario file is read)
-  } catch {
-    return true;
+  } catch (e) {
+    // not a mapping at all (a list, a number, only comments): no scenario, as natively
+    const notMapping = e instanceof DefinitionError && e.errors.length === 1 && e.errors[0]!.message === 'the definition must be an object (a mapping)';
+    return !notMapping;
   }
   return typeof value === 'object' && value !== null && !Array.isArray(value) && ('steps' in value || 'game' in value);
 }

@@ -117,7 +117,7 @@ export class RulestackRoom extends Room {
     this.players = [...this.game.players];
     this.humanSeats = this.players.filter((p) => !this.header.bots[p]);
     // in the lobby only when its creator asked (else found by its id alone: a link to a friend)
-    await this.setPrivate(!this.header.listed);
+    await this.setPrivate(!(this.header.listed && this.game.view().result === null)); // (a resumed game may have ended)
     const name = JSON.parse(this.game.definitionJson).name ?? null;
     await this.setMetadata({ game: this.header.game, name, players: this.players, bots: this.header.bots, seedChosen: this.#seedChosen, seats: {}, open: this.humanSeats });
     if (this.#claim === null) throw new Error(`rulestack room: its claim on '${this.roomId}' was lost while it was created`);

@@ -59,10 +59,12 @@ test('test: a scenario that fails as a whole names no step, natively too; a fold
   mkdirSync(path.join(dir, 'folder'));
   writeFileSync(path.join(dir, 'folder', 'g.json'), JSON.stringify({ ...game, players: { count: 2, properties: { steps: 0 } } }));
   writeFileSync(path.join(dir, 'folder', 'flow.yaml'), '{ name: flow scenario, game: g.json, steps: [{ expect: "$turn == 1" }] }\n');
+  writeFileSync(path.join(dir, 'folder', 'data.json'), '[1, 2]'); // (not a mapping: no scenario either)
   const r = node('test', 'folder');
   assert.equal(r.status, 0, r.stdout + r.stderr);
   assert.match(r.stdout, /^PASS flow scenario$/m);
-  assert.doesNotMatch(r.stdout, /g\.json|Minimal/);
+  assert.doesNotMatch(r.stdout, /g\.json|Minimal|data/);
+  assert.equal(r.stdout.trim().split('\n').length, 1, r.stdout); // the scenario's line alone
   const n = native('test', 'folder'); // (natively only the .json files: none is a scenario)
   assert.equal(n.status, 1);
   assert.match(n.stdout + n.stderr, /no scenario in folder/);

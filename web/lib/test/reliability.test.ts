@@ -353,6 +353,10 @@ describe('the log of a long game', () => {
       // (before: the last 5 of the start's events came back)
       assert.deepEqual([...game.log()], []);
       assert.equal(game.log().dropped, setup);
+      // the next move's events are shown (up to the limit), none of the start's
+      const events = game.apply('0', { action: 'Mark', targets: ['SE'] }).length;
+      assert.equal(game.log().length, Math.min(5, events));
+      assert.equal(game.log().dropped, setup + Math.max(0, events - 5));
     } finally {
       game.dispose();
     }

@@ -55,6 +55,14 @@ test('a listed room is in the lobby with its open seats until its game ends; an 
   rooms = await listed((r) => r[0]?.openSeats.length === 1);
   assert.deepEqual(rooms.map((r) => [r.roomId, r.openSeats, r.clients]), [[custom.roomId, ['0'], 1]]);
   for (const g of [p0, p1, hidden, custom]) await g.leave();
+  // the ended game resumed from its record (listed: true in it) stays out of the lobby
+  await sleep(100);
+  const resumed = await env.colyseus.createRoom('rulestack', { resume: p0.roomId });
+  assert.equal(resumed.roomId, p0.roomId);
+  assert.notEqual(resumed.game.view().result, null);
+  await sleep(200);
+  assert.deepEqual(await listRooms(env.url), []);
+  await resumed.disconnect();
 });
 
 test('listed must be a boolean; listRooms says where it could not list', async () => {
