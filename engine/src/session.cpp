@@ -172,8 +172,8 @@ struct SessionHistory {
   std::deque<size_t> logSizes;  // the log's length before each move, counting erased events
   size_t logLimit = kDefaultLogLimit;
   size_t logErased = 0;         // events erased from the front of Game::log
-  size_t logShownFrom = 0;      // the first event shown so far (counting erased ones): never lowered, so
-                                // that an undo does not bring back events the log had dropped
+  size_t logShownFrom = 0;      // the first event shown so far (counting erased ones): an undo lowers it
+                                // only to its own point, so it brings back no event the log had dropped
 };
 
 namespace {

@@ -226,7 +226,7 @@ export function initOnline(host: OnlineHost): void {
       else
         lobbyList.replaceChildren(
           ...rooms.map((r) => {
-            const what = `${r.name ?? r.game ?? 'a game'}`;
+            const what = r.name ?? r.game ?? 'a game';
             const seats = r.openSeats.length === 0 ? 'no open seat' : `open: ${r.openSeats.map(baseName).join(', ')}`;
             const joinBtn = h('button', { type: 'button', class: 'primary', 'data-room': r.roomId, title: `Take ${r.openSeats.length ? baseName(r.openSeats[0]!) + "'s seat" : 'a seat'} in room ${r.roomId}` }, 'Join') as HTMLButtonElement;
             joinBtn.disabled = r.openSeats.length === 0;
