@@ -114,3 +114,26 @@ TEST_CASE("a key of another kind of move is refused, not ignored", "[claims]") {
   g.play("1", {{"decision", "d1"}});  // (accept left out: true)
   CHECK(g.eval("$players[1].b") == 1);
 }
+
+TEST_CASE("a queued reaction's and triggered action's item has its name", "[claims]") {
+  rt::G g(rt::json::parse(R"J({
+    "name": "Names", "players": { "count": 2, "properties": { "nm": 0, "tn": 0 } },
+    "settings": { "auto_pass": false }, "zones": [{ "name": "Board" }],
+    "entities": [{ "id": "Guard", "type": "unit",
+      "reactions": [{ "name": "Alarm", "trigger": "$After.ActionPlayed", "condition": "$event.action.name == 'Poke'", "queue": true, "mutations": [] }],
+      "triggered_actions": [{ "name": "Echo", "trigger": "$After.ActionPlayed", "condition": "$event.action.name == 'Poke'", "optional": false, "mutations": [] }] }],
+    "setup": [{ "operation": "Create", "template": "Guard", "destination": "$zone.@Board", "owner": "$players[1]", "id": "G" }],
+    "actions": [{ "name": "Poke", "mutations": [] },
+      { "name": "Probe", "queue": false, "mutations": [
+        { "target": "$player.current", "property": "nm", "operation": "=", "value": "$queue.items.where($candidate.name == 'Alarm').size" },
+        { "target": "$player.current", "property": "tn", "operation": "=", "value": "$queue.items.where($candidate.name == 'Echo').size" }] }],
+    "flow": { "phases": [{ "name": "Main", "valid_actions": ["Poke", "Probe"] }] } })J"));
+  g.play("0", {{"action", "Poke"}});
+  rt::json v = g.view();
+  REQUIRE(v["decisions"].size() == 1);
+  g.play(v["decisions"][0]["player"], {{"decision", v["decisions"][0]["id"]}, {"accept", true}});
+  std::string p = g.view()["priority"];
+  g.play(p, {{"action", "Probe"}});
+  CHECK(g.eval("$players[" + p + "].nm") == 1);
+  CHECK(g.eval("$players[" + p + "].tn") == 1);
+}

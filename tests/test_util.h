@@ -108,7 +108,7 @@ struct G {
     }
     std::string msg;
     std::string r = game->apply(player(playerId), m, &msg);
-    if (message) *message = msg;
+    if (message) *message = rulestack::refusal(r, err, msg);
     return r;
   }
   // Applies a move that must be legal.

@@ -114,6 +114,11 @@ bool botLevel(const std::string& name, BotOptions& o) {
 Move botChoose(const Game& g, int player, const BotOptions& o) {
   std::vector<Move> moves;
   g.legalMoves(player, moves);
+  if (!o.omniscient) {  // in the order the player is shown them (the engine's tells hidden cards apart)
+    std::vector<Move> seen;
+    for (uint32_t i : g.orderAsSeen(moves, player)) seen.push_back(moves[i]);
+    moves.swap(seen);
+  }
   if (moves.empty()) return Move{};
   Rng rng;
   rng.seed(o.seed ^ (o.omniscient ? g.hash() : infoHash(g, player)));

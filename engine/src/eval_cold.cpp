@@ -86,9 +86,12 @@ Value Game::member(Value obj, int sym, const Ctx& c) const {
     case VK::Item: {
       const Item* it = findItem(obj.v());
       if (!it) return Value::null();
-      if (sym == b.name) {
-        if (it->kind == ItemKind::Action) return Value::str(d.actions[it->def].nameSym);
-        return Value::null();
+      if (sym == b.name) {  // (the action's, the reaction's or the triggered action's: as the view shows it)
+        switch (it->kind) {
+          case ItemKind::Action: return Value::str(d.actions[it->def].nameSym);
+          case ItemKind::Reaction: return Value::str(d.reactions[it->def].nameSym);
+          case ItemKind::Triggered: return Value::str(d.triggered[it->def].nameSym);
+        }
       }
       if (sym == b.source || sym == b.entity) return live(it->source);
       if (sym == b.player) return Value::ent(it->player);

@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "rulestack/game.h"
+#include "json.h"  // stableSort
 
 namespace rulestack {
 
@@ -112,17 +113,63 @@ bool Game::identifiesIn(int viewer, int32_t e, int32_t zone) const {
   return !def_->templates[en.tmpl].faceDown || viewer == en.owner;
 }
 
-std::string Game::handleName(int32_t handle) const {
+uint32_t Game::handleCode(int32_t handle) const {
   // splitmix64's finaliser over the salt and the number: without the salt (which only the
   // full record holds) a handle says nothing about when it was drawn
   uint64_t z = st_.salt + (uint64_t)(uint32_t)handle * 0x9E3779B97F4A7C15ULL;
   z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL;
   z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL;
-  z ^= z >> 31;
+  return (uint32_t)(z ^ (z >> 31));
+}
+
+std::string Game::handleName(int32_t handle) const {
+  const uint32_t z = handleCode(handle);  // (8 hex digits: names sort as their codes)
   static const char* hex = "0123456789abcdef";
   std::string s = "?";
   for (int i = 7; i >= 0; i--) s += hex[(z >> (4 * i)) & 15];
   return s;
+}
+
+uint32_t Game::seenKey(const Slot& t, int viewer) const {
+  return t.k == VK::Ent && !identifies(viewer, t.v) ? handleCode(st_.ents[t.v].handle) | 1 : 0;
+}
+
+uint64_t Game::nextAsSeen(const std::vector<Slot>& targets, int viewer, uint64_t from) const {
+  uint64_t next = ~0ULL;
+  for (size_t i = 0; i < targets.size(); i++) {
+    uint64_t k = (uint64_t)seenKey(targets[i], viewer) << 32 | i;
+    if (k >= from && k < next) next = k;
+  }
+  return next;
+}
+
+std::vector<uint32_t> Game::orderAsSeen(const std::vector<Move>& moves, int viewer) const {
+  // runs of moves that differ only in their targets: a run that shows a handle is sorted by
+  // the targets' keys in the order shown (fewer targets first), any other keeps its order
+  struct Runs {
+    const Game* g;
+    const std::vector<Move>* moves;
+    int viewer;
+    std::vector<uint32_t> run, hidden;  // each move's run; whether a run shows a handle
+  } x{this, &moves, viewer, {}, {}};
+  for (size_t i = 0; i < moves.size(); i++) {
+    const Move &m = moves[i], &p = moves[i ? i - 1 : 0];
+    if (i == 0 || !(p.kind == m.kind && p.action == m.action && p.source == m.source && p.mode == m.mode &&
+                    p.hasX == m.hasX && p.x == m.x && p.decision == m.decision && p.accept == m.accept))
+      x.hidden.push_back(0);
+    x.run.push_back((uint32_t)x.hidden.size() - 1);
+    for (const Slot& t : m.targets) x.hidden.back() |= seenKey(t, viewer);
+  }
+  return stableOrder(moves.size(), [](const void* c, size_t a, size_t b) {
+    const Runs& x = *static_cast<const Runs*>(c);
+    if (x.run[a] != x.run[b]) return x.run[a] < x.run[b];
+    if (!x.hidden[x.run[a]]) return false;
+    const std::vector<Slot>&ta = (*x.moves)[a].targets, &tb = (*x.moves)[b].targets;
+    uint64_t ka = x.g->nextAsSeen(ta, x.viewer, 0), kb = x.g->nextAsSeen(tb, x.viewer, 0);
+    for (; ka != ~0ULL && kb != ~0ULL; ka = x.g->nextAsSeen(ta, x.viewer, ka + 1), kb = x.g->nextAsSeen(tb, x.viewer, kb + 1))
+      if (ka >> 32 != kb >> 32) return ka >> 32 < kb >> 32;
+    return ka == ~0ULL && kb != ~0ULL;
+  }, &x);
 }
 
 std::string Game::entityIdFor(int32_t e, int viewer) const {

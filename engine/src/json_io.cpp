@@ -52,6 +52,20 @@ void writeSlotId(JsonWriter& w, const Game& g, const Slot& s, int viewer) {
   else w.value(g.slotId(s));
 }
 
+// Targets as the viewer is shown them: those it identifies in the engine's order (the order
+// the entities were made), then the others by handle (Game::seenKey), for that order would
+// tell which hidden card is which.
+void writeSlotList(JsonWriter& w, const Game& g, const std::vector<Slot>& targets, int viewer) {
+  w.beginArray();
+  for (uint64_t k = g.nextAsSeen(targets, viewer, 0); k != ~0ULL; k = g.nextAsSeen(targets, viewer, k + 1))
+    writeSlotId(w, g, targets[(uint32_t)k], viewer);
+  w.endArray();
+}
+
+void writeTargets(JsonWriter& w, const Game& g, const std::vector<Slot>& targets, int viewer) {
+  writeSlotList(w.key("targets"), g, targets, viewer);
+}
+
 void writeValue(JsonWriter& w, const Game& g, Value v, int viewer) {
   const Def& d = g.def();
   switch (v.k()) {
@@ -152,9 +166,7 @@ void writeItem(JsonWriter& w, const Game& g, const Item& it, int viewer) {
   w.key("source");
   if (it.source >= 0) writeEntityId(w, g, it.source, viewer);
   else w.null();
-  w.key("targets").beginArray();
-  for (auto& t : it.targets) writeSlotId(w, g, t, viewer);
-  w.endArray();
+  writeTargets(w, g, it.targets, viewer);
   w.key("x");
   if (it.hasX) w.value(it.x);
   else w.null();
@@ -183,11 +195,6 @@ void writeSlot(JsonWriter& w, const Game& g, const Slot& s, int viewer = -2) {
   else writeSlotId(w, g, s, viewer);
 }
 
-void writeTargets(JsonWriter& w, const Game& g, const std::vector<Slot>& targets, int viewer) {
-  w.key("targets").beginArray();
-  for (auto& s : targets) writeSlotId(w, g, s, viewer);
-  w.endArray();
-}
 
 }  // namespace
 
@@ -251,12 +258,10 @@ void writeView(JsonWriter& w, const Game& g, int viewer, ViewLayout& layout) {
       std::vector<Move> moves;
       g.legalMoves(dec.player, moves);
       w.key("choices").beginArray();
-      for (auto& m : moves)
-        if (m.kind == Move::Answer && m.decision == dec.id && m.accept) {
-          w.beginArray();
-          for (auto& s2 : m.targets) writeSlotId(w, g, s2, viewer);
-          w.endArray();
-        }
+      for (uint32_t i : g.orderAsSeen(moves, viewer)) {
+        const Move& m = moves[i];
+        if (m.kind == Move::Answer && m.decision == dec.id && m.accept) writeSlotList(w, g, m.targets, viewer);
+      }
       w.endArray();
     }
     if (dec.kind == DecisionKind::Discard) w.field("count", dec.count);
@@ -368,6 +373,7 @@ std::string moveText(const Game& g, const Move& m, int viewer) {
 bool parseMove(const Game& g, const json& j, Move& out, std::string& error, int viewer) {
   const Def& d = g.def();
   out = Move{};
+  error.clear();
   if (!j.is_object()) { error = "a move is a JSON object"; return false; }
   static const char* const keys[] = {"action", "source", "targets", "mode", "x", "decision", "accept"};
   unsigned present = 0;  // (bit i: keys[i])
@@ -392,7 +398,10 @@ bool parseMove(const Game& g, const json& j, Move& out, std::string& error, int 
       if (!t.is_string() && !t.is_number_integer()) { error = "a target is an id (a string)"; return false; }
       std::string id = t.is_string() ? t.get<std::string>() : std::to_string(t.get<long long>());
       Slot s = g.parseTargetFor(id, viewer);
-      if (s.k == VK::Null) { error = "unknown target '" + id + "'"; return false; }
+      if (s.k == VK::Null) {  // (kept as a null no candidate is: the check says bad_target in its turn)
+        if (error.empty()) error = "unknown target '" + id + "'";
+        s.v = -1;
+      }
       out.targets.push_back(s);
     }
     return true;
@@ -421,7 +430,7 @@ bool parseMove(const Game& g, const json& j, Move& out, std::string& error, int 
   if (j.contains("source")) {
     if (!j["source"].is_string()) { error = "source must be an entity id"; return false; }
     out.source = g.findEntityFor(j["source"].get<std::string>(), viewer);
-    if (out.source < 0) { error = "unknown source '" + j["source"].get<std::string>() + "'"; return false; }
+    if (out.source < 0) error = "unknown source '" + j["source"].get<std::string>() + "'";
   }
   // the action: a global one by name, or the entity action of that name on the source
   out.action = -1;
@@ -436,7 +445,9 @@ bool parseMove(const Game& g, const json& j, Move& out, std::string& error, int 
       if (out.source < 0 || a.source.present()) break;
     }
   }
-  if (out.action < 0) { error = "unknown action '" + name + "'"; return false; }
+  if (out.action < 0) error = "unknown action '" + name + "'";  // (checked before the source)
+  if (out.action < 0) out.action = (int32_t)d.actions.size();  // (no action: unknown_action in its turn)
+  if (j.contains("source") && out.source < 0) out.source = (int32_t)g.state().ents.size();  // (bad_source)
   if (j.contains("mode")) {
     if (!j["mode"].is_number_integer()) { error = "mode must be a whole number"; return false; }
     out.mode = (int32_t)std::max<long long>(-1, std::min<long long>(1000, j["mode"].get<long long>()));
@@ -447,6 +458,10 @@ bool parseMove(const Game& g, const json& j, Move& out, std::string& error, int 
     out.hasX = true;
   }
   return targets();
+}
+
+const std::string& refusal(const std::string& reason, const std::string& noted, const std::string& checked) {
+  return !noted.empty() && reason == parseMoveReason(noted) ? noted : checked;
 }
 
 const char* parseMoveReason(const std::string& error) {

@@ -39,10 +39,17 @@ std::string viewText(const Game& g, int viewer, ViewLayout& layout);
 // A move as `viewer` sees it (what they may not identify under its handle).
 void writeMove(JsonWriter& w, const Game& g, const Move& m, int viewer = -2);
 std::string moveText(const Game& g, const Move& m, int viewer = -2);
-// Parses a move written by `viewer` (-2: anyone's real ids); false with a message on failure.
+// Parses a move written by `viewer` (-2: anyone's real ids); false with a message when it
+// cannot be read (malformed_move). A name that names nothing (an action, a source, a target)
+// does not fail it: the move keeps a value no legal move has, so that checking it gives the
+// first reason in their documented order (a player without priority is told that first), and
+// `error` says what was unknown: the message of that reason (refusal, below).
 bool parseMove(const Game& g, const Json& j, Move& out, std::string& error, int viewer = -2);
 // The reason code for a parseMove error (unknown_action, bad_source, bad_target, malformed_move).
 const char* parseMoveReason(const std::string& error);
+// The message for a move refused with `reason`: the unknown name parseMove noted when that is
+// what the reason is about, else the check's own message.
+const std::string& refusal(const std::string& reason, const std::string& noted, const std::string& checked);
 // An event as `viewer` may see it (-2: everything): an entity the viewer could not identify
 // when it was logged shows under the handle it had then; "revealed" names the handle of an
 // entity the move showed them.

@@ -115,7 +115,10 @@ std::string runScenarioUnguarded(const std::string& scenarioText) {
       std::string msg = err;
       uint64_t before = g.hash();
       size_t logStart = g.log.size();
-      if (parsed) reason = g.apply(p, m, &msg);
+      if (parsed) {
+        reason = g.apply(p, m, &msg);
+        msg = refusal(reason, err, msg);
+      }
       if (s.contains("illegal")) {
         std::string want = s["illegal"].is_string() ? s["illegal"].get<std::string>() : "";
         if (reason.empty()) { failure(si, cat({"the move was legal, expected it rejected with '", want, "'"})); break; }

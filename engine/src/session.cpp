@@ -300,7 +300,7 @@ std::string Session::legalMoves(const std::string& player) const {
   game_->legalMoves(p, moves);
   JsonWriter w;
   w.beginArray();
-  for (auto& m : moves) writeMove(w, *game_, m, p);
+  for (uint32_t i : game_->orderAsSeen(moves, p)) writeMove(w, *game_, moves[i], p);
   return w.endArray().take();
 }
 
@@ -322,7 +322,7 @@ std::string Session::apply(const std::string& player, const std::string& moveTex
   game_->trace = trace_ ? &steps : nullptr;
   std::string reason = game_->apply(p, m, &msg);
   game_->trace = nullptr;
-  if (!reason.empty()) return fail(reason.c_str(), msg);  // (the state as it was: the views kept hold)
+  if (!reason.empty()) return fail(reason.c_str(), refusal(reason, err, msg));  // (the state as it was: the views kept hold)
   changed();
   history_->states.push_back(std::move(before));
   history_->logSizes.push_back(logStart + history_->logErased);

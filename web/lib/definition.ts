@@ -474,6 +474,20 @@ function parseYaml(source: string): ParsedDefinition {
 
 const noLocation = (): undefined => undefined;
 
+/** The engine's bound on a definition (its JSON text): text above it is refused before it is
+ * read, which for tens of megabytes of YAML would take seconds. */
+const MAX_DEFINITION_BYTES = 8 << 20;
+
+function tooLarge(): DefinitionError {
+  return new DefinitionError([{ path: '', message: 'the definition is larger than 8 MB' }]);
+}
+
+/** Bytes of text in UTF-8, counted only near the bound (a UTF-16 unit is 1 to 3 bytes). */
+function utf8Length(text: string): number {
+  if (text.length > MAX_DEFINITION_BYTES || text.length * 3 <= MAX_DEFINITION_BYTES) return text.length;
+  return new TextEncoder().encode(text).length;
+}
+
 /**
  * Reads a definition. Throws DefinitionError for syntax errors (with line/column)
  * and when the definition is not an object.
@@ -483,6 +497,7 @@ export function parseDefinition(definition: unknown, format: DefinitionFormat = 
     throw new RangeError(`rulestack: format must be 'auto', 'json' or 'yaml', not ${JSON.stringify(format)}`);
   if (typeof definition === 'string') {
     const text = definition;
+    if (utf8Length(text) > MAX_DEFINITION_BYTES) throw tooLarge();
     const looksJson = /^\s*[{[]/.test(text);
     if (format === 'json' || (format === 'auto' && looksJson)) {
       let value: unknown;
@@ -504,6 +519,7 @@ export function parseDefinition(definition: unknown, format: DefinitionFormat = 
     return parseYaml(text);
   }
   if (definition instanceof Uint8Array) {
+    if (definition.byteLength > MAX_DEFINITION_BYTES) throw tooLarge();
     return parseDefinition(new TextDecoder().decode(definition), format);
   }
   if (!isPlainObject(definition)) throw notAnObject('object');

@@ -43,8 +43,8 @@ export interface ActionMove {
 export interface DecisionMove {
   /** The decision's id, `d1`, `d2`, … */
   decision: string;
-  /** `false` declines an optional decision. */
-  accept: boolean;
+  /** `false` declines an optional decision; left out, `true` (legalMoves always writes it). */
+  accept?: boolean;
   /** The chosen targets (for a discard: the discarded entities). */
   targets?: string[];
   action?: never;

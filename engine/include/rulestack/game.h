@@ -181,6 +181,7 @@ class Game {
   bool seesZone(int32_t z, int viewer) const;
   bool identifies(int viewer, int32_t e) const;
   bool identifiesIn(int viewer, int32_t e, int32_t zone) const;  // were it in that zone
+  uint32_t handleCode(int32_t handle) const;  // what handleName writes
   std::string handleName(int32_t handle) const;
   std::string entityIdFor(int32_t e, int viewer) const;
   std::string slotIdFor(Slot s, int viewer) const;
@@ -188,6 +189,16 @@ class Game {
   // real id of such an entity (no probing with ids). Null slot when unknown.
   Slot parseTargetFor(const std::string& id, int viewer) const;
   int32_t findEntityFor(const std::string& id, int viewer) const;
+  // The engine keeps targets and lists moves in the order the entities were made, which for
+  // entities the viewer may not identify would tell which is which. A target's key in the
+  // order the viewer is shown targets in (equal keys keep the engine's order): 0 for those it
+  // identifies, first; a hidden one's by its handle (which says nothing). orderAsSeen: the indexes of
+  // `moves` with each run of moves that differ only in their targets, one of them hidden, in
+  // the order of those keys (what the viewer is shown, and what a fair bot chooses from).
+  uint32_t seenKey(const Slot& t, int viewer) const;
+  // the next of `targets` in that order from `from` on, as key << 32 | index (~0: none left)
+  uint64_t nextAsSeen(const std::vector<Slot>& targets, int viewer, uint64_t from) const;
+  std::vector<uint32_t> orderAsSeen(const std::vector<Move>& moves, int viewer) const;
   int32_t zoneOwner(int32_t z) const;
   int32_t zoneDefOf(int32_t z) const;
 

@@ -120,6 +120,27 @@ test('a definition must be an object', () => {
   assert.throws(() => parseDefinition([1, 2]), DefinitionError);
 });
 
+test('text over 8 MB is refused before it is read', () => {
+  const big = (fill: string, bytes: number) => `name: T # ${fill.repeat(Math.ceil(bytes / Buffer.byteLength(fill)))}\n`;
+  const message = (f: () => unknown) => {
+    try {
+      f();
+    } catch (e) {
+      assert.ok(e instanceof DefinitionError);
+      return e.errors.map((i) => i.message).join('; ');
+    }
+    return 'not refused';
+  };
+  const t0 = Date.now();
+  assert.equal(message(() => parseDefinition(big('x', 30 << 20))), 'the definition is larger than 8 MB');
+  assert.ok(Date.now() - t0 < 1000, 'refused without being read');
+  // bytes, not characters: 3 million three-byte characters are 9 MB
+  assert.equal(message(() => parseDefinition(big('é€', 9 << 20))), 'the definition is larger than 8 MB');
+  assert.equal(message(() => parseDefinition(new TextEncoder().encode(big('x', 9 << 20)))), 'the definition is larger than 8 MB');
+  // under the bound it is read (a comment: only the name is left)
+  assert.deepEqual(parseDefinition(big('é€', 7 << 20)).value, { name: 'T' });
+});
+
 test('alias bombs are refused', () => {
   let y = 'a0: &a0 [x, x, x, x, x, x, x, x, x, x]\n';
   for (let i = 1; i < 8; i++) {

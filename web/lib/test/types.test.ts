@@ -26,7 +26,7 @@ import { readFileSync } from 'node:fs';
 export function describe(m: Move): string {
   if (m.decision !== undefined) {
     const id: string = m.decision;
-    const accept: boolean = m.accept;
+    const accept: boolean = m.accept !== false;
     return (accept ? 'accept ' : 'decline ') + id + (m.targets ? ' ' + m.targets.join(',') : '');
   }
   if (m.action === 'pass') return 'pass';
@@ -114,8 +114,10 @@ game.dispose();
 // ---- what the types forbid
 // @ts-expect-error a move has no other fields (no index signature)
 export const extra: Move = { action: 'Bolt', power: 3 };
-// @ts-expect-error an answer says whether it accepts
+// an answer that leaves accept out accepts (language.md)
 export const noAccept: Move = { decision: 'd1' };
+// @ts-expect-error accept is a boolean
+export const acceptText: Move = { decision: 'd1', accept: 'yes' };
 // @ts-expect-error an answer is not an action
 export const both: Move = { decision: 'd1', accept: true, action: 'Bolt' };
 // @ts-expect-error targets are ids
