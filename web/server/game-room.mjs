@@ -13,9 +13,11 @@ import { randomBytes } from 'node:crypto';
 import { Room, matchMaker } from '@colyseus/core';
 import { WebSocket } from 'ws';
 import { loadEngine, IllegalMoveError } from 'rulestack';
-import { checkOptionKeys, checkSeats, exampleDefinition, parseRoomOptions, parseSeat, rememberExample, requestError } from './options.mjs';
+import { checkOptionKeys, checkSeats, definitionErrorMessage, exampleDefinition, parseRoomOptions, parseSeat, rememberExample, requestError } from './options.mjs';
 import { recordHeader, replayRecord } from './game-record.mjs';
-import { FLOOD_CLOSE_CODE, FLOOD_CLOSE_REASON, FLOOD_WINDOW_MS, MessageBudget, hardCap, rateLimit } from './rate-limit.mjs';
+import { FLOOD_CLOSE_CODE, FLOOD_CLOSE_REASON, FLOOD_WINDOW_MS, MessageBudget, hardCap, messageTokens, rateLimit } from './rate-limit.mjs';
+import { frameFault, quote, withSafeIntegers } from './wire.mjs';
+import { botPool } from './bot-pool.mjs';
 
 // The live game keeps only its last events (log(p) costs time in proportion to what it
 // returns, and is called for each seat after every move); older ones are replayed.
@@ -25,6 +27,11 @@ const RETRY_MS = 1000;
 const isObject = (v) => v !== null && typeof v === 'object' && !Array.isArray(v);
 const botOptions = (level, seed) => (level === 'random' ? { kind: 'random', seed } : { level, seed });
 const stillRunning = (id) => requestError(`room '${id}' is still running: join it instead of resuming it`);
+/** How a connection is closed when its client sends a frame that is not msgpack (4002: Colyseus's close with an error). */
+export const MALFORMED_CLOSE_CODE = 4002;
+export const MALFORMED_CLOSE_REASON = 'rulestack room: a malformed message (not msgpack)';
+/** How a connection is closed when its reconnection token is used by another connection. */
+export const REPLACED_CLOSE_REASON = 'rulestack room: this seat was taken up by another connection with its token';
 
 /**
  * The room class bound to a record store (MemoryStore or RedisStore) and the clients' message
@@ -58,11 +65,16 @@ export class RulestackRoom extends Room {
   /** The connections being closed for flooding (a client object is one connection). */
   #flooding = new WeakSet();
   /**
-   * The message budgets, one per seat and one for all the spectators together: a client that
-   * leaves and joins again (or opens another connection) finds the budget it left, so the
-   * limit bounds what one seat, and all the watchers together, make the room compute.
+   * The seats' message tokens: a client that leaves and joins again (or takes the seat up with
+   * its token from another connection) finds the tokens it left, so the limit bounds what one
+   * seat makes the room compute. A spectator's are its own, in its userData: kept across its
+   * reconnections (within the grace period), as a seat's.
    */
-  #budgets = new Map();
+  #seatTokens = new Map();
+  /** Each connection's budget: the tokens of its seat or spectator, and its own count of refusals. */
+  #budgets = new WeakMap();
+  /** A client has held a seat (else a room that made no move has nothing to resume: its record is dropped). */
+  #seated = false;
 
   async onCreate(options) {
     try {
@@ -99,7 +111,7 @@ export class RulestackRoom extends Room {
       try {
         this.game = this.rs.createGame(text, parsed.seed === undefined ? { logLimit: LIVE_LOG_LIMIT } : { seed: parsed.seed, logLimit: LIVE_LOG_LIMIT });
       } catch (e) {
-        throw requestError(`${e.message}${e.errors?.length > 1 ? `: ${e.errors.map((x) => `${x.path}: ${x.message}`).join('; ')}` : ''}`);
+        throw requestError(e.errors ? definitionErrorMessage(e) : e.message);
       }
       if (parsed.source.game) rememberExample(parsed.source.game, this.game.definitionJson);
       checkSeats(this.game.players, parsed.bots);
@@ -122,11 +134,20 @@ export class RulestackRoom extends Room {
     await this.setMetadata({ game: this.header.game, name, players: this.players, bots: this.header.bots, seedChosen: this.#seedChosen, seats: {}, open: this.humanSeats });
     if (this.#claim === null) throw new Error(`rulestack room: its claim on '${this.roomId}' was lost while it was created`);
 
-    this.onMessage('move', (client, msg) => this.#admit(client, 'move', msg) && this.#run(() => this.#onMove(client, msg)));
-    this.onMessage('sync', (client, msg) => this.#admit(client, 'sync', msg) && this.#run(() => this.#onSync(client, msg)));
+    // (a client in another language may send any integer as msgpack's 64-bit one)
+    const read = (type, handle) => (client, raw) => {
+      const msg = withSafeIntegers(raw);
+      if (this.#admit(client, type, msg)) this.#run(() => handle(client, msg));
+    };
+    this.onMessage('move', read('move', (client, msg) => this.#onMove(client, msg)));
+    this.onMessage('sync', read('sync', (client, msg) => this.#onSync(client, msg)));
     this.onMessage('*', (client, type) => {
       if (!this.#admit(client, type)) return;
-      client.send('rejected', { id: null, reason: 'bad_move', message: `rulestack room: unknown message '${type}' (messages: move, sync)` });
+      // a known type reaches '*' only as raw bytes (the SDK's sendBytes)
+      const message = ['move', 'sync'].includes(type)
+        ? `rulestack room: a '${type}' message is msgpack data (the SDK's send), not raw bytes`
+        : `rulestack room: unknown message '${type}' (messages: move, sync)`;
+      client.send('rejected', { id: null, reason: 'bad_move', message });
     });
     if (this.humanSeats.length === 0) this.#start();
   }
@@ -134,8 +155,11 @@ export class RulestackRoom extends Room {
   onJoin(client, options = {}) {
     checkOptionKeys(options);
     const seat = parseSeat(options.seat, { players: this.players, bots: this.header.bots, taken: new Set(this.#seatClient.keys()) });
-    client.userData = { seat, sent: 0, budget: this.#budgetOf(seat) };
-    if (seat !== null) this.#seatClient.set(seat, client);
+    client.userData = { seat, sent: 0, tokens: this.#tokensOf(seat) };
+    if (seat !== null) {
+      this.#seatClient.set(seat, client);
+      this.#seated = true;
+    }
     this.#publishSeats();
     this.#sendDefinition(client);
     // in turn with the moves: never a state whose move is not yet recorded
@@ -179,6 +203,33 @@ export class RulestackRoom extends Room {
     this.#run(() => this.#schedule()); // a bot for empty seats may take over now
   }
 
+  /**
+   * A frame that is not msgpack (truncated, or nested deeper than the decoder's stack) closes
+   * its connection with a reason, said in one line; Colyseus would print the decoder's stack
+   * and close it without one.
+   */
+  _onMessage(client, buffer) {
+    const fault = frameFault(buffer);
+    if (fault === null) return super._onMessage(client, buffer);
+    if (client.readyState !== WebSocket.OPEN) return;
+    console.error(`rulestack room: ${this.roomId}: client ${client.sessionId} disconnected (${MALFORMED_CLOSE_CODE}): a malformed message (${fault})`);
+    client.leave(MALFORMED_CLOSE_CODE, MALFORMED_CLOSE_REASON);
+  }
+
+  /**
+   * A reconnection token used while its connection is still open (the page open in a second
+   * tab): Colyseus moves the seat to the new connection and closes the old one (4002), which
+   * is told why.
+   */
+  checkReconnectionToken(token) {
+    const old = this.clients.find((c) => c.reconnectionToken === token);
+    if (old) {
+      const leave = old.leave.bind(old);
+      old.leave = (code, reason) => leave(code, reason || REPLACED_CLOSE_REASON);
+    }
+    return super.checkReconnectionToken(token);
+  }
+
   onDispose() {
     clearTimeout(this.#timer?.handle);
     return this.#chain.finally(async () => {
@@ -186,7 +237,7 @@ export class RulestackRoom extends Room {
       // the record is kept a while for a resume, then dropped: not one this room did not take
       // up (a resume refused), nor when the server shuts down (its games wait for a resume, as
       // those of a process that died), nor one whose claim this room lost (another room may run it)
-      if (this.#recorded && this.#claim !== null && matchMaker.state !== matchMaker.MatchMakerState.SHUTTING_DOWN) await this.#retire(this.#claim.owner);
+      if (this.#recorded && this.#claim !== null && matchMaker.state !== matchMaker.MatchMakerState.SHUTTING_DOWN) await this.#retire(this.#claim.owner, this.#nothingToResume);
       // (after the retire: a room that resumes the record next keeps it, not the other way round)
       await this.#release();
     });
@@ -240,13 +291,24 @@ export class RulestackRoom extends Room {
     }
   }
 
-  /** owner: this room's claim (a lease that ran out since, unnoticed: nothing is retired if another room took the id up). */
-  async #retire(owner) {
+  /**
+   * A room nobody took a seat in and whose game has no move (created, then left or never
+   * joined): a resume would give what a new room gives, so its record is not kept.
+   */
+  get #nothingToResume() {
+    return !this.#seated && this.moves.length === 0;
+  }
+
+  /**
+   * owner: this room's claim (a lease that ran out since, unnoticed: nothing is retired if
+   * another room took the id up). drop: the record is deleted now, not kept ttlSeconds.
+   */
+  async #retire(owner, drop = false) {
     try {
       const running = await matchMaker.query({ roomId: this.roomId });
       const another = (r) => r.processId !== matchMaker.processId || ![undefined, this].includes(matchMaker.getLocalRoomById(r.roomId));
       if (running.some(another)) return;
-      await this.store.retire(this.roomId, owner);
+      await (drop ? this.store.drop(this.roomId, owner) : this.store.retire(this.roomId, owner));
     } catch (e) {
       console.error('rulestack room:', e);
     }
@@ -346,7 +408,7 @@ export class RulestackRoom extends Room {
    */
   #admit(client, type, msg) {
     if (this.#flooding.has(client)) return false;  // (being closed: nothing more of it runs)
-    const verdict = client.userData.budget.take();
+    const verdict = this.#budgetOf(client).take();
     if (verdict === 'ok') return true;
     if (verdict === 'flood') {
       // (its messages still arrive until the connection is closed: one close, one log line)
@@ -363,13 +425,20 @@ export class RulestackRoom extends Room {
     return false;
   }
 
-  #budgetOf(seat) {
-    const key = seat ?? 'spectators';
-    if (!this.#budgets.has(key)) this.#budgets.set(key, new MessageBudget(this.rateLimit));
+  /** The tokens a joining client spends: its seat's (kept for the next client of that seat), or a spectator's own. */
+  #tokensOf(seat) {
     // Colyseus's own cap on a connection's frames, for what never reaches #admit (a request
     // of an unknown type): far above what #admit lets through before it disconnects
     this.maxMessagesPerSecond = hardCap(this.rateLimit);
-    return this.#budgets.get(key);
+    if (seat === null) return messageTokens(this.rateLimit);
+    if (!this.#seatTokens.has(seat)) this.#seatTokens.set(seat, messageTokens(this.rateLimit));
+    return this.#seatTokens.get(seat);
+  }
+
+  /** A connection's budget (a reconnection is a new connection: its own refusals, the same tokens). */
+  #budgetOf(client) {
+    if (!this.#budgets.has(client)) this.#budgets.set(client, new MessageBudget(this.rateLimit, undefined, client.userData.tokens));
+    return this.#budgets.get(client);
   }
 
   #closeFlooding(client) {
@@ -381,7 +450,7 @@ export class RulestackRoom extends Room {
   async #onMove(client, msg) {
     const id = isObject(msg) && Number.isSafeInteger(msg.id) ? msg.id : null;
     if (id === null || !isObject(msg)) {
-      return this.#reject(client, null, 'bad_move', `rulestack room: a 'move' message is { id: <integer>, move: <a move object> }, not ${JSON.stringify(msg)}`);
+      return this.#reject(client, null, 'bad_move', `rulestack room: a 'move' message is { id: <integer>, move: <a move object> }, not ${quote(msg)}`);
     }
     const { seat } = client.userData;
     if (seat === null) return this.#reject(client, id, 'unknown_player', 'rulestack room: a spectator cannot move');
@@ -391,7 +460,7 @@ export class RulestackRoom extends Room {
   #onSync(client, msg) {
     const since = isObject(msg) ? msg.since : undefined;
     if (!Number.isSafeInteger(since) || since < 0) {
-      return this.#reject(client, null, 'bad_move', `rulestack room: a 'sync' message is { since: <integer ≥ 0> }, not ${JSON.stringify(msg)}`);
+      return this.#reject(client, null, 'bad_move', `rulestack room: a 'sync' message is { since: <integer ≥ 0> }, not ${quote(msg)}`);
     }
     client.userData.sent = Math.min(since, client.userData.sent);
     this.#sendUpdates([client]);
@@ -465,10 +534,26 @@ export class RulestackRoom extends Room {
     return this.#bots.get(key);
   }
 
+  /**
+   * A bot's move. A random one takes no time; a search (easy, normal, hard) may take seconds,
+   * so it runs in the bot pool, on a copy of the game (nothing else runs in this room meanwhile:
+   * the game is as the copy when the move comes back).
+   */
+  #choose(p, level) {
+    if (level === 'random') return this.#bot(p, level).choose(p);
+    return botPool().choose({ definition: this.game.definitionJson, snapshot: this.game.snapshot(), player: p, level, seed: this.moves.length });
+  }
+
   async #botMove(p) {
     const level = this.#botLevel(p);
     if (!level || this.game.disposed) return this.#schedule();
-    const move = this.#bot(p, level).choose(p);
+    let move;
+    try {
+      move = await this.#choose(p, level);
+    } catch (e) {
+      console.error(`rulestack room: ${this.roomId}: the bot could not choose a move (${e.message}); it tries again`);
+      return this.#schedule(RETRY_MS);
+    }
     const ok = move && (await this.#apply(p, move, 'bot', (e) => console.error(`rulestack room: the bot's move was refused: ${e.message}`)));
     if (!ok) this.#schedule(RETRY_MS); // (its timer has run: without another the game would wait for someone to join)
   }

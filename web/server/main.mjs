@@ -10,7 +10,7 @@
 // refused, and a client with more than RATE_FLOOD_REFUSALS (default 50) refused within 10 s
 // is disconnected (rate-limit.mjs). With Redis, at start: a warning when Redis may evict the
 // records, records of an earlier version set to expire (record-store.mjs, tidy), exit 1 when
-// it does not answer.
+// it does not answer. A port it cannot listen on (in use): exit 1.
 import { createServer } from './server.mjs';
 import { RECORD_TTL_SECONDS, RECORD_LEASE_SECONDS, MAX_RECORD_TTL_SECONDS } from './record-store.mjs';
 import { RATE_LIMIT } from './rate-limit.mjs';
@@ -63,7 +63,15 @@ if (store.tidy) {
     console.error(`rulestack server: warning: Redis evicts keys when its memory is full (maxmemory-policy '${eviction}'): it could drop the records of games in play, which carry an expiry; set maxmemory-policy to 'noeviction'`);
   if (expired) console.log(`rulestack server: ${expired} game record${expired === 1 ? '' : 's'} of an earlier version (kept forever) set to expire in ${recordTtlSeconds} s, as records of rooms that ended`);
 }
+// a port in use (or not ours to take) stops the server: said in one line, before Colyseus's
+// own listeners print the error's stack and leave the process running without listening
+const cannotListen = (e) => {
+  console.error(`rulestack server: cannot listen on port ${port}: ${e.code === 'EADDRINUSE' ? 'it is in use' : e.message}`);
+  process.exit(1);
+};
+server.transport.server.prependOnceListener('error', cannotListen);
 await server.listen(port);
+server.transport.server.off('error', cannotListen);
 console.log(`rulestack server: listening on ws://localhost:${port} (${process.env.REDIS_URL ? `Redis ${process.env.REDIS_URL}` : 'in memory'})`);
 const stop = async () => {
   await server.gracefullyShutdown(false);

@@ -2,6 +2,7 @@
 // option is refused with an Error that names it and says what is allowed.
 import fs from 'node:fs';
 import { ErrorCode, ServerError } from '@colyseus/core';
+import { DefinitionError } from 'rulestack';
 import { fileURLToPath } from 'node:url';
 
 const examplesDir = fileURLToPath(new URL('../../examples/', import.meta.url));
@@ -25,6 +26,40 @@ export function exampleDefinition(name) {
 /** Remembers the JSON the engine made of an example (game.definitionJson). */
 export function rememberExample(name, definitionJson) {
   exampleCache.set(name, definitionJson);
+}
+
+/** The engine's limit on a definition (its JSON), and how it says a definition is over it. */
+export const MAX_DEFINITION_BYTES = 8 * 1024 * 1024;
+const TOO_LARGE = 'the definition is larger than 8 MB';
+
+/**
+ * Refuses a definition over MAX_DEFINITION_BYTES before anything reads it (a YAML text of
+ * tens of MB takes the engine seconds, on the thread every room runs on): a text's size in
+ * UTF-8, an object's as JSON. The error is the engine's for it.
+ */
+export function checkDefinitionSize(definition) {
+  let bytes;
+  try {
+    bytes = Buffer.byteLength(typeof definition === 'string' ? definition : (JSON.stringify(definition) ?? ''), 'utf8');
+  } catch {
+    return; // (not JSON-serializable: the engine says so)
+  }
+  if (bytes > MAX_DEFINITION_BYTES) fail(definitionErrorMessage(new DefinitionError([{ path: '', message: TOO_LARGE }])));
+}
+
+/** One of a definition's errors as createGame's message writes it: `path: message (line, column)`. */
+function definitionIssue({ path, message, line, column }) {
+  return `${path || '/'}: ${message}${line !== undefined ? ` (line ${line}, column ${column ?? 1})` : ''}`;
+}
+
+/**
+ * A DefinitionError said to the client: createGame's message (its first error), then each
+ * other error once.
+ */
+export function definitionErrorMessage(e) {
+  const first = e.errors?.[0] ? definitionIssue(e.errors[0]) : null;
+  const others = [...new Set((e.errors ?? []).map(definitionIssue))].filter((t) => t !== first);
+  return others.length > 0 ? `${e.message}: ${others.join('; ')}` : e.message;
 }
 
 export const BOT_LEVELS = ['random', 'easy', 'normal', 'hard'];
@@ -97,6 +132,7 @@ export function parseRoomOptions(options = {}) {
       out.source = { game: options.game };
     } else {
       if (typeof options.definition !== 'string' && !isObject(options.definition)) fail('definition must be an object or JSON/YAML text');
+      checkDefinitionSize(options.definition);
       out.source = { definition: options.definition };
     }
     if (options.seed !== undefined) {
@@ -136,8 +172,10 @@ export function checkSeats(players, bots) {
 export function parseSeat(seat, { players, bots, taken }) {
   if (seat === undefined) return players.find((p) => !bots[p] && !taken.has(p)) ?? null;
   if (seat === 'spectator' || seat === null) return null;
-  if (typeof seat === 'number') seat = String(seat);
-  if (typeof seat !== 'string' || !players.includes(seat)) fail(`seat must be a player (${players.join(', ')}) or 'spectator', not ${JSON.stringify(seat)}`);
+  // (a number names the player of that id, but the refusal quotes what was sent)
+  const id = typeof seat === 'number' ? String(seat) : seat;
+  if (typeof id !== 'string' || !players.includes(id)) fail(`seat must be a player (${players.join(', ')}) or 'spectator', not ${JSON.stringify(seat)}`);
+  seat = id;
   if (bots[seat]) fail(`seat '${seat}' is played by a bot`);
   if (taken.has(seat)) fail(`seat '${seat}' is taken`);
   return seat;

@@ -1,9 +1,9 @@
 // How fast a client may send messages to a room: each message ('move', 'sync', any other)
-// costs a token from its bucket (one per seat, one for all the spectators), which holds
-// `burst` tokens and refills at `perSecond`. Every move runs the engine and every answer
-// computes views, so a client that sends faster is refused; one refused more than
-// `floodRefusals` times within FLOOD_WINDOW_MS (a second bucket, of refusals, refilled at
-// floodRefusals per window) is flooding, and is disconnected.
+// costs a token from its bucket (one per seat, one per spectator, each kept across that
+// seat's or spectator's reconnections), which holds `burst` tokens and refills at
+// `perSecond`. Every move runs the engine and every answer computes views, so a client that
+// sends faster is refused; a connection refused more than `floodRefusals` times within
+// FLOOD_WINDOW_MS (a second bucket, of refusals, its own) is flooding, and is disconnected.
 
 /** The defaults: more than a person sends, however fast they play. */
 export const RATE_LIMIT = Object.freeze({ burst: 20, perSecond: 10, floodRefusals: 50 });
@@ -30,37 +30,57 @@ export function hardCap({ burst, perSecond, floodRefusals }) {
   return 100 + 2 * (burst + perSecond + floodRefusals);
 }
 
-/** A seat's bucket, or the spectators' (kept across reconnections and joins: neither refills it). */
-export class MessageBudget {
-  #limits;
+/**
+ * A token bucket: holds at most `capacity` tokens and refills at `perSecond`. take() spends
+ * one, if there is one.
+ */
+export class TokenBucket {
+  #capacity;
+  #perSecond;
   #tokens;
-  #refusals;  // refusals left before a flood
   #at;
 
-  constructor(limits, now = performance.now()) {
-    this.#limits = limits;
-    this.#tokens = limits.burst;
-    this.#refusals = limits.floodRefusals;
+  constructor(capacity, perSecond, now = performance.now()) {
+    this.#capacity = capacity;
+    this.#perSecond = perSecond;
+    this.#tokens = capacity;
     this.#at = now;
+  }
+
+  take(now = performance.now()) {
+    // (no time passed adds nothing: 0 * Infinity would be NaN)
+    if (now > this.#at) {
+      this.#tokens = Math.min(this.#capacity, this.#tokens + ((now - this.#at) * this.#perSecond) / 1000);
+      this.#at = now;
+    }
+    if (this.#tokens < 1) return false;
+    this.#tokens -= 1;
+    return true;
+  }
+}
+
+/** The bucket of messages a seat, or a spectator, may send: `burst` at once, then `perSecond`. */
+export function messageTokens({ burst, perSecond }, now = performance.now()) {
+  return new TokenBucket(burst, perSecond, now);
+}
+
+/**
+ * One connection's budget: it spends the tokens it is given (its seat's or its spectator's,
+ * which outlive the connection) and counts its own refusals, so that only the client that
+ * floods is disconnected, never one that shares a bucket with it.
+ */
+export class MessageBudget {
+  #tokens;
+  #refusals; // refusals left before a flood, refilled at floodRefusals per window
+
+  constructor(limits, now = performance.now(), tokens = messageTokens(limits, now)) {
+    this.#tokens = tokens;
+    this.#refusals = new TokenBucket(limits.floodRefusals, (limits.floodRefusals * 1000) / FLOOD_WINDOW_MS, now);
   }
 
   /** Spends a token for a message: 'ok', 'refused' (none left), or 'flood' (refused too often). */
   take(now = performance.now()) {
-    const { burst, perSecond, floodRefusals } = this.#limits;
-    // (no time passed adds nothing: 0 * Infinity would be NaN)
-    if (now > this.#at) {
-      this.#tokens = Math.min(burst, this.#tokens + ((now - this.#at) * perSecond) / 1000);
-      this.#refusals = Math.min(floodRefusals, this.#refusals + ((now - this.#at) * floodRefusals) / FLOOD_WINDOW_MS);
-      this.#at = now;
-    }
-    if (this.#tokens >= 1) {
-      this.#tokens -= 1;
-      return 'ok';
-    }
-    if (this.#refusals >= 1) {
-      this.#refusals -= 1;
-      return 'refused';
-    }
-    return 'flood';
+    if (this.#tokens.take(now)) return 'ok';
+    return this.#refusals.take(now) ? 'refused' : 'flood';
   }
 }

@@ -2,7 +2,8 @@
 // then one entry per applied move), so that a room lost with its process can be resumed
 // elsewhere by replaying the moves. Redis when a URL is given, else this process's memory.
 // The record of a room that ended is kept ttlSeconds more (for a resume), then dropped, so
-// that a long-running server does not keep every game it ever hosted; in Redis, so is the
+// that a long-running server does not keep every game it ever hosted (one with nothing to
+// resume, no move made and nobody seated, is dropped at once); in Redis, so is the
 // record of a room whose process died or was shut down, ttlSeconds after its claim ran out
 // (while a room runs, each renewal of its claim keeps its record). A room claims its
 // record's id while it runs (claim, renew, release), so that two rooms, on any processes,
@@ -72,6 +73,15 @@ export class MemoryStore {
     this.#drops.set(id, timer);
     return true;
   }
+  /**
+   * Its room ended with nothing to resume (no move made, nobody seated): the record is dropped
+   * now. owner as for retire. False when not dropped (held by another, or no such record).
+   */
+  async drop(id, owner) {
+    if (owner !== undefined && this.#claims.has(id) && this.#claims.get(id) !== owner) return false;
+    await this.keep(id);
+    return this.#records.delete(id);
+  }
   /** A room took it up again: kept. False when there is no such record (any more). */
   async keep(id) {
     clearTimeout(this.#drops.get(id));
@@ -123,6 +133,10 @@ if ARGV[2] ~= '' and holder and holder ~= ARGV[2] then return 0 end
 local r = redis.call('PEXPIRE', KEYS[1], ARGV[1])
 redis.call('PEXPIRE', KEYS[2], ARGV[1])
 return r`;
+// A record deleted now unless another room than ARGV[1] ('' for any) holds its claim.
+const DROP_LUA = `local holder = redis.call('GET', KEYS[3])
+if ARGV[1] ~= '' and holder and holder ~= ARGV[1] then return 0 end
+return redis.call('DEL', KEYS[1], KEYS[2])`;
 
 // A record written before records expired (no expiry on its header or its moves) that no room
 // claims: set to expire ttlSeconds (ARGV[1] ms) from now, as if its room had just ended. One
@@ -152,6 +166,7 @@ export class RedisStore {
     this.redis.defineCommand('rulestackRelease', { numberOfKeys: 1, lua: RELEASE_LUA });
     this.redis.defineCommand('rulestackAppend', { numberOfKeys: 3, lua: APPEND_LUA });
     this.redis.defineCommand('rulestackRetire', { numberOfKeys: 3, lua: RETIRE_LUA });
+    this.redis.defineCommand('rulestackDrop', { numberOfKeys: 3, lua: DROP_LUA });
     this.redis.defineCommand('rulestackTidy', { numberOfKeys: 3, lua: TIDY_LUA });
   }
   /**
@@ -217,6 +232,10 @@ export class RedisStore {
   async retire(id, owner) {
     const k = this.#key(id);
     return (await this.redis.rulestackRetire(k, `${k}:moves`, `${k}:run`, this.#ttlMs, owner ?? '')) === 1;
+  }
+  async drop(id, owner) {
+    const k = this.#key(id);
+    return (await this.redis.rulestackDrop(k, `${k}:moves`, `${k}:run`, owner ?? '')) > 0;
   }
   /** (in Redis a record is always set to expire: kept means kept as a renewal keeps it, and by the claim's renewals after) */
   async keep(id) {

@@ -103,8 +103,8 @@ test('a client that keeps flooding is disconnected (1008) after its earlier mess
   assert.equal((await env.store.load(room.roomId)).moves.length, 2);
 });
 
-test('a seat keeps its budget when its client leaves and joins again; the spectators share one', async () => {
-  const room = await roomWithLimits({ game: 'tictactoe', seed: 6 }, { burst: 2, perSecond: 0.001 });
+test('a seat keeps its budget when its client leaves and joins again; each spectator has its own, kept when it reconnects', async () => {
+  const room = await roomWithLimits({ game: 'tictactoe', seed: 6, graceSeconds: 10 }, { burst: 2, perSecond: 0.001 });
   const other = await join(env.url, room.roomId, { seat: '1' }); // (keeps the room open meanwhile)
   const first = await join(env.url, room.roomId, { seat: '0' });
   const spent = collect(first.room, ['update']);
@@ -114,20 +114,48 @@ test('a seat keeps its budget when its client leaves and joins again; the specta
   const again = await join(env.url, room.roomId, { seat: '0' });
   await assert.rejects(again.apply('0', markC), { name: 'IllegalMoveError', reason: 'rate_limited' });
   assert.deepEqual((await env.store.load(room.roomId)).moves, [], 'the seat found its budget spent');
-  // two spectators: what the first spends, the second does not have
+  // two spectators: what the first spends, the second still has
   const [a, b] = [await join(env.url, room.roomId, { seat: 'spectator' }), await join(env.url, room.roomId, { seat: 'spectator' })];
-  const refused = collect(b.room, ['rejected']);
+  const spentA = collect(a.room, ['update', 'rejected']);
   for (let i = 0; i < 2; i++) a.room.send('sync', { since: 0 });
-  await sleep(100);
+  await until(() => spentA.length === 2, "the first spectator's answers");
+  const answeredB = collect(b.room, ['update', 'rejected']);
   b.room.send('sync', { since: 0 });
-  await until(() => refused.length === 1, "the second spectator's refusal");
-  assert.equal(refused[0].m.reason, 'rate_limited');
+  await until(() => answeredB.length === 1, "the second spectator's answer");
+  assert.equal(answeredB[0].type, 'update');
+  // a spectator that drops and comes back (within the grace period) finds its budget spent
+  a.room.reconnection.minUptime = 0;
+  const back = new Promise((resolve) => { const off = a.on('reconnect', () => { off(); resolve(); }); });
+  a.room.connection.transport.ws.terminate();
+  await back;
+  const afterReconnect = collect(a.room, ['update', 'rejected']);
+  a.room.send('sync', { since: 0 });
+  await until(() => afterReconnect.some((g) => g.type === 'rejected'), 'the refusal after the reconnection');
+  assert.equal(afterReconnect.find((g) => g.type === 'rejected').m.reason, 'rate_limited');
   // the other seat has a budget of its own
   const answered = collect(other.room, ['update', 'rejected']);
   other.room.send('sync', { since: 0 });
   await until(() => answered.length === 1, "the other seat's answer");
   assert.equal(answered[0].type, 'update');
   for (const c of [again, a, b, other]) await c.leave();
+});
+
+test('many spectators each sending one sync at once are each answered: none is refused, none disconnected', async () => {
+  // (limits small enough that spectators sharing one budget, or one count of refusals, would meet them)
+  const room = await roomWithLimits({ game: 'tictactoe', seed: 8 }, { burst: 2, perSecond: 0.001, floodRefusals: 3 });
+  const p0 = await join(env.url, room.roomId, { seat: '0' });
+  const watchers = await Promise.all(Array.from({ length: 12 }, () => join(env.url, room.roomId, { seat: 'spectator' })));
+  const left = [];
+  const got = watchers.map((w, i) => {
+    w.on('leave', (code) => left.push([i, code]));
+    return collect(w.room, ['update', 'rejected']);
+  });
+  for (const w of watchers) w.room.send('sync', { since: 0 });
+  await until(() => got.every((g) => g.length === 1), 'an answer to each');
+  await sleep(200); // (a disconnection would follow its answers)
+  assert.deepEqual(got.map((g) => g[0].type), watchers.map(() => 'update'));
+  assert.deepEqual(left, []);
+  for (const c of [p0, ...watchers]) await c.leave();
 });
 
 test('a client whose sync is refused for coming too fast sends it again, and takes in the events it missed', async () => {

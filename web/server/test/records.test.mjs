@@ -155,8 +155,15 @@ before(async () => {
 });
 after(() => env.colyseus.shutdown());
 
+/** A room a player took a seat in (a room nobody sat in that made no move keeps no record). */
+async function seatedRoom(options) {
+  const room = await env.colyseus.createRoom('rulestack', options);
+  await join(env.url, room.roomId, { seat: '0' });
+  return room;
+}
+
 test('a room that ends retires its record; a room that resumes it keeps it', async () => {
-  const room = await env.colyseus.createRoom('rulestack', { game: 'tictactoe', seed: 1 });
+  const room = await seatedRoom({ game: 'tictactoe', seed: 1 });
   const id = room.roomId;
   assert.notEqual(await env.store.load(id), null);
   await room.disconnect(); // the room ends
@@ -172,7 +179,7 @@ test('a room that ends retires its record; a room that resumes it keeps it', asy
 });
 
 test('two resumes of one record at once: one runs it, the other is refused', async () => {
-  const room = await env.colyseus.createRoom('rulestack', { game: 'tictactoe', seed: 2 });
+  const room = await seatedRoom({ game: 'tictactoe', seed: 2 });
   const id = room.roomId;
   await room.disconnect();
   await sleep(50);
@@ -185,4 +192,49 @@ test('two resumes of one record at once: one runs it, the other is refused', asy
   await rooms[0].disconnect();
   await sleep(700);
   assert.equal(await env.store.load(id), null, 'dropped once its room ended and its time passed');
+});
+
+/** Polls until the record is gone (true) or ms pass (false). */
+async function dropped(store, id, ms = 3000) {
+  for (const end = Date.now() + ms; Date.now() < end; await sleep(50)) if ((await store.load(id)) === null) return true;
+  return false;
+}
+
+test('a room nobody took a seat in that made no move drops its record when it ends: nothing to resume', async () => {
+  const ttl = env.store.ttlSeconds;
+  env.store.ttlSeconds = 3600; // (records of rooms that ended kept an hour, here)
+  try {
+    // created and watched only, then left: no seat was ever taken, no move made
+    const watcher = await join(env.url, { game: 'tictactoe', seed: 3 }, { seat: 'spectator' });
+    const id = watcher.roomId;
+    assert.notEqual(await env.store.load(id), null, 'recorded while it runs');
+    await watcher.leave();
+    assert.ok(await dropped(env.store, id), 'dropped as its room ends, not kept an hour');
+    // a room a player sat in, though no move was made, keeps its record for its time
+    const player = await join(env.url, { game: 'tictactoe', seed: 4 });
+    await player.leave();
+    await sleep(300);
+    assert.notEqual(await env.store.load(player.roomId), null, 'kept, for a resume');
+  } finally {
+    env.store.ttlSeconds = ttl;
+  }
+});
+
+test('a store drops a record at once, unless another room holds its claim', async () => {
+  const redis = await startRedis();
+  const stores = [new MemoryStore(), new RedisStore(redis.url)];
+  try {
+    for (const store of stores) {
+      await store.create('r1', { version: 1 });
+      await store.claim('r1', 'mine');
+      assert.equal(await store.drop('r1', 'theirs'), false, 'another room holds it');
+      assert.notEqual(await store.load('r1'), null);
+      assert.equal(await store.drop('r1', 'mine'), true);
+      assert.equal(await store.load('r1'), null);
+      assert.equal(await store.drop('r1', 'mine'), false, 'nothing left to drop');
+    }
+  } finally {
+    for (const store of stores) await store.close();
+    redis.stop();
+  }
 });

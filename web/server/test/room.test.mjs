@@ -249,3 +249,130 @@ test('a seed the creator chose is told to every client (they can work out the hi
     await room.disconnect();
   }
 });
+
+/** A ROOM_DATA frame (13) of type `type` whose payload is `payload` (msgpack bytes), as the SDK's send builds it. */
+const frame = (type, payload) => new Uint8Array([13, 0xa0 | type.length, ...Buffer.from(type), ...payload]);
+const msgpackStr = (s) => [0xa0 | s.length, ...Buffer.from(s)];
+/** msgpack's uint64 (0xcf) of n: what a client in another language sends for an integer of 2^32 or more. */
+const uint64 = (n) => [0xcf, ...Array.from({ length: 8 }, (_, i) => Number((BigInt(n) >> BigInt(8 * (7 - i))) & 0xffn))];
+
+/** Runs fn with console.error collected (what the server logs); returns the lines. */
+async function logged(fn) {
+  const lines = [];
+  const consoleError = console.error;
+  console.error = (...args) => lines.push(args.map(String).join(' '));
+  try {
+    await fn();
+  } finally {
+    console.error = consoleError;
+  }
+  return lines;
+}
+
+test('64-bit integers (msgpack uint64, a BigInt once decoded): an id or since is read as the integer; past 2^53 refused; nothing throws', async () => {
+  const room = await env.colyseus.createRoom('rulestack', { game: 'tictactoe', seed: 9 });
+  const raw = await env.colyseus.sdk.joinById(room.roomId, { seat: '0' });
+  await nextMessage(raw, 'update');
+  const id = 2 ** 40 + 5;
+  const lines = await logged(async () => {
+    // { id: uint64, move: { action: 'Mark', targets: ['C'] } }: applied, acknowledged with its id
+    const update = nextMessage(raw, 'update');
+    raw.connection.send(frame('move', [0x82, ...msgpackStr('id'), ...uint64(id), ...msgpackStr('move'), 0x82, ...msgpackStr('action'), ...msgpackStr('Mark'), ...msgpackStr('targets'), 0x91, ...msgpackStr('C')]));
+    assert.equal((await update).ack, id);
+    // an id past the safe integers: a bad message, quoted with its digits
+    const refused = nextMessage(raw, 'rejected');
+    raw.connection.send(frame('move', [0x82, ...msgpackStr('id'), ...uint64(2n ** 63n), ...msgpackStr('move'), 0x80]));
+    assert.deepEqual(await refused, { id: null, reason: 'bad_move', message: `rulestack room: a 'move' message is { id: <integer>, move: <a move object> }, not {"id":"${2n ** 63n}","move":{}}` });
+    // a uint64 inside the move is its number too: the engine answers about the move itself
+    const answered = nextMessage(raw, 'rejected');
+    raw.connection.send(frame('move', [0x82, ...msgpackStr('id'), 7, ...msgpackStr('move'), 0x82, ...msgpackStr('action'), ...msgpackStr('pass'), ...msgpackStr('x'), ...uint64(1)]));
+    assert.deepEqual(await answered, { id: 7, reason: 'malformed_move', message: "a pass takes no 'x'" });
+    // { since: uint64 0 }: the whole log again
+    const synced = nextMessage(raw, 'update');
+    raw.connection.send(frame('sync', [0x81, ...msgpackStr('since'), ...uint64(0)]));
+    assert.equal((await synced).from, 0);
+    const badSync = nextMessage(raw, 'rejected');
+    raw.connection.send(frame('sync', [0x81, ...msgpackStr('since'), ...uint64(2n ** 64n - 1n)]));
+    assert.match((await badSync).message, /^rulestack room: a 'sync' message is \{ since: <integer ≥ 0> \}, not \{"since":"18446744073709551615"\}$/);
+  });
+  assert.deepEqual(lines, [], 'nothing logged');
+  assert.equal((await env.store.load(room.roomId)).moves.length, 1);
+});
+
+test('a frame that is not msgpack closes its connection with a reason, logged in one line; a deep one too', async () => {
+  const { MALFORMED_CLOSE_CODE, MALFORMED_CLOSE_REASON } = await import('../game-room.mjs');
+  const room = await env.colyseus.createRoom('rulestack', { game: 'tictactoe', seed: 10 });
+  const other = await join(env.url, room.roomId, { seat: '1' });
+  const frames = {
+    truncated: frame('move', [0x82, 0xa2]),
+    // nested deeper than msgpackr's stack
+    deep: frame('move', [0x82, ...msgpackStr('id'), 1, ...msgpackStr('move'), ...Array(20000).fill(0x91), 1]),
+  };
+  for (const [what, bytes] of Object.entries(frames)) {
+    const raw = await env.colyseus.sdk.joinById(room.roomId, { seat: 'spectator' });
+    await nextMessage(raw, 'update');
+    const left = new Promise((resolve) => raw.onLeave((code, reason) => resolve({ code, reason })));
+    const lines = await logged(async () => {
+      raw.connection.send(bytes);
+      assert.deepEqual(await left, { code: MALFORMED_CLOSE_CODE, reason: MALFORMED_CLOSE_REASON }, what);
+    });
+    assert.equal(lines.length, 1, `${what}: ${lines.join('\n')}`);
+    assert.match(lines[0], /^rulestack room: \S+: client \S+ disconnected \(4002\): a malformed message \([^\n]+\)$/);
+  }
+  // the room plays on for its other clients
+  const update = nextMessage(other.room, 'update');
+  other.room.send('sync', { since: 0 });
+  assert.equal((await update).seat, '1');
+});
+
+test('a move sent as raw bytes is told to be msgpack; a seat given as a number is quoted as one', async () => {
+  const room = await env.colyseus.createRoom('rulestack', { game: 'tictactoe', seed: 11 });
+  const raw = await env.colyseus.sdk.joinById(room.roomId, { seat: '0' });
+  await nextMessage(raw, 'update');
+  raw.sendBytes('move', new Uint8Array([1, 2, 3]));
+  assert.deepEqual(await nextMessage(raw, 'rejected'), { id: null, reason: 'bad_move', message: "rulestack room: a 'move' message is msgpack data (the SDK's send), not raw bytes" });
+  await assert.rejects(env.colyseus.sdk.joinById(room.roomId, { seat: 5 }), { message: "rulestack room: seat must be a player (0, 1) or 'spectator', not 5" });
+  assert.equal((await env.colyseus.sdk.joinById(room.roomId, { seat: 1 }).then((r) => nextMessage(r, 'update'))).seat, '1', 'a number names that player');
+});
+
+test("a definition's errors: createGame's message, then each other error once, the root written '/'", async () => {
+  const { DefinitionError } = await import('rulestack');
+  const { definitionErrorMessage } = await import('../options.mjs');
+  let local;
+  try {
+    rs.createGame('name: x');
+  } catch (e) {
+    local = e;
+  }
+  assert.equal(local.errors.length, 2);
+  await assert.rejects(env.colyseus.sdk.create('rulestack', { definition: 'name: x' }), {
+    message: `rulestack room: ${local.message}: /: missing required key 'flow' (line 1, column 1)`,
+  });
+  // the same error many times is said once
+  const same = { path: '', message: 'YAML syntax error: Maximum call stack size exceeded', line: 1, column: 7 };
+  const many = new DefinitionError([...Array(35).fill(same), { path: '/flow', message: 'bad' }]);
+  assert.equal(definitionErrorMessage(many), `${many.message}: /flow: bad`);
+  assert.equal(definitionErrorMessage(new DefinitionError([same])), 'invalid definition: /: YAML syntax error: Maximum call stack size exceeded (line 1, column 7)');
+});
+
+test('a definition over 8 MB is refused with the engine\'s message before the engine reads it', async () => {
+  const calls = [];
+  const createGame = rs.createGame;
+  rs.createGame = function (definition, ...rest) {
+    calls.push(typeof definition === 'string' ? definition.length : 'object');
+    return createGame.call(this, definition, ...rest);
+  };
+  try {
+    const message = 'rulestack room: invalid definition: /: the definition is larger than 8 MB';
+    // (9 MB in UTF-8: 4.6 M two-byte characters, fewer than 8 M of them)
+    const yaml = `name: x\nplayers: ["${'é'.repeat(4.6 * 2 ** 20)}"]\n`;
+    await assert.rejects(env.colyseus.sdk.create('rulestack', { definition: yaml }), { message });
+    await assert.rejects(env.colyseus.sdk.create('rulestack', { definition: { name: 'x'.repeat(9 * 2 ** 20) } }), { message });
+    assert.deepEqual(calls, [], 'the engine never saw them');
+    // a definition within the limit is the engine's to judge
+    await assert.rejects(env.colyseus.sdk.create('rulestack', { definition: 'name: x' }), { message: /missing required key 'players'/ });
+    assert.equal(calls.length, 1);
+  } finally {
+    rs.createGame = createGame;
+  }
+});

@@ -333,3 +333,18 @@ test('a bot move the store could not record is tried again: the game does not wa
     env.store.append = append;
   }
 });
+
+test('a reconnection token used while its connection is open (a second tab): the seat moves to the new connection, the old one is told why', async () => {
+  const { REPLACED_CLOSE_REASON } = await import('../game-room.mjs');
+  const room = await env.colyseus.createRoom('rulestack', { game: 'duel', seed: 25, graceSeconds: 10 });
+  const tab1 = await join(env.url, room.roomId, { seat: '0' });
+  const p1 = await join(env.url, room.roomId, { seat: '1' });
+  const closed = new Promise((resolve) => tab1.room.onLeave((code, reason) => resolve({ code, reason })));
+  const tab2 = await rejoin(env.url, tab1.reconnectionToken);
+  assert.deepEqual(await closed, { code: 4002, reason: REPLACED_CLOSE_REASON });
+  assert.equal(tab2.seat, '0');
+  const local = rs.createGame(exampleDefinition('duel'), { seed: 25 });
+  assert.equal(await playWhileAble(local, tab2, '0', 1), 1, 'the new connection plays the seat');
+  for (const c of [tab2, p1]) await c.leave();
+  local.dispose();
+});
