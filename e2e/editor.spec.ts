@@ -214,3 +214,25 @@ test('Tab indents in the editor; Escape then Tab moves the focus out; Ctrl+Enter
   await expect(page.locator('#sum-game')).toHaveText('Editor test');
   await expect(page.locator('.cm-line').filter({ hasText: /^\s+condition: \$turn >= 1$/ })).toHaveCount(1); // no newline typed
 });
+
+test('in a trigger, `$`, `$B`, `$Be`… offer `$Before.` and `$After.`, and a pick goes on to the events and actions', async ({ page }) => {
+  await open(page);
+  const list = page.locator('.cm-tooltip-autocomplete');
+  const labels = async () => (await list.locator('.cm-completionLabel').allTextContents()).sort();
+  await setEditorText(page, GAME('$turn > 1') + 'reactions:\n  - trigger: \n    mutations: []\n');
+  await page.locator('.cm-line').filter({ hasText: /- trigger:\s*$/ }).click();
+  await page.keyboard.press('End');
+  await page.keyboard.type('$');
+  await page.keyboard.press('Control+Space');
+  await expect.poll(labels).toEqual(['$After.', '$Before.']);
+  await page.keyboard.type('B');
+  await expect.poll(labels).toEqual(['$Before.']);
+  await page.keyboard.type('efor');
+  await expect.poll(labels).toEqual(['$Before.']);
+  await list.locator('li').click();
+  await expect(page.locator('.cm-line').filter({ hasText: /- trigger: \$Before\.$/ })).toHaveCount(1);
+  // the list opens again on what may follow: the schema's events and the text's actions
+  await expect(list.locator('li').filter({ hasText: /^\$Before\.DamageTaken/ })).toHaveCount(1);
+  await expect(list.locator('li').filter({ hasText: /^\$Before\.@Go/ })).toHaveCount(1);
+  await expect(list.locator('li').filter({ hasText: /^\$After/ })).toHaveCount(0);
+});

@@ -227,3 +227,68 @@ test('import errors: a malformed file and an illegal move say what and where', a
   await expect(page.locator('#replay-step')).toBeDisabled();
   expect(await marks(page)).toMatchObject({ C: '0', N: '1' });
 });
+
+test('a share link of an edited example opens as a custom definition; Revert goes back to the shared text, after a reload too', async ({ page, browser }) => {
+  await openAt(page, '/');
+  await page.locator('#game-picker').selectOption('duel.yaml');
+  const text = `# my variant\n${await example('duel.yaml')}`;
+  await setEditorText(page, text);
+  await page.locator('#share').click();
+  const link = await page.locator('#share-url').inputValue();
+
+  // another browser: nothing kept there
+  const context = await browser.newContext();
+  const other = await context.newPage();
+  try {
+    await openAt(other, link);
+    await expect.poll(() => editorText(other)).toBe(text);
+    const picked = other.locator('#game-picker option:checked');
+    await expect(picked).toHaveText('Duel — custom definition (shared or imported)');
+    // Revert takes back the edits made since, not the shared text
+    await setEditorText(other, 'name: Oops\n');
+    await other.locator('#revert').click();
+    await expect.poll(() => editorText(other)).toBe(text);
+    await expect(other.locator('#sum-game')).toHaveText('Duel');
+    // another example and back: the custom definition is still there, and kept across a reload
+    await other.locator('#game-picker').selectOption('tictactoe.yaml');
+    await other.locator('#game-picker').selectOption({ label: 'Duel — custom definition (shared or imported)' });
+    await expect.poll(() => editorText(other)).toBe(text);
+    await setEditorText(other, 'name: Oops again\n');
+    await other.reload();
+    await expect(other.locator('#status')).toHaveText('ready', { timeout: 15_000 });
+    await expect(picked).toHaveText('Duel — custom definition (shared or imported)');
+    await expect.poll(() => editorText(other)).toBe('name: Oops again\n');
+    await other.locator('#revert').click();
+    await expect.poll(() => editorText(other)).toBe(text);
+  } finally {
+    await context.close();
+  }
+});
+
+test('import: the picker names the example of an unmodified game file (custom otherwise); an Undo after Play all shows the move the game is at', async ({ page }) => {
+  await openAt(page, '/');
+  await page.locator('#game-picker').selectOption('duel.yaml');
+  const text = await example('tictactoe.yaml');
+  const mv = (player: string, cell: string) => ({ player, move: { action: 'Mark', targets: [cell] } });
+  const record = (definition: string) => JSON.stringify({ format: 'rulestack-game', version: 1, definition, seed: 1, moves: [mv('0', 'C'), mv('1', 'N'), mv('0', 'NW')] });
+  const load = (content: string) => page.locator('#import-file').setInputFiles({ name: 'ttt.json', mimeType: 'application/json', buffer: Buffer.from(content) });
+
+  await load(record(text));
+  await expect(page.locator('#sum-game')).toHaveText('Tic-tac-toe');
+  await expect(page.locator('#game-picker')).toHaveValue('tictactoe.yaml');
+  await page.locator('#replay-step').click();
+  await page.locator('#replay-step').click();
+  const atTwo = await page.locator('#hash').textContent();
+  await page.locator('#replay-all').click();
+  await expect(page.locator('#replay-pos')).toHaveText('move 3 of 3');
+  // undo by hand leaves the recorded line, and the bar gives the move the game is at
+  await page.locator('#undo').click();
+  await expect(page.locator('#hash')).toHaveText(atTwo!);
+  await expect(page.locator('#replay-pos')).toHaveText('move 2 of 3 — the game has left the recorded moves (Back to start replays them again)');
+  await expect(page.locator('#replay-step')).toBeDisabled();
+
+  // an edited definition is no example
+  await load(record(text.replace(/^name: .*$/m, 'name: Imported')));
+  await expect(page.locator('#sum-game')).toHaveText('Imported');
+  await expect(page.locator('#game-picker option:checked')).toHaveText('Imported — custom definition (shared or imported)');
+});

@@ -187,3 +187,27 @@ test('vs an Easy (MCTS) bot: the bot thinks in a worker and answers in tic-tac-t
   expect(workers.some((u) => u.includes('bot-worker'))).toBe(true);
   expect(warnings).toEqual([]); // the worker did not fail over to the page
 });
+
+test('the line of what was played (the live region) is cleared for each new game; Undo says what it took back', async ({ page }) => {
+  await open(page);
+  const said = page.locator('#announce');
+  for (const cell of ['NW', 'W', 'N', 'C', 'NE']) await move(page, `Mark → ${cell}`).click();
+  await expect(said).toHaveText('Player 0: Mark → NE. Game over: Player 0 wins.');
+  // Load: a new game, nothing played in it yet
+  await page.locator('#load').click();
+  await expect(page.locator('#log .log-group')).toHaveCount(1);
+  await expect(said).toHaveText('');
+  // another game from the picker
+  await move(page, 'Mark → C').click();
+  await expect(said).toHaveText('Player 0: Mark → C.');
+  await page.locator('#game-picker').selectOption('duel.yaml');
+  await expect(page.locator('#sum-game')).toHaveText('Duel');
+  await expect(said).toHaveText('');
+  // Undo: the move announced is no longer on the board
+  await page.locator('#game-picker').selectOption('tictactoe.yaml');
+  await move(page, 'Mark → NW').click();
+  await expect(said).toHaveText('Player 0: Mark → NW.');
+  await page.locator('#undo').click();
+  await expect(page.locator('[data-entity="NW"] [data-prop="mark"] .v')).toHaveText('–');
+  await expect(said).toHaveText('Undone: Player 0: Mark → NW.');
+});

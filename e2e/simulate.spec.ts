@@ -17,7 +17,7 @@ import type { Rulestack } from '../dist/index.js';
 import { outcomeOf, type GameOutcome } from '../web/playground/simulate-game.js';
 import { oddGames } from '../web/playground/simulate-stats.js';
 import { failOnPageErrors } from './page-errors.js';
-import { setEditorText } from './editor-helpers.js';
+import { editorText, setEditorText } from './editor-helpers.js';
 import { open, move } from './playground-page.js';
 
 failOnPageErrors();
@@ -305,4 +305,47 @@ test('Simulate a game whose rules sometimes fail: the engine errors counted as t
   await move(page, 'Hit').click();
   await expect(page.locator('#message')).toHaveClass(/game-error/);
   await expect(page.locator('#message')).toContainText('destination is not a zone');
+});
+
+test('Simulate: Open of a game whose definition has changed since refuses, before it touches the game in progress', async ({ page }) => {
+  await cores(page, 2);
+  await open(page, '?botDelay=0');
+  await simulate(page, 6, 'random', 1, 'Random', 30_000);
+  // another definition, and a game of it in progress against the bot
+  const text = (await readFile(new URL('../examples/tictactoe.yaml', import.meta.url), 'utf8')).replace(/^name: .*$/m, 'name: Changed');
+  await setEditorText(page, text);
+  await page.locator('#mode').selectOption('bot');
+  await page.locator('#bot-strength').selectOption('random');
+  await page.locator('#seed').fill('77');
+  await page.locator('#load').click();
+  await move(page, 'Mark → C').click();
+  await expect(page.locator('#log .log-group')).toHaveCount(3, { timeout: 10_000 }); // setup, C, the bot's reply
+  const shown = async () => ({
+    hash: await page.locator('#hash').textContent(),
+    log: await page.locator('#log .log-group summary').allTextContents(),
+    mode: await page.locator('#mode').inputValue(),
+    seed: await page.locator('#seed').inputValue(),
+    seedUsed: await page.locator('#seed-used').textContent(),
+    text: await editorText(page),
+  });
+  const before = await shown();
+
+  await page.locator('#sim-odd li[data-why="longest"]').getByRole('button', { name: 'Open' }).click();
+  // one status, which says it did not open; the page is as it was
+  await expect(page.locator('#sim-status')).toHaveText('Could not open it: the definition changed since that simulation: run it again to open its games.');
+  expect(await shown()).toEqual(before);
+  await expect(page.locator('#message')).toBeHidden();
+});
+
+test('Simulate refuses a Games or First seed that is not a whole number, with its reason, and plays nothing', async ({ page }) => {
+  await open(page);
+  await page.locator('#sim-count').fill('2.5');
+  await page.locator('#sim-run').click();
+  await expect(page.locator('#sim-status')).toHaveText('Games: a whole number from 1 to 10000.');
+  await page.locator('#sim-count').fill('2');
+  await page.locator('#sim-seed').fill('1.5');
+  await page.locator('#sim-run').click();
+  await expect(page.locator('#sim-status')).toHaveText('First seed: a whole number from 0.');
+  await expect(page.locator('#sim-run')).toBeEnabled();
+  await expect(page.locator('#sim-results')).toBeHidden();
 });

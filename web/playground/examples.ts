@@ -31,3 +31,8 @@ export const examples: Example[] = Object.entries(files)
     const ib = ORDER.indexOf(b.file);
     return (ia < 0 ? 99 : ia) - (ib < 0 ? 99 : ib) || a.file.localeCompare(b.file);
   });
+
+/** The example this text is, unchanged, or undefined (a share link's or a game file's text may be one). */
+export function exampleOf(text: string): Example | undefined {
+  return examples.find((e) => e.text === text);
+}

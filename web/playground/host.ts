@@ -10,10 +10,18 @@ export interface PlaygroundHost {
   text(): string;
   /** Replaces the editor's text (nothing is loaded). */
   setText(text: string): void;
-  /** The example the editor's text belongs to (the picker's value). */
+  /** The example the editor's text belongs to (the picker's value): '' for the custom definition. */
   file(): string;
-  /** Selects this example in the picker without loading its text (an unknown file: no change). */
+  /** Selects this example (or '': the custom definition) in the picker without loading its text (an unknown file: no change). */
   setFile(file: string): void;
+  /** The custom definition as it was opened (what its Revert goes back to), or null when there is none. */
+  customText(): string | null;
+  /**
+   * Text from elsewhere (a share link, a game file) is about to go in the editor: the picker
+   * selects the example it is unchanged (its file is returned), else the custom definition,
+   * which becomes this text (null is returned). Nothing is loaded.
+   */
+  adopt(text: string): string | null;
   mode(): string;
   /** Sets the mode as the Mode menu does (the page re-renders; the bot may move). */
   setMode(mode: string): void;

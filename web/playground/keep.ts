@@ -10,7 +10,6 @@ import { loadState, saveState, type KeptState } from './persist.js';
 import { describeMove, download, makeRecord, movesText, MoveTrail, parseRecord, recordFileName } from './record.js';
 import { Replay } from './replay.js';
 import { clearShareToken, decodeDefinition, shareToken, shareUrl } from './share.js';
-import { examples } from './examples.js';
 
 const $ = <T extends HTMLElement = HTMLElement>(id: string) => document.getElementById(id) as T;
 
@@ -81,7 +80,7 @@ export class Keep {
     if (this.#restoring) return;
     const g = this.host.game();
     const game = g && g === this.#game && !g.disposed && g.seed !== null ? { definition: this.#loadedText, seed: g.seed, moves: this.#moves() } : null;
-    const state: KeptState = { file: this.host.file(), text: this.host.text(), mode: this.host.mode(), botStrength: this.host.botStrength(), game };
+    const state: KeptState = { file: this.host.file(), custom: this.host.customText(), text: this.host.text(), mode: this.host.mode(), botStrength: this.host.botStrength(), game };
     saveState(state);
   }
 
@@ -117,10 +116,9 @@ export class Keep {
     clearShareToken(); // a reload then restores the page's own state, edits included
     try {
       const text = await decodeDefinition(token);
-      const example = examples.find((e) => e.text === text);
-      if (example) this.host.setFile(example.file);
+      const example = this.host.adopt(text);
       this.host.start(text);
-      notify('share', 'info', `Loaded the definition of the share link${example ? ` (${example.file})` : ''}.`);
+      notify('share', 'info', `Loaded the definition of the share link${example ? ` (${example})` : ''}.`);
       return true;
     } catch (e) {
       notify('share', 'error', `This share link cannot be read: ${e instanceof Error ? e.message : String(e)}. ${otherwise}`);
@@ -129,6 +127,7 @@ export class Keep {
   }
 
   #bringBack(s: KeptState): boolean {
+    if (s.custom !== null) this.host.adopt(s.custom); // the custom entry, and what its Revert goes back to
     this.host.setFile(s.file);
     this.host.setBotStrength(s.botStrength);
     this.host.setMode(s.mode);

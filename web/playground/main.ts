@@ -8,7 +8,7 @@ import type { BotOptions, Game, GameEvent, GameView, Move, ResolutionStep, Rules
 import type { BotRequest, BotResponse } from './bot-worker.js';
 import type { Editor } from './editor.js';
 import { checkFormat } from './editor/check-format.js';
-import { examples } from './examples.js';
+import { definitionName, exampleOf, examples } from './examples.js';
 import type { PlaygroundHost } from './host.js';
 import { Keep } from './keep.js';
 import { registerOffline } from './pwa.js';
@@ -108,6 +108,10 @@ let botTimer: ReturnType<typeof setTimeout> | undefined;
 /** What the editor held for each example, so switching games keeps edits. */
 const drafts = new Map<string, string>();
 let currentFile = DEFAULT_GAME;
+/** The picker's value for a definition that is no example unchanged (a share link's, an imported game's). */
+const CUSTOM = '';
+/** That definition as it was opened: what its Revert goes back to; null while there is none. */
+let customText: string | null = null;
 
 // ------------------------------------------------------------------ helpers
 
@@ -336,6 +340,14 @@ function load(given?: Seed): Game | null {
     } else editor.report({ errors: [{ path: '', message: e instanceof Error ? e.message : String(e) }], warnings: [] }, 'Cannot start');
     return null;
   }
+  return begin(next, text);
+}
+
+/** Puts a game just created from the editor's text on the page, in place of the one there. */
+function begin(next: Game, text: string): Game {
+  stopBot();
+  clearMessage();
+  announce(''); // what it said was a move of the previous game
   editor.report(rs.check(text, { format: checkFormat(text) }));
   game?.dispose();
   game = next;
@@ -413,33 +425,55 @@ function announceMove(entry: HistoryEntry, events: GameEvent[]): void {
   announce(`${name(entry.player)}: ${label}${steps ? ` (${steps})` : ''}.${result}`);
 }
 
-/** Opens a game the Simulate panel played: that seed, those moves, replayed from the start (hot-seat, so no bot moves on). */
-function openGame(definitionJson: string, seed: number, moves: Array<{ player: string; move: Move }>): void {
-  stopBot();
+/** Says what Undo took back (the move last announced is off the board), in announceMove's words. */
+function announceUndo(undone: HistoryEntry[]): void {
+  if (undone.length === 0) return;
+  const spectator = game!.view();
+  const name = playerName(spectator);
+  const reader = mode() === 'bot' ? humanId(spectator) : '';
+  announce(`Undone: ${undone.map((e) => `${name(e.player)}: ${e.labels.get(reader) ?? ''}`).join('; ')}.`);
+}
+
+/**
+ * Opens a game the Simulate panel played: that seed, those moves, replayed from the start
+ * (hot-seat, so no bot moves on). Null, or why it cannot (the page is then left as it was).
+ */
+function openGame(definitionJson: string, seed: number, moves: Array<{ player: string; move: Move }>): string | null {
+  const text = editor.value;
+  let g: Game | null = null;
+  try {
+    g = rs.createGame(text, { seed });
+  } catch {
+    // the text no longer loads: so not the definition simulated either
+  }
+  // checked before anything changes: a refused Open must not cost the game in progress
+  if (!g || g.definitionJson !== definitionJson) {
+    g?.dispose();
+    return 'the definition changed since that simulation: run it again to open its games.';
+  }
   ui.mode.value = 'hotseat';
   ui.seed.value = String(seed);
-  const g = load(seed);
-  if (!g || g.definitionJson !== definitionJson) {
-    showMessage('The definition changed since that simulation: run it again to open its games.');
-    return;
-  }
+  begin(g, text);
   for (const { player, move } of moves) if (applyMove(g, player, move) !== null) break;
   holder = g.view().toAct[0] ?? holder;
   render();
   showMessage(`Opened simulated game, seed ${seed}: ${moves.length} moves. Undo steps back through it.`, 'info');
   ui.moves.focus(); // from the Simulate panel to the game (scrolled into view), then to its first move if any
   settleFocus(ui.moves);
+  return null;
 }
 
 function undo(): void {
   if (!game) return;
   stopBot();
   clearMessage();
+  const undone: HistoryEntry[] = [];
   // Against the bot, go back to the human's last decision (undoing the bot's replies too).
   do {
     if (!game.undo()) break;
-    history.pop();
+    undone.push(history.pop()!);
   } while (mode() === 'bot' && history.length > 0 && botToAct(game.view()) !== null);
+  announceUndo(undone);
   render();
   settleFocus(ui.moves);
   scheduleBot();
@@ -702,19 +736,59 @@ function renderLog(name: (id: string) => string, reader: string | null): void {
 
 // ------------------------------------------------------------------ wiring
 
+/** The text a picker entry opens with, and Revert goes back to: the example's, or the custom definition as it was opened. */
+function originalText(file: string): string | null {
+  return file === CUSTOM ? customText : (examples.find((e) => e.file === file)?.text ?? null);
+}
+
 function pickExample(file: string): void {
   drafts.set(currentFile, editor.value);
   currentFile = file;
-  const ex = examples.find((e) => e.file === file);
-  editor.value = drafts.get(file) ?? ex?.text ?? '';
+  editor.value = drafts.get(file) ?? originalText(file) ?? '';
+  showRevert();
 }
 
 function revert(): void {
-  const ex = examples.find((e) => e.file === currentFile);
-  if (!ex) return;
+  const text = originalText(currentFile);
+  if (text === null) return;
   drafts.delete(currentFile);
-  editor.value = ex.text;
+  editor.value = text;
   load();
+}
+
+/** Revert's tooltip says what it goes back to. */
+function showRevert(): void {
+  $('revert').title = currentFile === CUSTOM ? 'Discard your edits and load the definition as it was opened (share link or game file)' : 'Discard your edits of this example and load it again';
+}
+
+/** Selects a picker entry (an example's, or the custom one once there is one) without loading its text; false when there is no such entry. */
+function selectFile(file: string): boolean {
+  if (originalText(file) === null) return false;
+  currentFile = file;
+  ui.picker.value = file;
+  showRevert();
+  return true;
+}
+
+/**
+ * A definition from elsewhere (a share link, a game file, the page's kept state) goes in the
+ * editor: the picker names the example it is unchanged, else it is the custom entry, which
+ * Revert brings back as it came (an example's text would lose it). The example's file, or null.
+ */
+function adopt(text: string): string | null {
+  drafts.set(currentFile, editor.value); // the entry left keeps its edits
+  const ex = exampleOf(text);
+  if (ex) {
+    selectFile(ex.file);
+    return ex.file;
+  }
+  customText = text;
+  drafts.delete(CUSTOM);
+  let option = ui.picker.querySelector<HTMLOptionElement>('option[data-custom]');
+  if (!option) ui.picker.append((option = h('option', { value: CUSTOM, 'data-custom': '' }) as HTMLOptionElement));
+  option.textContent = `${definitionName(text) ?? 'Untitled'} — custom definition (shared or imported)`;
+  selectFile(CUSTOM);
+  return null;
 }
 
 function wire(): void {
@@ -765,11 +839,9 @@ const host: PlaygroundHost = {
     editor.value = text;
   },
   file: () => currentFile,
-  setFile: (file) => {
-    if (!examples.some((e) => e.file === file)) return;
-    currentFile = file;
-    ui.picker.value = file;
-  },
+  setFile: (file) => void selectFile(file),
+  customText: () => customText,
+  adopt,
   mode: () => mode(),
   setMode: (m) => {
     ui.mode.value = m === 'bot' ? 'bot' : 'hotseat';

@@ -15,8 +15,10 @@ export interface KeptGame {
 }
 
 export interface KeptState {
-  /** The example the editor's text belongs to (the picker's value). */
+  /** The example the editor's text belongs to (the picker's value): '' for the custom definition. */
   file: string;
+  /** The custom definition (a share link's, an imported game's) as it was opened, or null. */
+  custom: string | null;
   /** The editor's text, edited or not, loaded or not. */
   text: string;
   mode: string;
@@ -29,6 +31,8 @@ const key = () => `rulestack-playground:${location.pathname}`;
 interface Stored {
   v: number;
   file: string;
+  /** (Absent in what an older page kept.) */
+  custom?: string | null;
   text: string;
   mode: string;
   botStrength: string;
@@ -39,6 +43,7 @@ export function saveState(s: KeptState): void {
   const stored: Stored = {
     v: VERSION,
     file: s.file,
+    custom: s.custom,
     text: s.text,
     mode: s.mode,
     botStrength: s.botStrength,
@@ -96,5 +101,6 @@ function parseStored(raw: string): KeptState {
     const g = o.game as Record<string, unknown>;
     game = { definition: str(g, 'definition'), seed: seedFromJson(checkSeed(g.seed, 'game.seed')), moves: checkMoves(g.moves, 'game.moves') };
   }
-  return { file: str(o, 'file'), text: str(o, 'text'), mode: str(o, 'mode'), botStrength: str(o, 'botStrength'), game };
+  if (o.custom !== undefined && o.custom !== null && typeof o.custom !== 'string') throw new RecordError('custom', 'must be a string or null');
+  return { file: str(o, 'file'), custom: (o.custom as string | null | undefined) ?? null, text: str(o, 'text'), mode: str(o, 'mode'), botStrength: str(o, 'botStrength'), game };
 }

@@ -40,6 +40,7 @@ export class Replay {
     this.#stuck = null;
     // no bot plays into a replay: the record holds every player's moves
     if (this.host.mode() !== 'hotseat') this.host.setMode('hotseat');
+    this.host.adopt(this.record.definition); // the picker names the file's example, or shows it as custom
     const game = this.host.start(this.record.definition, seedFromJson(this.record.seed));
     this.#game = game;
     if (!game) {
@@ -99,8 +100,10 @@ export class Replay {
   update(): void {
     const n = this.record.moves.length;
     const on = this.onLine();
-    this.#pos.textContent = on ? `move ${this.#at} of ${n}` : `move ${this.#at} of ${n} — the game has left the recorded moves (Back to start replays them again)`;
-    this.#pos.dataset.at = String(this.#at);
+    // off the line, the move the replay's game is at (an Undo takes one back); another game's count says nothing
+    const at = this.#game !== null && this.host.game() === this.#game ? this.movesNow().length : this.#at;
+    this.#pos.textContent = on ? `move ${at} of ${n}` : `move ${at} of ${n} — the game has left the recorded moves (Back to start replays them again)`;
+    this.#pos.dataset.at = String(at);
     this.#start.disabled = false;
     this.#step.disabled = !on || this.#at >= n || this.#stuck !== null;
     this.#all.disabled = this.#step.disabled;

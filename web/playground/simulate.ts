@@ -13,8 +13,8 @@ export interface SimulateHost {
   /** The loaded game's definition (JSON text), or null when none loaded. */
   definition(): string | null;
   players(): readonly string[];
-  /** Shows a game the panel played: its definition, seed and moves. */
-  open(definition: string, seed: number, moves: Array<{ player: string; move: Move }>): void;
+  /** Shows a game the panel played: its definition, seed and moves. Null, or why it cannot (nothing changed then). */
+  open(definition: string, seed: number, moves: Array<{ player: string; move: Move }>): string | null;
 }
 
 const BOTS: Array<[SimBot, string]> = [
@@ -135,8 +135,9 @@ export function initSimulate(host: SimulateHost): void {
       w.terminate();
       if (e.data.type === 'replayed') {
         const f = e.data.failed;
-        host.open(def, s, e.data.moves);
-        status.textContent = f ? `Opened the game of seed ${s}, up to its move that failed in the engine (${playerLabel(f.player)}: ${f.move.action ?? f.move.decision ?? 'a move'}): ${f.message}` : `Opened the game of seed ${s}.`;
+        const why = host.open(def, s, e.data.moves);
+        if (why !== null) status.textContent = `Could not open it: ${why}`;
+        else status.textContent = f ? `Opened the game of seed ${s}, up to its move that failed in the engine (${playerLabel(f.player)}: ${f.move.action ?? f.move.decision ?? 'a move'}): ${f.message}` : `Opened the game of seed ${s}.`;
       } else if (e.data.type === 'error') status.textContent = `Could not open it: ${e.data.message}`;
     });
     w.postMessage({ type: 'replay', id, definition: def, seed: s, bot, maxMoves: cap, hash: o.hash } satisfies SimRequest);
@@ -144,12 +145,13 @@ export function initSimulate(host: SimulateHost): void {
 
   run.addEventListener('click', () => {
     const def = host.definition();
-    const games = Math.floor(Number(count.value));
-    const first = Math.floor(Number(seed.value));
+    // no rounding: "2.5" games is refused, as the message says, not played as 2
+    const games = Number(count.value);
+    const first = Number(seed.value);
     const cap = Number(maxMoves.value);
     if (def === null) return void (status.textContent = 'Load a game first.');
-    if (!(games >= 1 && games <= 10000)) return void (status.textContent = 'Games: a whole number from 1 to 10000.');
-    if (!(first >= 0 && Number.isSafeInteger(first + games))) return void (status.textContent = 'First seed: a whole number from 0.');
+    if (!(Number.isInteger(games) && games >= 1 && games <= 10000)) return void (status.textContent = 'Games: a whole number from 1 to 10000.');
+    if (!(Number.isInteger(first) && first >= 0 && Number.isSafeInteger(first + games))) return void (status.textContent = 'First seed: a whole number from 0.');
     if (!(Number.isInteger(cap) && cap >= 1 && cap <= MAX_GAME_MOVES)) return void (status.textContent = `Max moves: a whole number from 1 to ${MAX_GAME_MOVES}.`);
     worker ??= newWorker();
     const id = ++runId;

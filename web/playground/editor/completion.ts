@@ -6,7 +6,7 @@
 // players, actions. After a `.` in an expression: the built-in members docs/language.md
 // lists for what the value before it is (an entity, a zone, a queue item, a list) and the
 // definition's property names.
-import type { Completion, CompletionContext, CompletionResult } from '@codemirror/autocomplete';
+import { insertCompletionText, startCompletion, type Completion, type CompletionContext, type CompletionResult } from '@codemirror/autocomplete';
 import { syntaxTree } from '@codemirror/language';
 import type { EditorState } from '@codemirror/state';
 import { SchemaContext, type Schema } from './schema-context.js';
@@ -159,6 +159,17 @@ function memberOptions(base: string, n: DeclaredNames, d: CompletionData): Compl
   return [...builtins, ...own];
 }
 
+/** `$Before.` and `$After.`: a pick writes it and opens the list again, on the events and actions (as `$Before.` does typed). */
+const TRIGGER_STARTS: Completion[] = ['Before', 'After'].map((when) => ({
+  label: `$${when}.`,
+  type: 'keyword',
+  detail: `trigger ${when.toLowerCase()} an event or action`,
+  apply: (view, completion, from, to) => {
+    view.dispatch(insertCompletionText(view.state, completion.label, from, to));
+    startCompletion(view);
+  },
+}));
+
 function triggerOptions(n: DeclaredNames, d: CompletionData): Completion[] {
   const out: Completion[] = [];
   for (const when of ['Before', 'After']) {
@@ -191,12 +202,21 @@ export function definitionCompletion(json: () => boolean) {
     const pair = enclosingPair(node);
     const names = declaredNames(state);
 
+    const operation = siblingValue(state, pair, 'operation');
+    // a value. After `key: ` with no value yet the tree may end at the mapping: the line says which key
+    const lineKey = /(?:^\s*(?:-\s+)?|[{,]\s*)["']?([\w$]+)["']?\s*:\s+["']?[^,{}[\]:]*$/.exec(before)?.[1];
+    const path = lineKey !== undefined && at.path[at.path.length - 1] !== lineKey ? [...at.path, lineKey] : at.path;
+    const { values, trigger } = d.schema.valuesAt(path, operation);
+
     // `$…`: a reference (or a trigger), wherever it is in an expression
     const ref = /\$[$@\w.[\]]*$/.exec(state.sliceDoc(Math.max(0, pos - 200), pos));
-    // (asked again at each character: what follows a `.` or `@` is another list)
-    if (ref && !at.onKey) return { from: pos - ref[0].length, options: referenceOptions(ref[0], names, d), validFor: /^\$\w*$/ };
+    if (ref && !at.onKey) {
+      // a trigger's `$`, `$Be`…: the start of `$Before.`/`$After.`, not a reference
+      const options = trigger && /^\$\w*$/.test(ref[0]) ? TRIGGER_STARTS : referenceOptions(ref[0], names, d);
+      // (asked again at each character: what follows a `.` or `@` is another list)
+      return { from: pos - ref[0].length, options, validFor: /^\$\w*$/ };
+    }
 
-    const operation = siblingValue(state, pair, 'operation');
     // JSON keys get their closing quote (unless it is there) and the colon
     const closed = state.sliceDoc(pos, pos + 1) === '"';
     const apply = (key: string) => (json() ? (closed ? key : `${key}": `) : `${key}: `);
@@ -208,11 +228,7 @@ export function definitionCompletion(json: () => boolean) {
       return map ? { from, options: keys(pathOf(state, map).path), validFor: /^\w*$/ } : null;
     }
 
-    // a value. After `key: ` with no value yet the tree may end at the mapping: the line says which key
-    const lineKey = /(?:^\s*(?:-\s+)?|[{,]\s*)["']?([\w$]+)["']?\s*:\s+["']?[^,{}[\]:]*$/.exec(before)?.[1];
-    const path = lineKey !== undefined && at.path[at.path.length - 1] !== lineKey ? [...at.path, lineKey] : at.path;
     const valueKey = path[path.length - 1];
-    const { values, trigger } = d.schema.valuesAt(path, operation);
     if (trigger) return { from, options: triggerOptions(names, d) };
     const options: Completion[] = values.map((v) => opt(v, 'enum', valueKey === 'operation' ? 'operation' : undefined));
     options.push(...namesFor(valueKey === '[]' ? path[path.length - 2] : valueKey, names));
