@@ -482,6 +482,25 @@ function tooLarge(): DefinitionError {
   return new DefinitionError([{ path: '', message: 'the definition is larger than 8 MB' }]);
 }
 
+/** The engine's bound on nesting: text nested deeper is refused before it is read (a reader
+ * that recurses would run out of stack, a RangeError rather than the engine's answer). */
+const MAX_DEFINITION_DEPTH = 200;
+
+/** How deep `[` and `{` nest outside double-quoted strings (JSON's, YAML's flow style). */
+function bracketDepth(text: string): number {
+  let depth = 0;
+  let max = 0;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c === 34 /* " */) {
+      for (i++; i < text.length && text.charCodeAt(i) !== 34; i++) if (text.charCodeAt(i) === 92 /* \ */) i++;
+    } else if (c === 91 /* [ */ || c === 123 /* { */) {
+      if (++depth > max) max = depth;
+    } else if ((c === 93 /* ] */ || c === 125) /* } */ && depth > 0) depth--;
+  }
+  return max;
+}
+
 /** Bytes of text in UTF-8, counted only near the bound (a UTF-16 unit is 1 to 3 bytes). */
 function utf8Length(text: string): number {
   if (text.length > MAX_DEFINITION_BYTES || text.length * 3 <= MAX_DEFINITION_BYTES) return text.length;
@@ -498,6 +517,9 @@ export function parseDefinition(definition: unknown, format: DefinitionFormat = 
   if (typeof definition === 'string') {
     const text = definition;
     if (utf8Length(text) > MAX_DEFINITION_BYTES) throw tooLarge();
+    if (bracketDepth(text) > MAX_DEFINITION_DEPTH) {
+      throw new DefinitionError([{ path: '', message: `the definition is nested more than ${MAX_DEFINITION_DEPTH} levels deep` }]);
+    }
     const looksJson = /^\s*[{[]/.test(text);
     if (format === 'json' || (format === 'auto' && looksJson)) {
       let value: unknown;

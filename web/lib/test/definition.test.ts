@@ -141,6 +141,24 @@ test('text over 8 MB is refused before it is read', () => {
   assert.deepEqual(parseDefinition(big('é€', 7 << 20)).value, { name: 'T' });
 });
 
+test('text nested deeper than 200 levels is refused before it is read, JSON or YAML', () => {
+  const deep = (n: number) => '['.repeat(n) + ']'.repeat(n);
+  for (const [text, n] of [
+    [`{"name":"x","a":${deep(100000)}}`, 100000],
+    [`{"name":"x","a":${deep(201)}}`, 201],
+    [`name: x\na: ${deep(5000)}\n`, 5000],
+  ] as const) {
+    assert.throws(
+      () => parseDefinition(text),
+      (e: unknown) => e instanceof DefinitionError && e.errors[0]!.message === 'the definition is nested more than 200 levels deep',
+      String(n),
+    );
+  }
+  // brackets in a string do not count; 200 levels are read
+  assert.deepEqual(parseDefinition(`{"name":"${'['.repeat(300)}"}`).value, { name: '['.repeat(300) });
+  assert.ok(parseDefinition(`{"name":"x","a":${deep(199)}}`));
+});
+
 test('alias bombs are refused', () => {
   let y = 'a0: &a0 [x, x, x, x, x, x, x, x, x, x]\n';
   for (let i = 1; i < 8; i++) {
