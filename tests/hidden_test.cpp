@@ -392,16 +392,21 @@ TEST_CASE("hidden targets are listed by handle, not in the order they were made"
                { "operation": "Shuffle", "target": "$players[1].zone.@Deck" },
                { "operation": "DrawCard", "target": "$players[1]", "count": 3 } ],
     "actions": [ { "name": "Point", "requires_target": { "from": "$entity.card" }, "mutations": [] },
-                 { "name": "Two", "requires_target": { "from": "$entity.card", "min": 2, "max": 2 }, "mutations": [] } ],
-    "flow": { "phases": [ { "name": "Main", "valid_actions": ["Point", "Two"] } ] } })J";
+                 { "name": "Two", "requires_target": { "from": "$entity.card", "min": 2, "max": 2 }, "mutations": [] },
+                 { "name": "Peek", "source": "$entity.card", "mutations": [] } ],
+    "flow": { "phases": [ { "name": "Main", "valid_actions": ["Point", "Two", "Peek"] } ] } })J";
   int right = 0, seeds = 40;
   for (int seed = 0; seed < seeds; seed++) {
     rulestack::Session s;
     REQUIRE(s.load(game, std::to_string(seed)).empty());
     json moves = json::parse(s.legalMoves("0"));
-    std::vector<std::string> point, firsts;
+    std::vector<std::string> point, firsts, sources;
     for (auto& m : moves) {
       if (m["action"] == "pass") continue;
+      if (m["action"] == "Peek") {  // (a hidden source as a hidden target)
+        sources.push_back(m["source"]);
+        continue;
+      }
       std::vector<std::string> t = m["targets"];
       CHECK(std::is_sorted(t.begin(), t.end()));  // (every card is hidden from player 0)
       if (m["action"] == "Point") point.push_back(t[0]);
@@ -410,6 +415,7 @@ TEST_CASE("hidden targets are listed by handle, not in the order they were made"
     REQUIRE(point.size() == 6);
     CHECK(std::is_sorted(point.begin(), point.end()));
     CHECK(std::is_sorted(firsts.begin(), firsts.end()));
+    CHECK(sources == point);
     std::set<std::string> inHand;  // what player 0 saw go into player 1's hand
     for (auto& e : json::parse(s.logFor("0")))
       if (e["type"] == "OnZoneEnter" && e["zone"] == "Hand:1" && !e.contains("when")) inHand.insert(e["entity"]);

@@ -143,9 +143,16 @@ uint64_t Game::nextAsSeen(const std::vector<Slot>& targets, int viewer, uint64_t
   return next;
 }
 
+namespace {
+uint32_t sourceKey(const Game& g, const Move& m, int viewer) {
+  return m.source < 0 ? 0u : g.seenKey(Slot{m.source, VK::Ent}, viewer);
+}
+}  // namespace
+
 std::vector<uint32_t> Game::orderAsSeen(const std::vector<Move>& moves, int viewer) const {
-  // runs of moves that differ only in their targets: a run that shows a handle is sorted by
-  // the targets' keys in the order shown (fewer targets first), any other keeps its order
+  // runs of one action's (or one decision's) moves: a run that shows a handle is sorted by the
+  // source's key, then the targets' keys in the order shown (fewer first); equal keys, and any
+  // other run, keep the engine's order (which then follows only what the viewer identifies)
   struct Runs {
     const Game* g;
     const std::vector<Move>* moves;
@@ -154,19 +161,21 @@ std::vector<uint32_t> Game::orderAsSeen(const std::vector<Move>& moves, int view
   } x{this, &moves, viewer, {}, {}};
   for (size_t i = 0; i < moves.size(); i++) {
     const Move &m = moves[i], &p = moves[i ? i - 1 : 0];
-    if (i == 0 || !(p.kind == m.kind && p.action == m.action && p.source == m.source && p.mode == m.mode &&
-                    p.hasX == m.hasX && p.x == m.x && p.decision == m.decision && p.accept == m.accept))
+    if (i == 0 || !(p.kind == m.kind && p.action == m.action && p.decision == m.decision && p.accept == m.accept))
       x.hidden.push_back(0);
     x.run.push_back((uint32_t)x.hidden.size() - 1);
+    x.hidden.back() |= sourceKey(*this, m, viewer);
     for (const Slot& t : m.targets) x.hidden.back() |= seenKey(t, viewer);
   }
   return stableOrder(moves.size(), [](const void* c, size_t a, size_t b) {
     const Runs& x = *static_cast<const Runs*>(c);
     if (x.run[a] != x.run[b]) return x.run[a] < x.run[b];
     if (!x.hidden[x.run[a]]) return false;
-    const std::vector<Slot>&ta = (*x.moves)[a].targets, &tb = (*x.moves)[b].targets;
-    uint64_t ka = x.g->nextAsSeen(ta, x.viewer, 0), kb = x.g->nextAsSeen(tb, x.viewer, 0);
-    for (; ka != ~0ULL && kb != ~0ULL; ka = x.g->nextAsSeen(ta, x.viewer, ka + 1), kb = x.g->nextAsSeen(tb, x.viewer, kb + 1))
+    const Move &ma = (*x.moves)[a], &mb = (*x.moves)[b];
+    uint32_t sa = sourceKey(*x.g, ma, x.viewer), sb = sourceKey(*x.g, mb, x.viewer);
+    if (sa != sb) return sa < sb;
+    uint64_t ka = x.g->nextAsSeen(ma.targets, x.viewer, 0), kb = x.g->nextAsSeen(mb.targets, x.viewer, 0);
+    for (; ka != ~0ULL && kb != ~0ULL; ka = x.g->nextAsSeen(ma.targets, x.viewer, ka + 1), kb = x.g->nextAsSeen(mb.targets, x.viewer, kb + 1))
       if (ka >> 32 != kb >> 32) return ka >> 32 < kb >> 32;
     return ka == ~0ULL && kb != ~0ULL;
   }, &x);

@@ -15,23 +15,44 @@ export class BotPool {
   #idle = [];
   #live = 0;
   #queue = [];
+  #all = []; // (every live worker, idle or choosing)
 
   constructor(size = BOT_WORKERS) {
     this.#size = size;
   }
 
-  /** The bot's move: { definition (the engine's JSON), snapshot, player, level, seed } → Promise<Move | null>. */
-  choose(job) {
+  /**
+   * The bot's move: { definition (the engine's JSON), snapshot, player, level, seed } →
+   * Promise<Move | null>. `owner` (a room) is whose it is, for cancel().
+   */
+  choose(job, owner = null) {
     return new Promise((resolve, reject) => {
-      this.#queue.push({ job, resolve, reject });
+      this.#queue.push({ job, owner, resolve, reject });
       this.#next();
     });
   }
 
-  /** Ends every worker (a choice in progress is rejected). */
+  /**
+   * Drops the owner's choices (a room that ends): those waiting are rejected at once, and a
+   * worker choosing for it is ended (another replaces it when needed), so that an abandoned
+   * room's search holds up no other room's bots.
+   */
+  cancel(owner) {
+    const cancelled = new Error('the room ended: its bot choice was cancelled');
+    this.#queue = this.#queue.filter((task) => task.owner !== owner || void task.reject(cancelled));
+    for (const worker of this.#busy) if (worker.task?.owner === owner) void worker.thread.terminate();
+  }
+
+  /** Ends every worker; a choice waiting or in progress is rejected. */
   async close() {
-    const idle = this.#idle.splice(0);
-    await Promise.all(idle.map((w) => w.thread.terminate()));
+    const closed = new Error('the bot pool was closed');
+    for (const task of this.#queue.splice(0)) task.reject(closed);
+    await Promise.all([...this.#idle.splice(0), ...this.#busy].map((w) => w.thread.terminate()));
+  }
+
+  /** The workers choosing now. */
+  get #busy() {
+    return this.#all.filter((w) => w.task);
   }
 
   #next() {
@@ -48,6 +69,7 @@ export class BotPool {
   #spawn() {
     const worker = { thread: new Worker(WORKER_URL), task: null };
     this.#live += 1;
+    this.#all.push(worker);
     worker.thread.on('message', ({ move, error }) => {
       const { task } = worker;
       worker.task = null;
@@ -63,6 +85,7 @@ export class BotPool {
       worker.gone = true;
       this.#live -= 1;
       this.#idle = this.#idle.filter((w) => w !== worker);
+      this.#all = this.#all.filter((w) => w !== worker);
       worker.task?.reject(e instanceof Error ? e : new Error(`a bot worker exited (code ${e})`));
       this.#next();
     };

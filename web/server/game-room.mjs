@@ -75,6 +75,10 @@ export class RulestackRoom extends Room {
   #budgets = new WeakMap();
   /** A client has held a seat (else a room that made no move has nothing to resume: its record is dropped). */
   #seated = false;
+  /** This room took up a record (its first room had players, a seed, bots: kept whatever happens here). */
+  #resumed = false;
+  /** onDispose has begun: no bot is asked to choose again. */
+  #ending = false;
 
   async onCreate(options) {
     try {
@@ -105,6 +109,7 @@ export class RulestackRoom extends Room {
       if (!(await this.store.keep(parsed.resume))) throw requestError(`no game record '${parsed.resume}' to resume`);
       this.header = record.header;
       this.roomId = parsed.resume;
+      this.#resumed = true;
       this.moves = record.moves;
     } else {
       const text = parsed.source.game ? exampleDefinition(parsed.source.game) : parsed.source.definition;
@@ -231,7 +236,9 @@ export class RulestackRoom extends Room {
   }
 
   onDispose() {
+    this.#ending = true;
     clearTimeout(this.#timer?.handle);
+    botPool().cancel(this); // (its bot's search, waiting or running, would hold up other rooms' bots)
     return this.#chain.finally(async () => {
       this.game?.dispose();
       // the record is kept a while for a resume, then dropped: not one this room did not take
@@ -296,7 +303,7 @@ export class RulestackRoom extends Room {
    * joined): a resume would give what a new room gives, so its record is not kept.
    */
   get #nothingToResume() {
-    return !this.#seated && this.moves.length === 0;
+    return !this.#resumed && !this.#seated && this.moves.length === 0;
   }
 
   /**
@@ -502,7 +509,7 @@ export class RulestackRoom extends Room {
    */
   #schedule(retryMs = 0) {
     let want = null;
-    const view = this.#started && !this.game.disposed ? this.game.view() : null;
+    const view = this.#started && !this.#ending && !this.game.disposed ? this.game.view() : null;
     if (view && view.result === null) {
       const botPlayer = view.toAct.find((p) => this.#botLevel(p) && this.game.legalMoves(p).length > 0);
       if (botPlayer !== undefined) want = { kind: 'bot', player: botPlayer, ms: Math.max(retryMs, this.header.botDelayMs) };
@@ -541,7 +548,7 @@ export class RulestackRoom extends Room {
    */
   #choose(p, level) {
     if (level === 'random') return this.#bot(p, level).choose(p);
-    return botPool().choose({ definition: this.game.definitionJson, snapshot: this.game.snapshot(), player: p, level, seed: this.moves.length });
+    return botPool().choose({ definition: this.game.definitionJson, snapshot: this.game.snapshot(), player: p, level, seed: this.moves.length }, this);
   }
 
   async #botMove(p) {
@@ -551,6 +558,7 @@ export class RulestackRoom extends Room {
     try {
       move = await this.#choose(p, level);
     } catch (e) {
+      if (this.#ending) return; // (cancelled: the room is ending)
       console.error(`rulestack room: ${this.roomId}: the bot could not choose a move (${e.message}); it tries again`);
       return this.#schedule(RETRY_MS);
     }

@@ -49,3 +49,27 @@ test("hard bots playing Nexus do not hold up another room: its answers come at o
   assert.ok(Math.max(...latencies) < 500, `the probe's slowest answer: ${Math.round(Math.max(...latencies))} ms`);
   for (const c of [probe, bots]) await c.leave();
 });
+
+test("cancel drops an owner's choices, waiting and running, and the pool goes on for others", { timeout: 60_000 }, async () => {
+  const pool = new BotPool(1);
+  const nexus = rs.createGame(exampleDefinition('nexus'), { seed: 2 });
+  const duel = rs.createGame(exampleDefinition('duel'), { seed: 3 });
+  try {
+    const slow = { definition: nexus.definitionJson, snapshot: nexus.snapshot(), player: nexus.view().toAct[0], level: 'hard', seed: 1 };
+    const gone = {};
+    const running = pool.choose(slow, gone);
+    const waiting = pool.choose(slow, gone);
+    const t = performance.now();
+    pool.cancel(gone);
+    await assert.rejects(waiting, /cancelled/);
+    await assert.rejects(running, /exited|terminated/);
+    // the next owner's choice does not wait for the cancelled searches (a hard Nexus move: seconds)
+    const move = await pool.choose({ definition: duel.definitionJson, snapshot: duel.snapshot(), player: '0', level: 'easy', seed: 1 }, {});
+    assert.ok(duel.legalMoves('0').some((m) => JSON.stringify(m) === JSON.stringify(move)));
+    assert.ok(performance.now() - t < 2500, `${performance.now() - t} ms`);
+  } finally {
+    nexus.dispose();
+    duel.dispose();
+    await pool.close();
+  }
+});

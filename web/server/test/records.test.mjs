@@ -215,6 +215,11 @@ test('a room nobody took a seat in that made no move drops its record when it en
     await player.leave();
     await sleep(300);
     assert.notEqual(await env.store.load(player.roomId), null, 'kept, for a resume');
+    // resumed and only watched, then left: the record is its first room's, kept
+    const again = await join(env.url, { resume: player.roomId }, { seat: 'spectator' });
+    await again.leave();
+    await sleep(300);
+    assert.notEqual(await env.store.load(player.roomId), null, 'a resumed record is kept, whoever sat in this room');
   } finally {
     env.store.ttlSeconds = ttl;
   }
