@@ -3,7 +3,7 @@
 #include <algorithm>
 
 #include "rulestack/game.h"
-#include "json.h"  // stableSort
+#include "json.h"  // stableOrder
 
 namespace rulestack {
 

@@ -192,9 +192,10 @@ class Game {
   // The engine keeps targets and lists moves in the order the entities were made, which for
   // entities the viewer may not identify would tell which is which. A target's key in the
   // order the viewer is shown targets in (equal keys keep the engine's order): 0 for those it
-  // identifies, first; a hidden one's by its handle (which says nothing). orderAsSeen: the indexes of
-  // `moves` with each run of moves that differ only in their targets, one of them hidden, in
-  // the order of those keys (what the viewer is shown, and what a fair bot chooses from).
+  // identifies, first; a hidden one's by its handle (which says nothing). orderAsSeen: the
+  // indexes of `moves` with each run of one action's (or one decision's) moves that shows a
+  // handle sorted by its source's key, then its targets' (what the viewer is shown, and what a
+  // fair bot chooses from).
   uint32_t seenKey(const Slot& t, int viewer) const;
   // the next of `targets` in that order from `from` on, as key << 32 | index (~0: none left)
   uint64_t nextAsSeen(const std::vector<Slot>& targets, int viewer, uint64_t from) const;
