@@ -32,6 +32,9 @@ Move botChoose(const Game& g, int player, const BotOptions& o);
 // Plays random moves until the game ends or `maxMoves` is reached. Returns the moves made.
 int randomPlayout(Game& g, Rng& rng, int maxMoves, std::vector<Move>& scratch);
 
+// ln(n) for a whole n >= 1 (UCT's exploration term): the same bits on every build.
+double lnCount(double n);
+
 // UCT from `g` for `iterations` full playouts of at most `maxPlayoutMoves` moves each; adds
 // the visits of each of `moves` (the root's moves) to `visits`, index for index.
 void search(const Game& g, const std::vector<Move>& moves, int iterations, int maxPlayoutMoves, Rng& rng,

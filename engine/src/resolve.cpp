@@ -232,7 +232,7 @@ bool Game::startEvent(Event& ev) {
 
 // The change an event makes between its halves (attachments aside): false when it did not
 // happen (a destroyed entity does not move).
-bool Game::changeNow(const Event& ev, int32_t a) {
+RULESTACK_INLINE bool Game::changeNow(const Event& ev, int32_t a) {
   const Def& d = *def_;
   if (ev.type == Ev::DamageTaken) {
     int32_t e = ev.entity.v;

@@ -1,6 +1,8 @@
 // The hot part of the bots: random playouts and the UCT search over them, apart from bot.cpp
 // so that the wasm build compiles it for speed and the rest of the bots for size.
 #include <cmath>
+#include <cstdint>
+#include <cstring>
 #include <memory>
 
 #include "bot.h"
@@ -20,6 +22,34 @@ int randomPlayout(Game& g, Rng& rng, int maxMoves, std::vector<Move>& moves) {
     n++;
   }
   return n;
+}
+
+// lnCount (bot.h) is fdlibm's log, its other cases left out, rather than std::log: the C
+// libraries round its last bit differently (glibc's FMA variant, musl's), which could part a
+// native and a wasm search at a near tie, and musl's brings 4 KB of tables to the wasm module.
+// Plain double operations: the same bits wherever nothing fuses a * b + c (no FMA target flag;
+// GCC is told not to in any case).
+#if defined(__GNUC__) && !defined(__clang__)
+__attribute__((optimize("fp-contract=off")))
+#endif
+double lnCount(double n) {
+  const double ln2Hi = 6.93147180369123816490e-01, ln2Lo = 1.90821492927058770002e-10;
+  const double lg1 = 6.666666666666735130e-01, lg2 = 3.999999999940941908e-01, lg3 = 2.857142874366239149e-01,
+               lg4 = 2.222219843214978396e-01, lg5 = 1.818357216161805012e-01, lg6 = 1.531383769920937332e-01,
+               lg7 = 1.479819860511658591e-01;
+  uint64_t bits;
+  std::memcpy(&bits, &n, 8);
+  // n = 2^k * m with m in [sqrt(2)/2, sqrt(2))
+  uint32_t hi = (uint32_t)(bits >> 32) + (0x3ff00000 - 0x3fe6a09e);
+  int k = (int)(hi >> 20) - 0x3ff;
+  hi = (hi & 0x000fffff) + 0x3fe6a09e;
+  bits = (uint64_t)hi << 32 | (bits & 0xffffffff);
+  double m;
+  std::memcpy(&m, &bits, 8);
+  double f = m - 1.0, hfsq = 0.5 * f * f, s = f / (2.0 + f), z = s * s, w = z * z;
+  double t1 = w * (lg2 + w * (lg4 + w * lg6)), t2 = z * (lg1 + w * (lg3 + w * (lg5 + w * lg7)));
+  double dk = k;
+  return s * (hfsq + t2 + t1) + dk * ln2Lo - hfsq + f + dk * ln2Hi;
 }
 
 namespace {
@@ -58,7 +88,7 @@ void search(const Game& g, const std::vector<Move>& moves, int iterations, int m
         double best = -1;
         TreeNode* pick = nullptr;
         for (auto& c : node->children) {
-          double u = c->reward / (c->visits + 1e-9) + 1.4 * std::sqrt(std::log(node->visits + 1.0) / (c->visits + 1e-9));
+          double u = c->reward / (c->visits + 1e-9) + 1.4 * std::sqrt(lnCount(node->visits + 1.0) / (c->visits + 1e-9));
           if (u > best) { best = u; pick = c.get(); }
         }
         sim.applyUnchecked(pick->player, pick->move);
