@@ -3,11 +3,20 @@
 // freeze every other room meanwhile. A pool of worker threads, each with its own engine,
 // chooses instead (the room sends the game's definition and a snapshot); the rooms' choices
 // wait in turn for a free worker. Workers are started when first needed, at most one fewer
-// than the cores (at least one), and do not keep the process alive while idle.
+// than the cores (at least one), and do not keep the process alive while idle. Each worker
+// keeps the last few games it restored (bot-worker.mjs), so that a room's next choice, given
+// the moves made since its last one, does not compile the definition again; a room's choice
+// goes to the worker that made its last one when that worker is free.
 import { availableParallelism } from 'node:os';
 import { Worker } from 'node:worker_threads';
 
 export const BOT_WORKERS = Math.max(1, availableParallelism() - 1);
+/** The most games a worker keeps restored (bot-worker.mjs). */
+export const CACHED_GAMES = 4;
+/** The most definition text (UTF-16 units) among a worker's kept games, beyond the one used last: a few large definitions' compiled forms are not kept at once. */
+export const CACHED_DEFINITION_CHARS = 16 * 1024 * 1024;
+/** The most moves a choice's `since` carries (and a kept game is brought forward by, in all, as its log grows with them): past it, the game is restored from the snapshot. */
+export const MAX_REPLAYED_MOVES = 1000;
 const WORKER_URL = new URL('./bot-worker.mjs', import.meta.url);
 
 export class BotPool {
@@ -16,14 +25,17 @@ export class BotPool {
   #live = 0;
   #queue = [];
   #all = []; // (every live worker, idle or choosing)
+  #compilations = 0;
 
   constructor(size = BOT_WORKERS) {
     this.#size = size;
   }
 
   /**
-   * The bot's move: { definition (the engine's JSON), snapshot, player, level, seed } →
-   * Promise<Move | null>. `owner` (a room) is whose it is, for cancel().
+   * The bot's move: { definition (the engine's JSON), snapshot, player, level, seed, since? }
+   * → Promise<Move | null>. `since`: { stateHash, moves }, the state the owner's last choice
+   * was made in and the moves ({ player, move }) made since, which a worker that kept that
+   * game plays instead of restoring it. `owner` (a room) is whose it is, for cancel().
    */
   choose(job, owner = null) {
     return new Promise((resolve, reject) => {
@@ -41,6 +53,12 @@ export class BotPool {
     const cancelled = new Error('the room ended: its bot choice was cancelled');
     this.#queue = this.#queue.filter((task) => task.owner !== owner || void task.reject(cancelled));
     for (const worker of this.#busy) if (worker.task?.owner === owner) void worker.thread.terminate();
+    for (const worker of this.#all) if (worker.owner === owner) worker.owner = null; // (the room is not kept alive by it)
+  }
+
+  /** How many games the workers restored from a snapshot (each compiling its definition): a choice that a worker's kept game served is not one. */
+  get compilations() {
+    return this.#compilations;
   }
 
   /** Ends every worker; a choice waiting or in progress is rejected. */
@@ -57,10 +75,14 @@ export class BotPool {
 
   #next() {
     while (this.#queue.length > 0) {
-      const worker = this.#idle.pop() ?? (this.#live < this.#size ? this.#spawn() : null);
+      // (the owner's last worker keeps its game: that one, when it is free)
+      const owner = this.#queue[0].owner;
+      const mine = owner === null ? -1 : this.#idle.findIndex((w) => w.owner === owner);
+      const worker = (mine >= 0 ? this.#idle.splice(mine, 1)[0] : this.#idle.pop()) ?? (this.#live < this.#size ? this.#spawn() : null);
       if (!worker) return;
       const task = this.#queue.shift();
       worker.task = task;
+      worker.owner = task.owner;
       worker.thread.ref(); // (a choice in progress keeps the process alive)
       worker.thread.postMessage(task.job);
     }
@@ -70,10 +92,11 @@ export class BotPool {
     const worker = { thread: new Worker(WORKER_URL), task: null };
     this.#live += 1;
     this.#all.push(worker);
-    worker.thread.on('message', ({ move, error }) => {
+    worker.thread.on('message', ({ move, error, compiled }) => {
       const { task } = worker;
       worker.task = null;
       worker.thread.unref();
+      if (compiled) this.#compilations += 1;
       this.#idle.push(worker);
       if (error !== undefined) task.reject(new Error(error));
       else task.resolve(move);

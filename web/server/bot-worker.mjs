@@ -1,20 +1,72 @@
 // A worker of the bot pool (bot-pool.mjs): its own engine, which restores the game from the
 // snapshot it is sent and answers with the bot's move, so that a bot's search (seconds, for
 // 'hard' in a big game) never holds up the server's thread, where every room runs.
+//
+// Restoring a game compiles its definition (tens of ms for a large one, far more than an easy
+// bot's choice). So the worker keeps the last few games it restored (CACHED_GAMES, with at
+// most CACHED_DEFINITION_CHARS of definitions among them), each in the state of the choice it
+// made last: a job that says which state its room's last choice was made in and the moves
+// made since (`since`: { stateHash, moves }) has them played in the kept game instead, which
+// is used only if its snapshot is then exactly the job's (else, and for a job without
+// `since`, the game is restored from the snapshot as before). The choice is the same either
+// way: the bot sees the same state, and its seed is the job's.
 import { parentPort } from 'node:worker_threads';
 import { loadEngine } from 'rulestack';
+import { CACHED_DEFINITION_CHARS, CACHED_GAMES, MAX_REPLAYED_MOVES } from './bot-pool.mjs';
 
-parentPort.on('message', async ({ definition, snapshot, player, level, seed }) => {
+/** { definition, game, stateHash, replayed }, the one used last first. */
+const kept = [];
+
+parentPort.on('message', async ({ definition, snapshot, player, level, seed, since }) => {
   try {
     // (after an engine crash, a fresh instance; the definition is the engine's JSON: no YAML reader)
     const rs = await loadEngine({ yaml: false });
-    const game = rs.restore(definition, snapshot);
-    try {
-      parentPort.postMessage({ move: rs.bot(game, { level, seed }).choose(player) });
-    } finally {
-      game.dispose();
-    }
+    const { game, compiled } = gameFor(rs, definition, snapshot, since);
+    parentPort.postMessage({ move: rs.bot(game, { level, seed }).choose(player), compiled });
   } catch (e) {
+    if (e?.name === 'EngineCrashedError') for (const k of kept.splice(0)) dispose(k.game); // (lost with the engine)
     parentPort.postMessage({ error: `${e?.name ?? 'Error'}: ${e?.message ?? e}` });
   }
 });
+
+/**
+ * The game in the job's state: a kept one brought there by the moves since its room's last
+ * choice, or one restored from the snapshot (compiled: true), which is kept in turn.
+ */
+function gameFor(rs, definition, snapshot, since) {
+  const at = since === undefined ? -1 : kept.findIndex((k) => k.stateHash === since.stateHash && k.definition === definition);
+  if (at >= 0) {
+    const [k] = kept.splice(at, 1);
+    if (k.replayed + since.moves.length <= MAX_REPLAYED_MOVES) {
+      try {
+        for (const { player, move } of since.moves) k.game.apply(player, move);
+        k.replayed += since.moves.length;
+        if (JSON.stringify(k.game.snapshot()) === JSON.stringify(snapshot)) {
+          k.stateHash = k.game.stateHash();
+          kept.unshift(k);
+          return { game: k.game, compiled: false };
+        }
+      } catch {
+        // (a move refused, or the game lost in an engine crash: restored below)
+      }
+    }
+    dispose(k.game);
+  }
+  const game = rs.restore(definition, snapshot);
+  kept.unshift({ definition, game, stateHash: game.stateHash(), replayed: 0 });
+  let chars = kept.reduce((n, k) => n + k.definition.length, 0);
+  while (kept.length > CACHED_GAMES || (kept.length > 1 && chars > CACHED_DEFINITION_CHARS)) {
+    const gone = kept.pop();
+    chars -= gone.definition.length;
+    dispose(gone.game);
+  }
+  return { game, compiled: true };
+}
+
+function dispose(game) {
+  try {
+    game.dispose();
+  } catch {
+    // (a game lost in an engine crash)
+  }
+}

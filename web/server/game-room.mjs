@@ -15,9 +15,9 @@ import { WebSocket } from 'ws';
 import { loadEngine, IllegalMoveError } from 'rulestack';
 import { checkOptionKeys, checkSeats, definitionErrorMessage, exampleDefinition, parseRoomOptions, parseSeat, rememberExample, requestError } from './options.mjs';
 import { recordHeader, replayRecord } from './game-record.mjs';
-import { FLOOD_CLOSE_CODE, FLOOD_CLOSE_REASON, FLOOD_WINDOW_MS, MessageBudget, hardCap, messageTokens, rateLimit } from './rate-limit.mjs';
+import { FLOOD_CLOSE_CODE, FLOOD_CLOSE_REASON, FLOOD_WINDOW_MS, MessageBudget, addressKey, hardCap, messageTokens, rateLimit } from './rate-limit.mjs';
 import { frameFault, quote, withSafeIntegers } from './wire.mjs';
-import { botPool } from './bot-pool.mjs';
+import { MAX_REPLAYED_MOVES, botPool } from './bot-pool.mjs';
 
 // The live game keeps only its last events (log(p) costs time in proportion to what it
 // returns, and is called for each seat after every move); older ones are replayed.
@@ -32,6 +32,21 @@ export const MALFORMED_CLOSE_CODE = 4002;
 export const MALFORMED_CLOSE_REASON = 'rulestack room: a malformed message (not msgpack)';
 /** How a connection is closed when its reconnection token is used by another connection. */
 export const REPLACED_CLOSE_REASON = 'rulestack room: this seat was taken up by another connection with its token';
+/**
+ * The most spectators one remote address (addressKey: an IPv6 one by its /64) may have in a
+ * room, connected or within their grace period: more are refused. (They share one message
+ * budget as well, so more connections never send more; this keeps one address from taking
+ * the room's places, and from making each move cost the room that many more updates.)
+ */
+export const MAX_SPECTATORS_PER_ADDRESS = 8;
+const tooManySpectators = (max) => requestError(`too many spectators from one address (at most ${max} in a room)`);
+
+/** The remote address of each WebSocket (its TCP peer's, never a header the client writes), noted when it connects. */
+const peerAddresses = new WeakMap();
+/** Notes a WebSocket's remote address: the server calls it for each connection, before the client joins a room. */
+export function notePeerAddress(ws, address) {
+  peerAddresses.set(ws, address);
+}
 
 /**
  * The room class bound to a record store (MemoryStore or RedisStore) and the clients' message
@@ -46,6 +61,8 @@ export function roomWithStore(store, limits = rateLimit()) {
 
 export class RulestackRoom extends Room {
   maxClients = 1000;
+  /** The most spectators one address may have here (MAX_SPECTATORS_PER_ADDRESS). */
+  maxSpectatorsPerAddress = MAX_SPECTATORS_PER_ADDRESS;
   /** Work on the game runs one piece at a time, in order (moves, bots, timers). */
   #chain = Promise.resolve();
   /** The bot's or the decision timer counting now: { handle, key, kind, player } (key: the moves recorded when it was set). */
@@ -67,11 +84,18 @@ export class RulestackRoom extends Room {
   /**
    * The seats' message tokens: a client that leaves and joins again (or takes the seat up with
    * its token from another connection) finds the tokens it left, so the limit bounds what one
-   * seat makes the room compute. A spectator's are its own, in its userData: kept across its
-   * reconnections (within the grace period), as a seat's.
+   * seat makes the room compute.
    */
   #seatTokens = new Map();
-  /** Each connection's budget: the tokens of its seat or spectator, and its own count of refusals. */
+  /**
+   * The spectators of each remote address (addressKey), { members, tokens }: their userData
+   * (connected or within their grace period: at most maxSpectatorsPerAddress), and the message
+   * tokens they all spend, so that opening more connections gives an address no more budget.
+   * Kept after the last one leaves until the tokens have refilled (a spectator that leaves and
+   * joins again finds them as it left them).
+   */
+  #spectators = new Map();
+  /** Each connection's budget: the tokens of its seat or of its address's spectators, and its own count of refusals. */
   #budgets = new WeakMap();
   /** A client has held a seat (else a room that made no move has nothing to resume: its record is dropped). */
   #seated = false;
@@ -79,6 +103,8 @@ export class RulestackRoom extends Room {
   #resumed = false;
   /** onDispose has begun: no bot is asked to choose again. */
   #ending = false;
+  /** The state this room's last choice in the bot pool was asked in: { moves (how many), stateHash }. */
+  #lastChoice = null;
 
   async onCreate(options) {
     try {
@@ -160,7 +186,7 @@ export class RulestackRoom extends Room {
   onJoin(client, options = {}) {
     checkOptionKeys(options);
     const seat = parseSeat(options.seat, { players: this.players, bots: this.header.bots, taken: new Set(this.#seatClient.keys()) });
-    client.userData = { seat, sent: 0, tokens: this.#tokensOf(seat) };
+    client.userData = seat === null ? this.#spectatorJoins(client) : { seat, sent: 0, tokens: this.#seatTokensOf(seat) };
     if (seat !== null) {
       this.#seatClient.set(seat, client);
       this.#seated = true;
@@ -202,7 +228,8 @@ export class RulestackRoom extends Room {
 
   onLeave(client) {
     const seat = client.userData?.seat;
-    if (seat == null || this.#seatClient.get(seat) !== client) return;
+    if (seat === null) return this.#spectatorLeaves(client.userData);
+    if (seat === undefined || this.#seatClient.get(seat) !== client) return;
     this.#seatClient.delete(seat);
     this.#publishSeats();
     this.#run(() => this.#schedule()); // a bot for empty seats may take over now
@@ -432,14 +459,43 @@ export class RulestackRoom extends Room {
     return false;
   }
 
-  /** The tokens a joining client spends: its seat's (kept for the next client of that seat), or a spectator's own. */
-  #tokensOf(seat) {
-    // Colyseus's own cap on a connection's frames, for what never reaches #admit (a request
-    // of an unknown type): far above what #admit lets through before it disconnects
-    this.maxMessagesPerSecond = hardCap(this.rateLimit);
-    if (seat === null) return messageTokens(this.rateLimit);
+  /** The tokens a client joining a seat spends: the seat's (kept for the next client of that seat). */
+  #seatTokensOf(seat) {
+    this.#setHardCap();
     if (!this.#seatTokens.has(seat)) this.#seatTokens.set(seat, messageTokens(this.rateLimit));
     return this.#seatTokens.get(seat);
+  }
+
+  /**
+   * A joining spectator's userData, with the tokens its address's spectators share; refused
+   * (a ServerError the client is sent) when its address has maxSpectatorsPerAddress already.
+   */
+  #spectatorJoins(client) {
+    this.#setHardCap();
+    // (the addresses nobody watches from any more whose tokens have refilled: as new ones)
+    for (const [key, group] of this.#spectators) if (group.members.size === 0 && group.tokens.full()) this.#spectators.delete(key);
+    const address = addressKey(peerAddresses.get(client.ref));
+    const group = this.#spectators.get(address) ?? { members: new Set(), tokens: messageTokens(this.rateLimit) };
+    if (group.members.size >= this.maxSpectatorsPerAddress) throw tooManySpectators(this.maxSpectatorsPerAddress);
+    const userData = { seat: null, sent: 0, tokens: group.tokens, address };
+    group.members.add(userData);
+    this.#spectators.set(address, group);
+    return userData;
+  }
+
+  /** A spectator gone for good (left, or not back within its grace period): its place is free. */
+  #spectatorLeaves(userData) {
+    const group = this.#spectators.get(userData.address);
+    group?.members.delete(userData);
+    if (group?.members.size === 0 && group.tokens.full()) this.#spectators.delete(userData.address);
+  }
+
+  /**
+   * Colyseus's own cap on a connection's frames, for what never reaches #admit (a request of an
+   * unknown type): far above what #admit lets through before it disconnects.
+   */
+  #setHardCap() {
+    this.maxMessagesPerSecond = hardCap(this.rateLimit);
   }
 
   /** A connection's budget (a reconnection is a new connection: its own refusals, the same tokens). */
@@ -548,7 +604,15 @@ export class RulestackRoom extends Room {
    */
   #choose(p, level) {
     if (level === 'random') return this.#bot(p, level).choose(p);
-    return botPool().choose({ definition: this.game.definitionJson, snapshot: this.game.snapshot(), player: p, level, seed: this.moves.length }, this);
+    const job = { definition: this.game.definitionJson, snapshot: this.game.snapshot(), player: p, level, seed: this.moves.length };
+    // the moves since the last choice: the worker that kept the game then plays them instead
+    // of compiling the definition again to restore the snapshot
+    const last = this.#lastChoice;
+    if (last !== null && this.moves.length - last.moves <= MAX_REPLAYED_MOVES) {
+      job.since = { stateHash: last.stateHash, moves: this.moves.slice(last.moves).map(({ player, move }) => ({ player, move })) };
+    }
+    this.#lastChoice = { moves: this.moves.length, stateHash: this.game.stateHash() };
+    return botPool().choose(job, this);
   }
 
   async #botMove(p) {

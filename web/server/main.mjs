@@ -5,12 +5,12 @@
 // the record of a game whose room ended (in Redis: or whose process died) is kept for a resume
 // (default a day);
 // RECORD_LEASE_SECONDS: how long a room's claim on its record outlives its last renewal in Redis
-// (default 20 s: how long a resume of a game whose process died may wait). Each client's
-// messages: RATE_BURST at once (default 20), then RATE_PER_SECOND (default 10); more are
-// refused, and a client with more than RATE_FLOOD_REFUSALS (default 50) refused within 10 s
-// is disconnected (rate-limit.mjs). With Redis, at start: a warning when Redis may evict the
-// records, records of an earlier version set to expire (record-store.mjs, tidy), exit 1 when
-// it does not answer. A port it cannot listen on (in use): exit 1.
+// (default 20 s: how long a resume of a game whose process died may wait). Each seat's
+// messages, and those of each address's spectators together: RATE_BURST at once (default 20),
+// then RATE_PER_SECOND (default 10); more are refused, and a client with more than
+// RATE_FLOOD_REFUSALS (default 50) refused within 10 s is disconnected (rate-limit.mjs). With
+// Redis, at start: a warning when Redis may evict the records, records of an earlier version
+// set to expire (record-store.mjs, tidy), exit 1 when it does not answer. A port it cannot listen on (in use): exit 1.
 import { createServer } from './server.mjs';
 import { RECORD_TTL_SECONDS, RECORD_LEASE_SECONDS, MAX_RECORD_TTL_SECONDS } from './record-store.mjs';
 import { RATE_LIMIT } from './rate-limit.mjs';

@@ -1,9 +1,11 @@
 // How fast a client may send messages to a room: each message ('move', 'sync', any other)
-// costs a token from its bucket (one per seat, one per spectator, each kept across that
-// seat's or spectator's reconnections), which holds `burst` tokens and refills at
-// `perSecond`. Every move runs the engine and every answer computes views, so a client that
-// sends faster is refused; a connection refused more than `floodRefusals` times within
-// FLOOD_WINDOW_MS (a second bucket, of refusals, its own) is flooding, and is disconnected.
+// costs a token from its bucket (one per seat; one per remote address, shared by all its
+// spectators in the room; each kept across reconnections), which holds `burst` tokens and
+// refills at `perSecond`. Every move runs the engine and every answer computes views, so a
+// client that sends faster is refused; a connection refused more than `floodRefusals` times
+// within FLOOD_WINDOW_MS (a second bucket, of refusals, its own) is flooding, and is
+// disconnected.
+import net from 'node:net';
 
 /** The defaults: more than a person sends, however fast they play. */
 export const RATE_LIMIT = Object.freeze({ burst: 20, perSecond: 10, floodRefusals: 50 });
@@ -48,26 +50,36 @@ export class TokenBucket {
   }
 
   take(now = performance.now()) {
+    this.#refill(now);
+    if (this.#tokens < 1) return false;
+    this.#tokens -= 1;
+    return true;
+  }
+
+  /** Whether it holds `capacity` tokens again (then it is as a new bucket). */
+  full(now = performance.now()) {
+    this.#refill(now);
+    return this.#tokens >= this.#capacity;
+  }
+
+  #refill(now) {
     // (no time passed adds nothing: 0 * Infinity would be NaN)
     if (now > this.#at) {
       this.#tokens = Math.min(this.#capacity, this.#tokens + ((now - this.#at) * this.#perSecond) / 1000);
       this.#at = now;
     }
-    if (this.#tokens < 1) return false;
-    this.#tokens -= 1;
-    return true;
   }
 }
 
-/** The bucket of messages a seat, or a spectator, may send: `burst` at once, then `perSecond`. */
+/** The bucket of messages a seat, or an address's spectators, may send: `burst` at once, then `perSecond`. */
 export function messageTokens({ burst, perSecond }, now = performance.now()) {
   return new TokenBucket(burst, perSecond, now);
 }
 
 /**
- * One connection's budget: it spends the tokens it is given (its seat's or its spectator's,
- * which outlive the connection) and counts its own refusals, so that only the client that
- * floods is disconnected, never one that shares a bucket with it.
+ * One connection's budget: it spends the tokens it is given (its seat's, or those its
+ * address's spectators share, which outlive the connection) and counts its own refusals, so
+ * that only the client that floods is disconnected, never one that shares a bucket with it.
  */
 export class MessageBudget {
   #tokens;
@@ -83,4 +95,35 @@ export class MessageBudget {
     if (this.#tokens.take(now)) return 'ok';
     return this.#refusals.take(now) ? 'refused' : 'flood';
   }
+}
+
+/**
+ * Who a remote address is, for what its spectators share (their budget, their number in a
+ * room): an IPv4 address as it is (an IPv4-mapped IPv6 one, ::ffff:a.b.c.d, as a.b.c.d),
+ * an IPv6 address as its /64 (a host is commonly given a whole /64 and takes any address in
+ * it at will), written 'x:x:x:x::/64'; 'unknown' without one.
+ */
+export function addressKey(address) {
+  if (typeof address !== 'string' || !net.isIP(address.split('%')[0])) return 'unknown';
+  const ip = address.split('%')[0]; // (a zone index, fe80::1%eth0, names the interface, not the host)
+  if (net.isIPv4(ip)) return ip;
+  const groups = ipv6Groups(ip);
+  if (groups.slice(0, 6).every((g, i) => g === (i === 5 ? 0xffff : 0))) return `${groups[6] >> 8}.${groups[6] & 255}.${groups[7] >> 8}.${groups[7] & 255}`;
+  return `${groups.slice(0, 4).map((g) => g.toString(16)).join(':')}::/64`;
+}
+
+/** The eight 16-bit groups of a valid IPv6 address ('::' expanded, a trailing dotted IPv4 part as two groups). */
+function ipv6Groups(ip) {
+  const part = (text) =>
+    text === ''
+      ? []
+      : text.split(':').flatMap((g) => {
+          if (!g.includes('.')) return [parseInt(g, 16)];
+          const [a, b, c, d] = g.split('.').map(Number);
+          return [(a << 8) | b, (c << 8) | d];
+        });
+  const [head, tail] = ip.includes('::') ? ip.split('::') : [ip, null];
+  const front = part(head);
+  const back = tail === null ? [] : part(tail);
+  return [...front, ...Array(8 - front.length - back.length).fill(0), ...back];
 }

@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import { loadEngine } from 'rulestack';
 import { join } from 'rulestack/client';
 import { startServer, sleep } from './helpers.mjs';
-import { BotPool } from '../bot-pool.mjs';
+import { BotPool, CACHED_GAMES, botPool } from '../bot-pool.mjs';
 import { exampleDefinition } from '../options.mjs';
 
 let env, rs;
@@ -72,4 +72,95 @@ test("cancel drops an owner's choices, waiting and running, and the pool goes on
     duel.dispose();
     await pool.close();
   }
+});
+
+/** What the worker chose before it kept games: a fresh restore of the snapshot, and a bot of that level and seed. */
+function freshChoice(definition, snapshot, player, level, seed) {
+  const game = rs.restore(definition, snapshot);
+  try {
+    return rs.bot(game, { level, seed }).choose(player);
+  } finally {
+    game.dispose();
+  }
+}
+
+test("a worker keeps the game it restored: a room's successive choices compile the definition once, and are a fresh restore's", { timeout: 60_000 }, async () => {
+  const pool = new BotPool(1);
+  const local = rs.createGame(exampleDefinition('duel'), { seed: 5 });
+  const definition = local.definitionJson;
+  const played = [];
+  let last = null;
+  const choices = [];
+  try {
+    // the bot plays seat 0; seat 1 (a person, as far as the worker knows) plays its first legal move
+    while (local.view().result === null && choices.length < 12) {
+      const p = local.view().toAct.find((q) => local.legalMoves(q).length > 0);
+      let move;
+      if (p === '0') {
+        const job = { definition, snapshot: local.snapshot(), player: p, level: 'easy', seed: played.length };
+        if (last) job.since = { stateHash: last.stateHash, moves: played.slice(last.moves) };
+        last = { moves: played.length, stateHash: local.stateHash() };
+        move = await pool.choose(job);
+        assert.deepEqual(move, freshChoice(definition, job.snapshot, p, 'easy', job.seed), `choice ${choices.length}`);
+        choices.push(move);
+      } else {
+        move = local.legalMoves(p)[0];
+      }
+      local.apply(p, move);
+      played.push({ player: p, move });
+    }
+    assert.equal(choices.length, 12);
+    assert.ok(played.length > choices.length, 'moves the worker was told of only in the next choice');
+    assert.equal(pool.compilations, 1, 'the definition compiled for the first choice only');
+
+    // a state the worker did not keep, or moves that do not lead to the snapshot: restored again, and the same choice
+    const p = local.view().toAct.find((q) => local.legalMoves(q).length > 0);
+    assert.notEqual(p, undefined, 'the game goes on');
+    const job = { definition, snapshot: local.snapshot(), player: p, level: 'easy', seed: 99 };
+    const expected = freshChoice(definition, job.snapshot, p, 'easy', 99);
+    assert.deepEqual(await pool.choose({ ...job, since: { stateHash: '0000000000000000', moves: [] } }), expected);
+    assert.equal(pool.compilations, 2);
+    assert.deepEqual(await pool.choose({ ...job, since: { stateHash: local.stateHash(), moves: [{ player: p, move: local.legalMoves(p)[0] }] } }), expected);
+    assert.equal(pool.compilations, 3, 'a replay that does not give the snapshot is not used');
+    assert.deepEqual(await pool.choose({ ...job, since: { stateHash: local.stateHash(), moves: [] } }), expected);
+    assert.equal(pool.compilations, 3, 'the same state again: the kept game');
+
+    // the worker keeps a few games: past CACHED_GAMES others, the first is restored again
+    const others = ['tictactoe', 'crazy-eights', 'ambush', 'seed-playcard'].slice(0, CACHED_GAMES).map((name) => rs.createGame(exampleDefinition(name), { seed: 1 }));
+    for (const g of others) {
+      const q = g.view().toAct.find((x) => g.legalMoves(x).length > 0);
+      assert.deepEqual(await pool.choose({ definition: g.definitionJson, snapshot: g.snapshot(), player: q, level: 'easy', seed: 1 }), freshChoice(g.definitionJson, g.snapshot(), q, 'easy', 1));
+      g.dispose();
+    }
+    assert.equal(pool.compilations, 3 + CACHED_GAMES);
+    assert.deepEqual(await pool.choose({ ...job, since: { stateHash: local.stateHash(), moves: [] } }), expected);
+    assert.equal(pool.compilations, 4 + CACHED_GAMES, 'evicted: restored again');
+  } finally {
+    local.dispose();
+    await pool.close();
+  }
+});
+
+test("a room's bots: each choice is a fresh restore's, and the room's definition is compiled once for all of them", { timeout: 60_000 }, async () => {
+  const pool = botPool(); // (the one the rooms use)
+  const before = pool.compilations;
+  const watcher = await join(env.url, { game: 'crazy-eights', seed: 4, bots: { 0: 'easy', 1: 'easy' } }, { seat: 'spectator' });
+  const record = async () => (await env.store.load(watcher.roomId)).moves;
+  for (const end = Date.now() + 30_000; (await record()).length < 40 && watcher.view().result === null; await sleep(50)) {
+    assert.ok(Date.now() < end, `40 bot moves within 30 s: ${(await record()).length}`);
+  }
+  await watcher.leave(); // (the room ends: its bots stop)
+  const moves = await record();
+  assert.ok(moves.length >= 2 && moves.every((m) => m.by === 'bot'), `${moves.length} moves`);
+  // replayed here: each move is what a fresh restore of the state before it chose (seeded with the moves so far)
+  const local = rs.createGame(exampleDefinition('crazy-eights'), { seed: 4 });
+  try {
+    moves.forEach(({ player, move }, k) => {
+      assert.deepEqual(move, freshChoice(local.definitionJson, local.snapshot(), player, 'easy', k), `move ${k}`);
+      local.apply(player, move);
+    });
+  } finally {
+    local.dispose();
+  }
+  assert.equal(pool.compilations - before, 1, `${moves.length} choices, compilations: ${pool.compilations - before}`);
 });

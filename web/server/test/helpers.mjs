@@ -84,3 +84,22 @@ export function nextMessage(room, type, ms = 5000) {
 }
 
 export const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+
+/**
+ * Runs fn (async) with every TCP connection this process opens meanwhile (the client's
+ * matchmaking requests and its WebSocket) made from the loopback address `address`
+ * (127.x.y.z, any of which is this machine), so that the server sees a client of another
+ * address. Connections opened before or after (a reconnection) come from 127.0.0.1.
+ */
+export async function fromAddress(address, fn) {
+  const connect = net.connect;
+  net.connect = function (...args) {
+    if (args[0] !== null && typeof args[0] === 'object') args[0] = { ...args[0], localAddress: address };
+    return connect.apply(this, args);
+  };
+  try {
+    return await fn();
+  } finally {
+    net.connect = connect;
+  }
+}

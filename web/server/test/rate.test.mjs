@@ -1,6 +1,7 @@
 // What a public server needs against a client that sends too much, over real WebSockets:
-// the message rate limit (rate-limit.mjs: a burst, then a sustained rate, each client on its
-// own; a flood is disconnected) and a message past the size limit (closed with 1009, said
+// the message rate limit (rate-limit.mjs: a burst, then a sustained rate, each seat on its own
+// and each address's spectators together, at most 8 of them in a room; a flood is
+// disconnected) and a message past the size limit (closed with 1009, said
 // in one line on the server's stderr, no stack trace). Normal play never meets either.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
@@ -8,8 +9,10 @@ import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import { loadEngine } from 'rulestack';
 import { join } from 'rulestack/client';
-import { startServer, spawnServer, nextMessage, sleep } from './helpers.mjs';
-import { RATE_LIMIT, FLOOD_CLOSE_CODE } from '../rate-limit.mjs';
+import { WebSocket } from 'ws';
+import { startServer, spawnServer, nextMessage, sleep, fromAddress } from './helpers.mjs';
+import { RATE_LIMIT, FLOOD_CLOSE_CODE, addressKey } from '../rate-limit.mjs';
+import { MAX_SPECTATORS_PER_ADDRESS } from '../game-room.mjs';
 import { exampleDefinition } from '../options.mjs';
 import { createServer } from '../server.mjs';
 
@@ -103,7 +106,7 @@ test('a client that keeps flooding is disconnected (1008) after its earlier mess
   assert.equal((await env.store.load(room.roomId)).moves.length, 2);
 });
 
-test('a seat keeps its budget when its client leaves and joins again; each spectator has its own, kept when it reconnects', async () => {
+test("a seat keeps its budget when its client leaves and joins again; a spectator of another address has its own, and one's is kept when it reconnects", async () => {
   const room = await roomWithLimits({ game: 'tictactoe', seed: 6, graceSeconds: 10 }, { burst: 2, perSecond: 0.001 });
   const other = await join(env.url, room.roomId, { seat: '1' }); // (keeps the room open meanwhile)
   const first = await join(env.url, room.roomId, { seat: '0' });
@@ -114,8 +117,9 @@ test('a seat keeps its budget when its client leaves and joins again; each spect
   const again = await join(env.url, room.roomId, { seat: '0' });
   await assert.rejects(again.apply('0', markC), { name: 'IllegalMoveError', reason: 'rate_limited' });
   assert.deepEqual((await env.store.load(room.roomId)).moves, [], 'the seat found its budget spent');
-  // two spectators: what the first spends, the second still has
-  const [a, b] = [await join(env.url, room.roomId, { seat: 'spectator' }), await join(env.url, room.roomId, { seat: 'spectator' })];
+  // two spectators of two addresses: what the first spends, the second still has
+  const a = await join(env.url, room.roomId, { seat: 'spectator' });
+  const b = await fromAddress('127.0.0.2', () => join(env.url, room.roomId, { seat: 'spectator' }));
   const spentA = collect(a.room, ['update', 'rejected']);
   for (let i = 0; i < 2; i++) a.room.send('sync', { since: 0 });
   await until(() => spentA.length === 2, "the first spectator's answers");
@@ -140,11 +144,12 @@ test('a seat keeps its budget when its client leaves and joins again; each spect
   for (const c of [again, a, b, other]) await c.leave();
 });
 
-test('many spectators each sending one sync at once are each answered: none is refused, none disconnected', async () => {
+test('many spectators of as many addresses each sending one sync at once are each answered: none is refused, none disconnected', async () => {
   // (limits small enough that spectators sharing one budget, or one count of refusals, would meet them)
   const room = await roomWithLimits({ game: 'tictactoe', seed: 8 }, { burst: 2, perSecond: 0.001, floodRefusals: 3 });
   const p0 = await join(env.url, room.roomId, { seat: '0' });
-  const watchers = await Promise.all(Array.from({ length: 12 }, () => join(env.url, room.roomId, { seat: 'spectator' })));
+  const watchers = [];
+  for (let i = 0; i < 12; i++) watchers.push(await fromAddress(`127.0.0.${10 + i}`, () => join(env.url, room.roomId, { seat: 'spectator' })));
   const left = [];
   const got = watchers.map((w, i) => {
     w.on('leave', (code) => left.push([i, code]));
@@ -156,6 +161,87 @@ test('many spectators each sending one sync at once are each answered: none is r
   assert.deepEqual(got.map((g) => g[0].type), watchers.map(() => 'update'));
   assert.deepEqual(left, []);
   for (const c of [p0, ...watchers]) await c.leave();
+});
+
+test("an address's spectators share one budget: opening more connections sends no more; leaving and joining again refills nothing", async () => {
+  const room = await roomWithLimits({ game: 'tictactoe', seed: 9 }, { burst: 2, perSecond: 0.001, floodRefusals: 1000 });
+  const p0 = await join(env.url, room.roomId, { seat: '0' }); // (keeps the room open meanwhile)
+  const watchers = [];
+  for (let i = 0; i < 4; i++) watchers.push(await join(env.url, room.roomId, { seat: 'spectator' }));
+  const got = watchers.map((w) => collect(w.room, ['update', 'rejected']));
+  for (const w of watchers) w.room.send('sync', { since: 0 });
+  await until(() => got.every((g) => g.length === 1), 'an answer to each');
+  // four connections of one address, the burst of one: two answered, two refused
+  const answers = got.map((g) => (g[0].type === 'update' ? 'update' : g[0].m.reason));
+  assert.deepEqual([...answers].sort(), ['rate_limited', 'rate_limited', 'update', 'update'], answers.join(', '));
+  // a spectator that leaves and joins anew from that address finds the budget as it was left
+  await watchers[0].leave();
+  const again = await join(env.url, room.roomId, { seat: 'spectator' });
+  const afterRejoin = collect(again.room, ['update', 'rejected']);
+  again.room.send('sync', { since: 0 });
+  await until(() => afterRejoin.length === 1, 'the answer after joining again');
+  assert.equal(afterRejoin[0].type, 'rejected');
+  assert.equal(afterRejoin[0].m.reason, 'rate_limited');
+  // a spectator of another address has a budget of its own, and the player's seat has its own
+  const other = await fromAddress('127.0.0.2', () => join(env.url, room.roomId, { seat: 'spectator' }));
+  for (const c of [other, p0]) {
+    const answered = collect(c.room, ['update', 'rejected']);
+    c.room.send('sync', { since: 0 });
+    await until(() => answered.length === 1, 'its answer');
+    assert.equal(answered[0].type, 'update');
+  }
+  for (const c of [...watchers.slice(1), again, other, p0]) await c.leave();
+});
+
+test(`at most ${MAX_SPECTATORS_PER_ADDRESS} spectators from one address in a room (a dropped one counts until its grace period ends); seats and other addresses are not counted`, async () => {
+  assert.equal(MAX_SPECTATORS_PER_ADDRESS, 8);
+  const room = await env.colyseus.createRoom('rulestack', { game: 'tictactoe', seed: 10, graceSeconds: 1 });
+  const watchers = [];
+  for (let i = 0; i < MAX_SPECTATORS_PER_ADDRESS; i++) watchers.push(await join(env.url, room.roomId, { seat: 'spectator' }));
+  const refusal = `rulestack client: cannot join room '${room.roomId}' at ${env.url}: rulestack room: too many spectators from one address (at most 8 in a room) (526)`;
+  await assert.rejects(join(env.url, room.roomId, { seat: 'spectator' }), { message: refusal });
+  // a seat is not a spectator's place; another address has places of its own
+  const p0 = await join(env.url, room.roomId, { seat: '0' });
+  const elsewhere = await fromAddress('127.0.0.3', () => join(env.url, room.roomId, { seat: 'spectator' }));
+  assert.equal(elsewhere.seat, null);
+  // the address is the connection's own: a header the client writes (as a proxy would) is not believed
+  const reservation = await fetch(`http://127.0.0.1:${env.port}/matchmake/joinById/${room.roomId}`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ seat: 'spectator' }),
+  }).then((r) => r.json());
+  const ws = new WebSocket(`ws://127.0.0.1:${env.port}/${reservation.processId}/${reservation.roomId}?sessionId=${reservation.sessionId}`, {
+    headers: { 'x-forwarded-for': '10.9.9.9', 'x-real-ip': '10.9.9.9', 'x-client-ip': '10.9.9.9' },
+  });
+  let frames = '';
+  ws.on('message', (d) => (frames += Buffer.from(d).toString('latin1')));
+  const closed = await new Promise((resolve) => ws.on('close', (code) => resolve(code)));
+  assert.equal(closed, 4002);
+  assert.match(frames, /too many spectators from one address/);
+  // a spectator that left for good frees its place at once
+  await watchers.pop().leave();
+  watchers.push(await join(env.url, room.roomId, { seat: 'spectator' }));
+  // one whose connection dropped keeps it for the grace period (1 s), then frees it
+  const dropped = watchers.pop();
+  dropped.room.reconnection.enabled = false;
+  dropped.room.connection.transport.ws.terminate();
+  await sleep(200);
+  await assert.rejects(join(env.url, room.roomId, { seat: 'spectator' }), { message: refusal });
+  await sleep(1500);
+  watchers.push(await join(env.url, room.roomId, { seat: 'spectator' }));
+  for (const c of [...watchers, p0, elsewhere]) await c.leave();
+});
+
+test('the address spectators are counted by: IPv4 as it is, IPv6 by its /64', () => {
+  assert.equal(addressKey('203.0.113.7'), '203.0.113.7');
+  assert.equal(addressKey('::ffff:203.0.113.7'), '203.0.113.7', 'an IPv4 client of a dual-stack socket');
+  assert.equal(addressKey('2001:db8:1:2:aaaa:bbbb:cccc:dddd'), '2001:db8:1:2::/64');
+  assert.equal(addressKey('2001:db8:1:2::1'), '2001:db8:1:2::/64', 'another address of the same /64: the same');
+  assert.equal(addressKey('2001:db8:1:3::1'), '2001:db8:1:3::/64');
+  assert.equal(addressKey('2001:DB8::'), '2001:db8:0:0::/64');
+  assert.equal(addressKey('fe80::1%eth0'), 'fe80:0:0:0::/64');
+  assert.equal(addressKey(undefined), 'unknown');
+  assert.equal(addressKey('not an address'), 'unknown');
 });
 
 test('a client whose sync is refused for coming too fast sends it again, and takes in the events it missed', async () => {
