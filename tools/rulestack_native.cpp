@@ -273,6 +273,8 @@ std::string seedText(const Args& a) { return std::to_string(integer(a, "seed", 0
 int cmdPlay(const std::vector<std::string>& args) {
   Args a = parseArgs(args, {"seed", "moves", "view"}, {});
   std::string file = oneFile(a, "GAME");
+  if (file == "-" && a.values.count("moves") && a.values["moves"] == "-")
+    throw UsageError("stdin can give the game or the moves, not both: give one of them as a file");
   std::string moves = a.values.count("moves") ? readText(a.values["moves"]) : "";
   std::string def = readGame(file);
   rulestack::Session s;
@@ -441,7 +443,8 @@ int cmdSimulate(const std::vector<std::string>& args) {
     auto pct = [](double x) { return fixed(x * 100, 1) + "%"; };
     std::string rates;
     for (auto& p : players) rates += (rates.empty() ? "" : "  ") + p + ": " + pct(games ? (double)wins[p] / games : 0) + " (" + std::to_string(wins[p]) + ")";
-    out("games        " + std::to_string(games) + " (" + bot + " bots, seed " + std::to_string(seed) + ")");
+    out("games        " + std::to_string(games) + " (" + bot + " bots, " +
+        (hasIterations ? std::to_string(iterations) + " iterations, " : std::string()) + "seed " + std::to_string(seed) + ")");
     out("moves        " + std::to_string(moves));
     out("mean length  " + fixed(meanLength, 2) + " moves");
     out("time         " + fixed(seconds, 3) + " s");

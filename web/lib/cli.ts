@@ -2,7 +2,7 @@
 // The `rulestack` command: validate / moves / play / simulate / test, on the wasm engine in
 // node. Exit codes: 0 ok, 1 the check failed (invalid definition, illegal move, failing
 // scenario, games that errored), 2 usage error or unreadable file, 3 internal error.
-import { closeSync, constants as fsConstants, fstatSync, openSync, readSync, readdirSync, realpathSync, statSync, writeFileSync } from 'node:fs';
+import { closeSync, constants as fsConstants, existsSync, fstatSync, openSync, readSync, readdirSync, realpathSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { createInterface } from 'node:readline';
 import { parseArgs } from 'node:util';
@@ -162,6 +162,11 @@ function integer(name: string, value: string | undefined, dflt: number, min: num
   const n = Number(value);
   if (!Number.isSafeInteger(n) || n < min || n > max) throw new UsageError(`--${name} must be ${range}, not ${value.trim()}`);
   return n;
+}
+
+/** stdin ("-") can give the game or the moves, not both. */
+function oneStdin(file: string, moves: string | undefined): void {
+  if (file === '-' && moves === '-') throw new UsageError('stdin can give the game or the moves, not both: give one of them as a file');
 }
 
 function oneFile(positionals: string[], what: string): string {
@@ -400,6 +405,7 @@ async function cmdMoves(args: string[]): Promise<number> {
   const file = oneFile(positionals, 'GAME');
   const seed = integer('seed', values.seed, 0, 0, MAX_SEED);
   const json = values.json === true;
+  oneStdin(file, values.moves);
   const movesText = values.moves !== undefined ? readText(values.moves) : '';
   const { game } = await startGame(file, { seed, movesText, json });
   try {
@@ -455,9 +461,11 @@ async function cmdPlay(args: string[]): Promise<number> {
   const json = values.json === true;
   const interactive =
     values.interactive === true ||
-    (!json && values.moves !== '-' && process.stdin.isTTY === true && process.stdout.isTTY === true);
+    (!json && values.moves !== '-' && file !== '-' && process.stdin.isTTY === true && process.stdout.isTTY === true);
   if (interactive && json) throw new UsageError('--interactive and --json do not go together');
   if (interactive && values.moves === '-') throw new UsageError('--interactive reads commands from stdin: give --moves a file');
+  if (interactive && file === '-') throw new UsageError('--interactive reads commands from stdin: give the game as a file');
+  oneStdin(file, values.moves);
   const movesText = values.moves !== undefined ? readText(values.moves) : '';
   const { game, applied } = await startGame(file, { seed, movesText, json });
   try {
@@ -601,6 +609,7 @@ function summarizeEvents(all: GameEvent[]): string {
     for (const k of ['action', 'player', 'entity', 'zone', 'phase', 'winner']) {
       if (f[k] !== undefined && f[k] !== null) parts.push(`${k === 'zone' ? '→ ' : ''}${jsonValue(f[k])}`);
     }
+    if (e.type === 'GameError' && typeof f.message === 'string') parts.push(`(${f.message})`);  // where and why
     return parts.join(' ');
   };
   const shown = events.slice(0, 12).map(one).join(', ');
@@ -735,7 +744,7 @@ async function cmdSimulate(args: string[]): Promise<number> {
     outJson(result);
   } else {
     const pct = (x: number) => `${(x * 100).toFixed(1)}%`;
-    out(`games        ${t.games} (${bot} bots, seed ${seed})`);
+    out(`games        ${t.games} (${bot} bots, ${iterations !== undefined ? `${iterations} iterations, ` : ''}seed ${seed})`);
     out(`moves        ${t.moves}`);
     out(`mean length  ${meanLength.toFixed(2)} moves`);
     out(`time         ${seconds.toFixed(3)} s`);
@@ -953,7 +962,8 @@ async function cmdTest(args: string[]): Promise<number> {
   if (positionals.length === 0) throw new UsageError('missing SCENARIO');
   const json = values.json === true;
   const root = values.root;
-  if (root !== undefined && !isFolder(root)) throw new UsageError(`--root ${root}: no such folder`);
+  if (root !== undefined && !isFolder(root))
+    throw new UsageError(`--root ${root}: ${existsSync(root) ? 'not a folder' : 'no such folder'}`);
   const files = expandScenarioArgs(positionals);
   if (files.length === 0) {
     const why = `no scenario in ${positionals.join(', ')} (a scenario is a .json, .yaml or .yml file with steps or game)`;

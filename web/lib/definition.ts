@@ -515,7 +515,8 @@ export function parseDefinition(definition: unknown, format: DefinitionFormat = 
   if (format !== 'auto' && format !== 'json' && format !== 'yaml')
     throw new RangeError(`rulestack: format must be 'auto', 'json' or 'yaml', not ${JSON.stringify(format)}`);
   if (typeof definition === 'string') {
-    const text = definition;
+    // a byte-order mark (as some editors write one) is not part of the text, as the engine reads it
+    const text = definition.charCodeAt(0) === 0xfeff ? definition.slice(1) : definition;
     if (utf8Length(text) > MAX_DEFINITION_BYTES) throw tooLarge();
     if (bracketDepth(text) > MAX_DEFINITION_DEPTH) {
       throw new DefinitionError([{ path: '', message: `the definition is nested more than ${MAX_DEFINITION_DEPTH} levels deep` }]);

@@ -69,3 +69,18 @@ test('test: a scenario that fails as a whole names no step, natively too; a fold
   assert.equal(n.status, 1);
   assert.match(n.stdout + n.stderr, /no scenario in folder/);
 });
+
+test('stdin gives the game or the moves, not both (exit 2), natively too; an overridden budget is in the header', () => {
+  const text = readFileSync(path.join(dir, 'game.json'), 'utf8');
+  for (const [name, bin] of [['node', repo('bin/rulestack.mjs')], ['native', repo('build/native/rulestack-native')]] as const) {
+    const args = name === 'node' ? [bin, 'play', '-', '--moves', '-'] : ['play', '-', '--moves', '-'];
+    const r = spawnSync(name === 'node' ? process.execPath : bin, args, { cwd: dir, encoding: 'utf8', input: text });
+    assert.equal(r.status, 2, `${name}: ${r.stderr}`);
+    assert.match(r.stderr, /stdin can give the game or the moves, not both/, name);
+  }
+  for (const cli of [node, native]) {
+    const r = cli('simulate', 'game.json', '--games', '2', '--bot', 'easy', '--iterations', '5');
+    assert.equal(r.status, 0, r.stderr);
+    assert.match(r.stdout, /^games {8}2 \(easy bots, 5 iterations, seed 0\)$/m);
+  }
+});

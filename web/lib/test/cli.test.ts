@@ -178,6 +178,17 @@ describe('validate', () => {
     }
   });
 
+  test('a byte-order mark before the JSON or YAML text is skipped, as the native tool does', () => {
+    for (const f of ['ttt.yaml', 'ttt.json']) {
+      const bom = `bom-${f}`;
+      writeFileSync(path.join(dir, bom), '\ufeff' + readFileSync(path.join(dir, f), 'utf8'));
+      const r = run('validate', bom);
+      assert.equal(r.code, 0, r.stderr);
+      assert.equal(r.stdout, 'ok\n');
+      assert.equal(JSON.parse(run('play', bom, '--json').stdout).ok, true);
+    }
+  });
+
   test('a missing file: exit 2', () => {
     const r = run('validate', 'nope.yaml');
     assert.equal(r.code, 2);
@@ -364,6 +375,28 @@ describe('play --interactive (scripted stdin)', () => {
     assert.equal(view.zones['Hand:1'].entities, undefined);
   });
 
+  test("a move that ends in an engine error shows the engine's message among its events", () => {
+    // queued, the failing Hit resolves once both players pass: the error is an event of that move
+    writeFileSync(path.join(dir, 'err-queued.yaml'), RUNTIME_ERROR_YAML.replace('    queue: false\n', ''));
+    const r = runWith('1\n2\n2\nquit\n', 'play', 'err-queued.yaml', '-i');
+    assert.equal(r.code, 0, r.stderr);
+    assert.match(r.stdout, /events: .*GameError Hit 0 \(\/actions\/0\/mutations\/0: destination is not a zone\)/);
+  });
+
+  test('stdin gives the game or the moves, not both; --interactive takes the game from a file', () => {
+    const ttt = readFileSync(path.join(dir, 'ttt.yaml'), 'utf8');
+    for (const args of [['play', '-', '--moves', '-'], ['moves', '-', '--moves', '-'], ['play', '-', '-i']]) {
+      const r = runWith(ttt, ...args);
+      assert.equal(r.code, 2, `${args.join(' ')}: ${r.stderr}`);
+      assert.match(r.stderr, /stdin can give the game or the moves, not both|--interactive reads commands from stdin: give the game as a file/);
+      assert.equal(r.stdout, '');
+    }
+    // the game alone from stdin still plays
+    const ok = runWith(ttt, 'play', '-', '--json');
+    assert.equal(ok.code, 0, ok.stderr);
+    assert.equal(JSON.parse(ok.stdout).ok, true);
+  });
+
   test('game over: said once, undo still works', () => {
     writeFileSync(path.join(dir, 'four.jsonl'), jsonl(WINNING_MOVES.slice(0, 4)));
     // the winning move c2 is number 1 of player 0's moves then (c0, c1, c3, c4 are taken)
@@ -538,6 +571,15 @@ describe('test', () => {
     assert.match(f.failures[1].message, /not_your_priority|rejected/);
     assert.equal(j.scenarios[2].failures[0].step, null);
     assert.match(j.scenarios[2].failures[0].message, /^game: bad-def\.yaml:\d+:\d+: /);
+  });
+
+  test('--root that is a file, or nothing: exit 2, saying which', () => {
+    const file = run('test', 'ttt.yaml', '--root', 'ttt.yaml');
+    assert.equal(file.code, 2);
+    assert.match(file.stderr, /--root ttt\.yaml: not a folder/);
+    const none = run('test', 'ttt.yaml', '--root', 'nowhere');
+    assert.equal(none.code, 2);
+    assert.match(none.stderr, /--root nowhere: no such folder/);
   });
 
   test('a directory: every .json/.yaml/.yml file under it, in name order', () => {

@@ -70,6 +70,16 @@ test('aliases are followed', () => {
   assert.deepEqual(p.locate('/copy/y/z'), { line: 1, column: 23 });
 });
 
+test('a byte-order mark before JSON text is skipped, whatever the format asked', () => {
+  for (const format of ['auto', 'json'] as const) {
+    const p = parseDefinition('\ufeff{ "name": "T", "players": { "count": 2 } }', format);
+    assert.equal(p.format, 'json');
+    assert.equal(p.json, '{"name":"T","players":{"count":2}}');
+  }
+  // a mark inside the text is not skipped
+  assert.throws(() => parseDefinition('{ "name": \ufeff"T" }', 'json'), DefinitionError);
+});
+
 test('JSON text and objects have no positions', () => {
   const j = parseDefinition('{ "name": "T", "players": { "count": 2 } }');
   assert.equal(j.format, 'json');
