@@ -59,3 +59,46 @@ TEST_CASE("an item that left the queue is read while among the last 8 to leave, 
     if (fills == 20) CHECK(g.st().recent.size() == 8);  // the ring keeps only 8
   }
 }
+
+TEST_CASE("a snapshot keeps the items that left the queue: restored, a triggered action reads the same", "[resolution]") {
+  for (int fills : {0, 3, 7}) {
+    INFO(fills << " items left after Mark before the snapshot");
+    rt::G g(echoGame());
+    // as markThenFill, up to Echo's turn: Echo waits on the queue, Mark among the items that left
+    g.play("0", json{{"action", "Mark"}});
+    g.play("0", json{{"action", "pass"}});
+    json v = g.view(-2);
+    REQUIRE(v["decisions"].size() == 1);
+    g.play("0", json{{"decision", v["decisions"][0]["id"]}, {"accept", true}});
+    for (int i = 0; i < fills; i++) {
+      g.play("0", json{{"action", "Fill"}});
+      g.play("0", json{{"action", "pass"}});
+    }
+    REQUIRE(g.holds("$queue.size == 1"));
+    json snap = json::parse(rulestack::snapshotJson(g.g()).dump());
+    REQUIRE(snap.contains("recent"));
+    rt::G r(echoGame());
+    std::string err;
+    REQUIRE(rulestack::restoreSnapshot(r.g(), snap, err));
+    REQUIRE(r.g().hash() == g.g().hash());
+    CHECK(rulestack::snapshotJson(r.g()).dump() == snap.dump());  // the same snapshot again
+    g.play("0", json{{"action", "pass"}});  // Echo executes, in the game and in its restored copy
+    r.play("0", json{{"action", "pass"}});
+    CHECK(g.holds("$players[0].heard == 1 and $players[0].silent == 0"));
+    CHECK(r.holds("$players[0].heard == 1 and $players[0].silent == 0"));  // (silent before: Mark was gone)
+    // a ring that does not add up is refused, and nothing restored
+    json items = snap["recent"][1], nine = json::array();
+    for (int i = 0; i < 9; i++) nine.push_back(items[0]);
+    std::vector<json> bads = {json{99, items}, json{9, nine}};
+    if (items.size() < 8) bads.push_back(json{(int)items.size() + 1, items});  // (a ring not full fills in order)
+    for (const json& bad : bads) {
+      json t = snap;
+      t["recent"] = bad;
+      rt::G q(echoGame());
+      uint64_t before = q.g().hash();
+      CHECK_FALSE(rulestack::restoreSnapshot(q.g(), t, err));
+      CHECK(err.find("recent items") != std::string::npos);
+      CHECK(q.g().hash() == before);
+    }
+  }
+}

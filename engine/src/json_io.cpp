@@ -728,6 +728,10 @@ void writeSnapshot(JsonWriter& w, const Game& g) {
   put(w, s.props);
   w.key("queue");
   put(w, s.queue);
+  if (!s.recent.empty()) {  // (the last items to leave the queue, which $event.action still reads)
+    w.key("recent");
+    tuple(w, s.recentAt, s.recent);
+  }
   w.field("rng", hex16(s.rng.s));
   w.key("serials");
   put(w, s.serials);
@@ -802,6 +806,14 @@ bool restoreSnapshot(Game& g, const json& j, std::string& error) {
     for (size_t z = 0; z < zones.size(); z++) s.zones[z].assign(zones[z]);
     s.serials = j.at("serials").get<std::vector<int32_t>>();
     for (auto& it : j.at("queue")) s.queue.push_back(itemFrom(it));
+    if (j.contains("recent")) {  // (snapshots from before it: none kept)
+      const json& r = j.at("recent");
+      s.recentAt = r.at(0).get<uint32_t>();
+      for (auto& it : r.at(1)) {
+        if (s.recent.size() > kRecentItems) break;  // (refused below)
+        s.recent.push_back(itemFrom(it));
+      }
+    }
     for (auto& dj : j.at("decisions")) {
       Decision dc;
       dc.id = dj.at(0); dc.kind = (DecisionKind)dj.at(1).get<int>(); dc.player = dj.at(2); dc.def = dj.at(3);
@@ -916,6 +928,12 @@ bool restoreSnapshot(Game& g, const json& j, std::string& error) {
     if (s.queue.size() > kMaxQueue) return bad("queue size");
     for (auto& it : s.queue)
       if (!itemOk(it)) return bad("queue item");
+    // the ring of items that left: full, or filled up to where its next one goes
+    if (s.recent.size() > kRecentItems || s.recentAt >= kRecentItems ||
+        (s.recent.size() < kRecentItems && s.recentAt != s.recent.size()))
+      return bad("recent items");
+    for (auto& it : s.recent)
+      if (!itemOk(it)) return bad("recent item");
     for (auto& dc : s.decisions) {
       if (dc.player < 0 || dc.player >= d.numPlayers() || (int)dc.kind > (int)DecisionKind::Discard) return bad("decision");
       if (!(dc.self == -1 || (dc.self >= d.numPlayers() && dc.self < (int32_t)s.ents.size())) || !eventOk(dc.event) || dc.count < 0)

@@ -21,7 +21,6 @@ namespace rulestack {
 
 namespace {
 constexpr size_t kMaxFrames = 400;
-constexpr size_t kRecentItems = 8;
 }  // namespace
 
 // ---- the loop's one step ----

@@ -27,11 +27,8 @@ int randomPlayout(Game& g, Rng& rng, int maxMoves, std::vector<Move>& moves) {
 // lnCount (bot.h) is fdlibm's log, its other cases left out, rather than std::log: the C
 // libraries round its last bit differently (glibc's FMA variant, musl's), which could part a
 // native and a wasm search at a near tie, and musl's brings 4 KB of tables to the wasm module.
-// Plain double operations: the same bits wherever nothing fuses a * b + c (no FMA target flag;
-// GCC is told not to in any case).
-#if defined(__GNUC__) && !defined(__clang__)
-__attribute__((optimize("fp-contract=off")))
-#endif
+// Plain double operations: the same bits wherever nothing fuses a * b + c (CMakeLists.txt
+// compiles the engine with -ffp-contract=off, for targets with FMA instructions).
 double lnCount(double n) {
   const double ln2Hi = 6.93147180369123816490e-01, ln2Lo = 1.90821492927058770002e-10;
   const double lg1 = 6.666666666666735130e-01, lg2 = 3.999999999940941908e-01, lg3 = 2.857142874366239149e-01,
@@ -87,8 +84,9 @@ void search(const Game& g, const std::vector<Move>& moves, int iterations, int m
       while (node->untried.empty() && !node->children.empty()) {
         double best = -1;
         TreeNode* pick = nullptr;
+        const double lnN = lnCount(node->visits + 1.0);
         for (auto& c : node->children) {
-          double u = c->reward / (c->visits + 1e-9) + 1.4 * std::sqrt(lnCount(node->visits + 1.0) / (c->visits + 1e-9));
+          double u = c->reward / (c->visits + 1e-9) + 1.4 * std::sqrt(lnN / (c->visits + 1e-9));
           if (u > best) { best = u; pick = c.get(); }
         }
         sim.applyUnchecked(pick->player, pick->move);

@@ -284,6 +284,9 @@ class Zone {
 constexpr size_t kMaxEntities = 20000;  // players included
 constexpr size_t kMaxQueue = 1000;
 
+// How many of the items that left the queue a State keeps (State::recent).
+constexpr size_t kRecentItems = 8;
+
 struct State {
   std::vector<Entity> ents;             // players first (index = player), then instances
   std::vector<Slot> props;              // ents.size() * numProps
