@@ -186,15 +186,32 @@ function scalarCharOffset(text: string, start: number, type: string | undefined,
 
 /** Position of a character offset in text (1-based line and column). */
 function offsetPosition(text: string, offset: number): Position {
-  let line = 1;
-  let lastNl = -1;
-  for (let i = 0; i < offset && i < text.length; i++) {
-    if (text.charCodeAt(i) === 10) {
-      line++;
-      lastNl = i;
-    }
+  return positionsIn(text)(offset);
+}
+
+/** How many of the ascending `xs` are below `x` (a binary search). */
+function countBelow(xs: readonly number[], x: number): number {
+  let lo = 0;
+  let hi = xs.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (xs[mid]! < x) lo = mid + 1;
+    else hi = mid;
   }
-  return { line, column: offset - lastNl };
+  return lo;
+}
+
+/**
+ * Offset → line and column in `text`, each in O(log n) once the newlines are listed: a text
+ * with many errors (a few hundred KB of YAML can hold 100,000) is not scanned once per error.
+ */
+function positionsIn(text: string): (offset: number) => Position {
+  const newlines: number[] = [];
+  for (let i = text.indexOf('\n'); i >= 0; i = text.indexOf('\n', i + 1)) newlines.push(i);
+  return (offset) => {
+    const line = countBelow(newlines, offset); // the newlines before it
+    return { line: line + 1, column: offset - (line > 0 ? newlines[line - 1]! : -1) };
+  };
 }
 
 /**
@@ -409,8 +426,7 @@ export function quoteYaml(source: string): { text: string; original: (offset: nu
   return {
     text: out,
     original: (offset: number) => {
-      let k = 0;
-      while (k < inserted.length && inserted[k]! < offset) k++;
+      const k = countBelow(inserted, offset);
       return offset - k;
     },
   };
@@ -450,7 +466,8 @@ function parseYaml(source: string): ParsedDefinition {
   const { text, original } = quoteYaml(source);
   const lc = new Y.LineCounter();
   const doc = Y.parseDocument(text, { lineCounter: lc, prettyErrors: false, keepSourceTokens: true });
-  const where = (offset: number) => offsetPosition(source, original(offset));
+  const position = positionsIn(source);
+  const where = (offset: number) => position(original(offset));
   if (doc.errors.length > 0) {
     throw new DefinitionError(
       doc.errors.map((e) => {

@@ -276,3 +276,29 @@ test("an expression's error is located at the character its column names, in eve
   assert.deepEqual(locateIssues(p, [{ path: '/a/condition', message: "at column 15: property 'foo'" }])[0], { path: '/a/condition', message: "at column 15: property 'foo'", line: 2, column: 28 });
   assert.deepEqual(locateIssues(p, [{ path: '/a/condition', message: 'expected a condition' }])[0], { path: '/a/condition', message: 'expected a condition', line: 2, column: 3 });
 });
+
+test('YAML syntax errors by the thousand each get their own line and column (found by a binary search, not a scan per error)', () => {
+  // 3 lines of 2,000 stray scalars each: every one an error at its own column
+  const line = '"a" '.repeat(2000).trimEnd();
+  const text = `${line}\n${line}\n${line}\n`;
+  const e = (() => {
+    try {
+      parseDefinition(text, 'yaml');
+    } catch (err) {
+      return err as DefinitionError;
+    }
+    throw new Error('no error');
+  })();
+  assert.ok(e instanceof DefinitionError);
+  assert.ok(e.errors.length > 5000, `${e.errors.length} errors`);
+  const seen = new Set(e.errors.map((x) => `${x.line}:${x.column}`));
+  assert.equal(seen.size, e.errors.length, 'each error at its own place');
+  for (const x of e.errors) {
+    assert.ok(x.line! >= 1 && x.line! <= 3, `line ${x.line}`);
+    assert.equal((x.column! - 1) % 4, 0, `column ${x.column} starts a scalar`);
+  }
+  // the same places as a scan of the text gives
+  const last = e.errors[e.errors.length - 1]!;
+  assert.equal(last.line, 3);
+  assert.equal(text.split('\n')[2]!.slice(last.column! - 1, last.column! + 2), '"a"');
+});
