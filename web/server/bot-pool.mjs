@@ -26,6 +26,8 @@ export class BotPool {
   #queue = [];
   #all = []; // (every live worker, idle or choosing)
   #compilations = 0;
+  #ownerIds = new WeakMap(); // owner → a number the workers know its kept games by
+  #nextOwnerId = 1;
 
   constructor(size = BOT_WORKERS) {
     this.#size = size;
@@ -54,6 +56,15 @@ export class BotPool {
     this.#queue = this.#queue.filter((task) => task.owner !== owner || void task.reject(cancelled));
     for (const worker of this.#busy) if (worker.task?.owner === owner) void worker.thread.terminate();
     for (const worker of this.#all) if (worker.owner === owner) worker.owner = null; // (the room is not kept alive by it)
+    // the games the workers kept for it go too (a worker's memory never shrinks back)
+    const id = this.#ownerIds.get(owner);
+    if (id !== undefined) for (const worker of this.#all) worker.thread.postMessage({ drop: id });
+  }
+
+  #ownerId(owner) {
+    let id = this.#ownerIds.get(owner);
+    if (id === undefined) this.#ownerIds.set(owner, (id = this.#nextOwnerId++));
+    return id;
   }
 
   /** How many games the workers restored from a snapshot (each compiling its definition): a choice that a worker's kept game served is not one. */
@@ -84,7 +95,7 @@ export class BotPool {
       worker.task = task;
       worker.owner = task.owner;
       worker.thread.ref(); // (a choice in progress keeps the process alive)
-      worker.thread.postMessage(task.job);
+      worker.thread.postMessage(task.owner === null ? task.job : { ...task.job, owner: this.#ownerId(task.owner) });
     }
   }
 

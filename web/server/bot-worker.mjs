@@ -14,14 +14,19 @@ import { parentPort } from 'node:worker_threads';
 import { loadEngine } from 'rulestack';
 import { CACHED_DEFINITION_CHARS, CACHED_GAMES, MAX_REPLAYED_MOVES } from './bot-pool.mjs';
 
-/** { definition, game, stateHash, replayed }, the one used last first. */
+/** { definition, game, stateHash, replayed, owner }, the one used last first (owner: the room it was kept for). */
 const kept = [];
 
-parentPort.on('message', async ({ definition, snapshot, player, level, seed, since }) => {
+parentPort.on('message', async ({ definition, snapshot, player, level, seed, since, owner, drop }) => {
+  if (drop !== undefined) {
+    // its room ended (bot-pool.mjs, cancel): its kept games go, and no answer is sent
+    for (let i = kept.length; i-- > 0; ) if (kept[i].owner === drop) dispose(kept.splice(i, 1)[0].game);
+    return;
+  }
   try {
     // (after an engine crash, a fresh instance; the definition is the engine's JSON: no YAML reader)
     const rs = await loadEngine({ yaml: false });
-    const { game, compiled } = gameFor(rs, definition, snapshot, since);
+    const { game, compiled } = gameFor(rs, definition, snapshot, since, owner);
     parentPort.postMessage({ move: rs.bot(game, { level, seed }).choose(player), compiled });
   } catch (e) {
     if (e?.name === 'EngineCrashedError') for (const k of kept.splice(0)) dispose(k.game); // (lost with the engine)
@@ -33,7 +38,7 @@ parentPort.on('message', async ({ definition, snapshot, player, level, seed, sin
  * The game in the job's state: a kept one brought there by the moves since its room's last
  * choice, or one restored from the snapshot (compiled: true), which is kept in turn.
  */
-function gameFor(rs, definition, snapshot, since) {
+function gameFor(rs, definition, snapshot, since, owner) {
   const at = since === undefined ? -1 : kept.findIndex((k) => k.stateHash === since.stateHash && k.definition === definition);
   if (at >= 0) {
     const [k] = kept.splice(at, 1);
@@ -43,6 +48,7 @@ function gameFor(rs, definition, snapshot, since) {
         k.replayed += since.moves.length;
         if (JSON.stringify(k.game.snapshot()) === JSON.stringify(snapshot)) {
           k.stateHash = k.game.stateHash();
+          k.owner = owner; // (whose it is now, should two rooms have reached one state)
           kept.unshift(k);
           return { game: k.game, compiled: false };
         }
@@ -53,7 +59,7 @@ function gameFor(rs, definition, snapshot, since) {
     dispose(k.game);
   }
   const game = rs.restore(definition, snapshot);
-  kept.unshift({ definition, game, stateHash: game.stateHash(), replayed: 0 });
+  kept.unshift({ definition, game, stateHash: game.stateHash(), replayed: 0, owner });
   let chars = kept.reduce((n, k) => n + k.definition.length, 0);
   while (kept.length > CACHED_GAMES || (kept.length > 1 && chars > CACHED_DEFINITION_CHARS)) {
     const gone = kept.pop();

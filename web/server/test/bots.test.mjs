@@ -141,6 +141,28 @@ test("a worker keeps the game it restored: a room's successive choices compile t
   }
 });
 
+test("a room that ends has the games kept for it dropped: its next choice would restore again", { timeout: 60_000 }, async () => {
+  const pool = new BotPool(1);
+  const local = rs.createGame(exampleDefinition('duel'), { seed: 5 });
+  const definition = local.definitionJson;
+  const [room, other] = [{}, {}];
+  try {
+    const p = local.view().toAct[0];
+    const job = { definition, snapshot: local.snapshot(), player: p, level: 'easy', seed: 1 };
+    const again = { ...job, since: { stateHash: local.stateHash(), moves: [] } };
+    const expected = freshChoice(definition, job.snapshot, p, 'easy', 1);
+    assert.deepEqual(await pool.choose(job, room), expected);
+    assert.deepEqual(await pool.choose(again, room), expected);
+    assert.equal(pool.compilations, 1, 'kept for the room');
+    pool.cancel(room); // the room ends
+    assert.deepEqual(await pool.choose(again, other), expected);
+    assert.equal(pool.compilations, 2, "the ended room's game was dropped: restored again");
+  } finally {
+    local.dispose();
+    await pool.close();
+  }
+});
+
 test("a room's bots: each choice is a fresh restore's, and the room's definition is compiled once for all of them", { timeout: 60_000 }, async () => {
   const pool = botPool(); // (the one the rooms use)
   const before = pool.compilations;
