@@ -66,9 +66,11 @@ test('debug on: Step reveals one step at a time, All every step, Reset none', as
   await expect(panel.locator('.resolution-pos')).toHaveText(`${expected} of ${expected} shown`);
   await expect(lines.filter({ hasText: 'event OnZoneEnter NullVortex#1 (before)' })).toHaveCount(1);
   await expect(lines.filter({ hasText: 'mutation action Convert #0' })).toHaveCount(1);
-  const third = lines.nth(2);
-  await expect(third).toHaveText('mutation action Convert #0');
-  expect(await third.evaluate((el) => parseFloat(getComputedStyle(el).paddingLeft))).toBeGreaterThan(0);
+  // (after the execution looks for answers to it: Nexus's Rules answer some actions)
+  await expect(lines.nth(2)).toHaveText('reactions AfterAction NullVortex#1');
+  const mutation = lines.nth(4);
+  await expect(mutation).toHaveText('mutation action Convert #0');
+  expect(await mutation.evaluate((el) => parseFloat(getComputedStyle(el).paddingLeft))).toBeGreaterThan(0);
   await expect(step).toBeDisabled();
   // the panel, every step shown and one highlighted, has no serious axe violation (contrast, the scrolled list)
   expect(await seriousViolations(page, '#resolution')).toEqual([]);
@@ -188,6 +190,8 @@ test('Nexus: an answer on the queue resolves first, then the item it answered (L
   // the Zap: 1 damage to the drone of player 0 itself (the only agent on the planet), which is terminated
   expect(one).toEqual([
     'execute q6 Zap',
+    'reactions AfterAction CircuitDrone#2',
+    'execute q6 Zap',
     'mutation action Zap #0',
     'event DamageTaken CircuitDrone#2 (before)',
     'reactions DamageTaken CircuitDrone#2',
@@ -196,7 +200,11 @@ test('Nexus: an answer on the queue resolves first, then the item it answered (L
     'mutation reaction Terminate #0',
     'event OnZoneEnter CircuitDrone#2 (before)',
     'event OnZoneEnter OverclockModule#1 (before)',
+    'reactions OnZoneEnter OverclockModule#1',
+    'event OnZoneEnter OverclockModule#1 (done)',
     'event OnZoneEnter CircuitDrone#2 (after)',
+    'reactions OnZoneEnter CircuitDrone#2',
+    'event OnZoneEnter CircuitDrone#2 (done)',
     'mutation reaction Terminate #1',
     'mutation reaction Terminate #2',
     'reactions DamageTaken CircuitDrone#2',
@@ -211,7 +219,17 @@ test('Nexus: an answer on the queue resolves first, then the item it answered (L
   await expect(panel.locator('.resolution-move')).toHaveText(/^#11 Player 1: Pass: \d+ steps\.$/);
   const two = await stepThrough(page);
   expect(two).toHaveLength(second);
-  expect(two).toEqual(['execute q5 Play', 'mutation action Play #0', 'event OnZoneEnter CircuitDrone#6 (before)', 'mutation action Play #1', 'execute q5 Play']);
+  expect(two).toEqual([
+    'execute q5 Play',
+    'reactions AfterAction CircuitDrone#6',
+    'execute q5 Play',
+    'mutation action Play #0',
+    'event OnZoneEnter CircuitDrone#6 (before)',
+    'reactions OnZoneEnter CircuitDrone#6',
+    'event OnZoneEnter CircuitDrone#6 (done)',
+    'mutation action Play #1',
+    'execute q5 Play',
+  ]);
   await expect(page.locator('#queue .empty')).toHaveText('empty');
   // the log says the same, newest first: the drone resolved after the answer
   const groups = page.locator('#log .log-group summary');
