@@ -8,7 +8,7 @@ import { createInterface } from 'node:readline';
 import { parseArgs } from 'node:util';
 import { loadEngine, type Rulestack } from './engine.js';
 import { DefinitionError, IllegalMoveError, type DefinitionIssue } from './errors.js';
-import { loadYaml, locateIssues, parseDefinition, type DefinitionFormat, type ParsedDefinition, type Position } from './definition.js';
+import { loadYaml, locateIssues, parseDefinition, type DefinitionFormat, type ParsedDefinition } from './definition.js';
 import type { Game } from './game.js';
 import { coreCount } from './simulate-pool.js';
 import type { GameEvent, GameView, Move, ParallelSimulateOptions, PlayerId, SimulateOptions, SimulateResult } from './types.js';
@@ -782,7 +782,7 @@ interface ScenarioReport {
 }
 
 /** Where each step of a scenario file is: the line of `/steps/i` (YAML, and JSON read as YAML). */
-function stepLocator(text: string, format: DefinitionFormat): (pointer: string) => Position | undefined {
+function stepLocator(text: string, format: DefinitionFormat): ParsedDefinition['locate'] {
   try {
     return parseDefinition(text, format === 'json' || /^\s*[{[]/.test(text) ? 'yaml' : format).locate;
   } catch {
@@ -834,6 +834,10 @@ function runOneScenario(rs: Rulestack, file: string, root?: string): ScenarioRep
     throw e;
   }
   if (typeof scenario.name === 'string' && scenario.name !== '') report.name = scenario.name;
+  // where a pointer into the scenario is in its text (JSON is located as the YAML it also is)
+  let locator: ParsedDefinition['locate'] | undefined; // parsed again only when a JSON scenario fails
+  const locate: ParsedDefinition['locate'] = (pointer, column) =>
+    (locator ??= parsedScenario.format === 'yaml' ? parsedScenario.locate : stepLocator(text, formatOf(file)))(pointer, column);
   const game = scenario.game;
   let gameParsed: ParsedDefinition;
   let gameFile: string;
@@ -866,7 +870,8 @@ function runOneScenario(rs: Rulestack, file: string, root?: string): ScenarioRep
     }
   } else if (typeof game === 'object' && game !== null && !Array.isArray(game)) {
     gameFile = file;
-    gameParsed = parseDefinition(game);
+    // an inline game's errors are located in the scenario's own text, under /game
+    gameParsed = { ...parseDefinition(game), locate: (pointer, column) => locate(`/game${pointer}`, column) };
   } else {
     return fail('"game" must be a path or an inline definition');
   }
@@ -880,7 +885,6 @@ function runOneScenario(rs: Rulestack, file: string, root?: string): ScenarioRep
     report.ok = true;
     return report;
   }
-  const locate = parsedScenario.format === 'yaml' ? parsedScenario.locate : stepLocator(text, formatOf(file));
   const failures = Array.isArray(r.failures) ? r.failures : [];
   if (failures.length === 0) return fail('failed');
   for (const f of failures) {

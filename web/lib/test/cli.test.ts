@@ -591,6 +591,43 @@ describe('test', () => {
     assert.match(lines[1]!, /^FAIL wrong expectation: step 2 \(scen\/sub\/a\.json:1\): /);
   });
 
+  test("an inline game's errors carry their line and column in the scenario's text (YAML and JSON)", () => {
+    const game = {
+      name: 'T',
+      players: { count: 2 },
+      zones: [{ name: 'Hand', per_player: true }],
+      flow: { turn_order: ['0', '1'], phases: [{ name: 'Main', valid_actions: ['Nope'] }] },
+    };
+    const yamlText = [
+      'name: inline broken',
+      'game:',
+      '  name: T',
+      '  players: { count: 2 }',
+      '  zones:',
+      '    - { name: Hand, per_player: true }',
+      '  flow:',
+      '    turn_order: ["0", "1"]',
+      '    phases:',
+      '      - name: Main',
+      '        valid_actions: [Nope]',
+      'steps:',
+      '  - { expect: "$turn == 1" }',
+      '',
+    ].join('\n');
+    writeFileSync(path.join(dir, 'inline-bad.scenario.yaml'), yamlText);
+    writeFileSync(
+      path.join(dir, 'inline-bad.scenario.json'),
+      JSON.stringify({ name: 'inline broken json', game, steps: [{ expect: '$turn == 1' }] }, null, 2) + '\n',
+    );
+    const r = run('test', 'inline-bad.scenario.yaml', 'inline-bad.scenario.json');
+    assert.equal(r.code, 1);
+    const lines = r.stdout.trim().split('\n');
+    assert.deepEqual(lines, [
+      "FAIL inline broken: game: inline-bad.scenario.yaml:11:25: /flow/phases/0/valid_actions/0: unknown action 'Nope'",
+      "FAIL inline broken json: game: inline-bad.scenario.json:23:13: /flow/phases/0/valid_actions/0: unknown action 'Nope'",
+    ]);
+  });
+
   test('a missing scenario file and a scenario with an invalid game fail, exit 1', () => {
     const r = run('test', 'missing.yaml', 'badgame.scenario.yaml');
     assert.equal(r.code, 1);
