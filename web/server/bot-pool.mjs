@@ -114,19 +114,27 @@ export class BotPool {
       this.#next();
     });
     // a worker that dies (out of memory, terminated) fails its choice; another replaces it
-    const gone = (e) => {
-      if (worker.gone) return;
-      worker.gone = true;
+    whenGone(worker.thread, 'a bot worker', (e) => {
       this.#live -= 1;
       this.#idle = this.#idle.filter((w) => w !== worker);
       this.#all = this.#all.filter((w) => w !== worker);
-      worker.task?.reject(e instanceof Error ? e : new Error(`a bot worker exited (code ${e})`));
+      worker.task?.reject(e);
       this.#next();
-    };
-    worker.thread.on('error', gone);
-    worker.thread.on('exit', gone);
+    });
     return worker;
   }
+}
+
+/** Calls `gone` once, with an Error, when the worker thread fails or exits (whichever comes first). */
+export function whenGone(thread, what, gone) {
+  let done = false;
+  const once = (e) => {
+    if (done) return;
+    done = true;
+    gone(e instanceof Error ? e : new Error(`${what} exited (code ${e})`));
+  };
+  thread.on('error', once);
+  thread.on('exit', once);
 }
 
 let shared;

@@ -18,6 +18,7 @@ import { recordHeader, replayRecord } from './game-record.mjs';
 import { FLOOD_CLOSE_CODE, FLOOD_CLOSE_REASON, FLOOD_WINDOW_MS, MessageBudget, addressKey, hardCap, messageTokens, rateLimit } from './rate-limit.mjs';
 import { frameFault, quote, withSafeIntegers } from './wire.mjs';
 import { MAX_REPLAYED_MOVES, botPool } from './bot-pool.mjs';
+import { definitionReader, isJsonText } from './definition-reader.mjs';
 
 // The live game keeps only its last events (log(p) costs time in proportion to what it
 // returns, and is called for each seat after every move); older ones are replayed.
@@ -138,8 +139,10 @@ export class RulestackRoom extends Room {
       this.#resumed = true;
       this.moves = record.moves;
     } else {
-      const text = parsed.source.game ? exampleDefinition(parsed.source.game) : parsed.source.definition;
+      let text = parsed.source.game ? exampleDefinition(parsed.source.game) : parsed.source.definition;
       try {
+        // YAML is read by a worker, within its time limit (definition-reader.mjs): the JSON it gives loads here
+        if (typeof text === 'string' && !isJsonText(text)) text = await definitionReader().read(text);
         this.game = this.rs.createGame(text, parsed.seed === undefined ? { logLimit: LIVE_LOG_LIMIT } : { seed: parsed.seed, logLimit: LIVE_LOG_LIMIT });
       } catch (e) {
         throw requestError(e.errors ? definitionErrorMessage(e) : e.message);

@@ -302,3 +302,41 @@ test('YAML syntax errors by the thousand each get their own line and column (fou
   assert.equal(last.line, 3);
   assert.equal(text.split('\n')[2]!.slice(last.column! - 1, last.column! + 2), '"a"');
 });
+
+test('duplicate keys: each repeated key of a mapping, block or flow, at its place, in order with the other errors', () => {
+  const errorsOf = (text: string) => {
+    try {
+      parseDefinition(text, 'yaml');
+    } catch (err) {
+      assert.ok(err instanceof DefinitionError);
+      return err.errors.map((x) => [x.line, x.column, x.message]);
+    }
+    return [];
+  };
+  const dup = 'YAML syntax error: Map keys must be unique';
+  assert.deepEqual(errorsOf('name: a\nzones: []\nname: b\nname: c\n'), [[3, 1, dup], [4, 1, dup]]);
+  assert.deepEqual(errorsOf('name: a\nflow: { phases: [], x: 1, phases: 2 }\n'), [[2, 27, dup]]);
+  // mappings of their own: the same key in two of them is not repeated; 1 and "1" differ (as yaml says)
+  assert.deepEqual(errorsOf('a: { k: 1 }\nb: { k: 2 }\nc: { 1: x, "1": y }\n'), []);
+  // among the syntax errors, by place
+  const mixed = errorsOf('k: 1\nk: 2\nl: [ 1\n');
+  assert.deepEqual(mixed[0], [2, 1, dup]);
+  assert.ok(mixed.length > 1 && mixed.slice(1).every(([line]) => (line as number) >= 3), JSON.stringify(mixed));
+  // 20,000 distinct keys: none repeated (the check is by value, linear)
+  const many = Array.from({ length: 20000 }, (_, i) => `k${i}: ${i}`).join('\n');
+  assert.equal(Object.keys(parseDefinition(many, 'yaml').value as object).length, 20000);
+  assert.deepEqual(errorsOf(`${many}\nk19999: again\n`), [[20001, 1, dup]]);
+});
+
+test('block nesting too deep for the YAML reader is said as such, at its place', () => {
+  const text = 'x:\n' + Array.from({ length: 3000 }, (_, i) => ' '.repeat(i + 1) + '- ').join('\n') + 'a\n';
+  assert.throws(
+    () => parseDefinition(text, 'yaml'),
+    (e: unknown) => {
+      assert.ok(e instanceof DefinitionError);
+      assert.equal(e.errors[0]!.message, 'YAML syntax error: nested too deeply to read');
+      assert.ok(e.errors[0]!.line! > 1);
+      return true;
+    },
+  );
+});

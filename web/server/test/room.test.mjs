@@ -369,8 +369,11 @@ test('a definition over 8 MB is refused with the engine\'s message before the en
     await assert.rejects(env.colyseus.sdk.create('rulestack', { definition: yaml }), { message });
     await assert.rejects(env.colyseus.sdk.create('rulestack', { definition: { name: 'x'.repeat(9 * 2 ** 20) } }), { message });
     assert.deepEqual(calls, [], 'the engine never saw them');
-    // a definition within the limit is the engine's to judge
+    // a definition within the limit is the engine's to judge: YAML by the definition reader's
+    // worker (definition-reader.test.mjs), JSON text here
     await assert.rejects(env.colyseus.sdk.create('rulestack', { definition: 'name: x' }), { message: /missing required key 'players'/ });
+    assert.equal(calls.length, 0);
+    await assert.rejects(env.colyseus.sdk.create('rulestack', { definition: '{"name": "x"}' }), { message: /missing required key 'players'/ });
     assert.equal(calls.length, 1);
   } finally {
     rs.createGame = createGame;
