@@ -27,6 +27,7 @@ export class BotPool {
   #all = []; // (every live worker, idle or choosing)
   #compilations = 0;
   #ownerIds = new WeakMap(); // owner → a number the workers know its kept games by
+  #cancelled = new WeakSet(); // the owners cancelled (rooms that ended): their later choices are refused
   #nextOwnerId = 1;
 
   constructor(size = BOT_WORKERS) {
@@ -37,9 +38,12 @@ export class BotPool {
    * The bot's move: { definition (the engine's JSON), snapshot, player, level, seed, since? }
    * → Promise<Move | null>. `since`: { stateHash, moves }, the state the owner's last choice
    * was made in and the moves ({ player, move }) made since, which a worker that kept that
-   * game plays instead of restoring it. `owner` (a room) is whose it is, for cancel().
+   * game plays instead of restoring it. `owner` (a room) is whose it is, for cancel(): an
+   * owner cancelled before has its choice rejected at once (a game kept for it would never be
+   * dropped).
    */
   choose(job, owner = null) {
+    if (this.#cancelled.has(owner)) return Promise.reject(cancelledError());
     return new Promise((resolve, reject) => {
       this.#queue.push({ job, owner, resolve, reject });
       this.#next();
@@ -49,12 +53,13 @@ export class BotPool {
   /**
    * Drops the owner's choices (a room that ends): those waiting are rejected at once, and a
    * worker choosing for it is ended (another replaces it when needed), so that an abandoned
-   * room's search holds up no other room's bots.
+   * room's search holds up no other room's bots. Its later choices are rejected at once.
    */
   cancel(owner) {
-    const cancelled = new Error('the room ended: its bot choice was cancelled');
+    if (Object(owner) === owner) this.#cancelled.add(owner); // (an object: not the choices of no owner)
+    const cancelled = cancelledError();
     this.#queue = this.#queue.filter((task) => task.owner !== owner || void task.reject(cancelled));
-    for (const worker of this.#busy) if (worker.task?.owner === owner) void worker.thread.terminate();
+    for (const worker of this.#busy) if (worker.task.owner === owner) void this.#end(worker);
     for (const worker of this.#all) if (worker.owner === owner) worker.owner = null; // (the room is not kept alive by it)
     // the games the workers kept for it go too (a worker's memory never shrinks back)
     const id = this.#ownerIds.get(owner);
@@ -76,7 +81,16 @@ export class BotPool {
   async close() {
     const closed = new Error('the bot pool was closed');
     for (const task of this.#queue.splice(0)) task.reject(closed);
-    await Promise.all([...this.#idle.splice(0), ...this.#busy].map((w) => w.thread.terminate()));
+    await Promise.all([...this.#idle.splice(0), ...this.#busy].map((w) => this.#end(w)));
+  }
+
+  /**
+   * Ends a worker. An answer it sent meanwhile is not taken (its 'exit' rejects its choice), so
+   * that it is not made idle, and given another's choice, just before it exits.
+   */
+  #end(worker) {
+    worker.ending = true;
+    return worker.thread.terminate();
   }
 
   /** The workers choosing now. */
@@ -95,20 +109,31 @@ export class BotPool {
       worker.task = task;
       worker.owner = task.owner;
       worker.thread.ref(); // (a choice in progress keeps the process alive)
-      worker.thread.postMessage(task.owner === null ? task.job : { ...task.job, owner: this.#ownerId(task.owner) });
+      try {
+        worker.thread.postMessage(task.owner === null ? task.job : { ...task.job, owner: this.#ownerId(task.owner) });
+      } catch (e) {
+        this.#free(worker).reject(e); // (a job that cannot be sent, such as one holding a function: no answer would come)
+      }
     }
   }
 
+  /** A worker done choosing is idle again: its choice (returned) is to be settled. */
+  #free(worker) {
+    const { task } = worker;
+    worker.task = null;
+    worker.thread.unref();
+    this.#idle.push(worker);
+    return task;
+  }
+
   #spawn() {
-    const worker = { thread: new Worker(WORKER_URL), task: null };
+    const worker = { thread: new Worker(WORKER_URL), task: null, ending: false };
     this.#live += 1;
     this.#all.push(worker);
     worker.thread.on('message', ({ move, error, compiled }) => {
-      const { task } = worker;
-      worker.task = null;
-      worker.thread.unref();
+      if (worker.ending) return;
+      const task = this.#free(worker);
       if (compiled) this.#compilations += 1;
-      this.#idle.push(worker);
       if (error !== undefined) task.reject(new Error(error));
       else task.resolve(move);
       this.#next();
@@ -123,6 +148,10 @@ export class BotPool {
     });
     return worker;
   }
+}
+
+function cancelledError() {
+  return new Error('the room ended: its bot choice was cancelled');
 }
 
 /** Calls `gone` once, with an Error, when the worker thread fails or exits (whichever comes first). */

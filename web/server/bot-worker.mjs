@@ -17,19 +17,26 @@ import { CACHED_DEFINITION_CHARS, CACHED_GAMES, MAX_REPLAYED_MOVES } from './bot
 /** { definition, game, stateHash, replayed, owner }, the one used last first (owner: the room it was kept for). */
 const kept = [];
 
-parentPort.on('message', async ({ definition, snapshot, player, level, seed, since, owner, drop }) => {
+// For the tests only (bots.test.mjs), in a worker started with RULESTACK_BOT_WORKER_TEST=1 in
+// its environment: the job { test: 'crash' } makes the engine's next game.apply trap, as an
+// engine crash (reliability.test.ts provokes one so), and { test: 'kept' } is answered with the
+// owners of the games kept, the one used last first. Elsewhere `test` is not read.
+const TEST_HOOKS = process.env.RULESTACK_BOT_WORKER_TEST === '1';
+
+parentPort.on('message', async ({ definition, snapshot, player, level, seed, since, owner, drop, test }) => {
   if (drop !== undefined) {
     // its room ended (bot-pool.mjs, cancel): its kept games go, and no answer is sent
     for (let i = kept.length; i-- > 0; ) if (kept[i].owner === drop) dispose(kept.splice(i, 1)[0].game);
     return;
   }
+  if (TEST_HOOKS && test !== undefined) return parentPort.postMessage({ move: await testHook(test) });
   try {
     // (after an engine crash, a fresh instance; the definition is the engine's JSON: no YAML reader)
     const rs = await loadEngine({ yaml: false });
     const { game, compiled } = gameFor(rs, definition, snapshot, since, owner);
     parentPort.postMessage({ move: rs.bot(game, { level, seed }).choose(player), compiled });
   } catch (e) {
-    if (e?.name === 'EngineCrashedError') for (const k of kept.splice(0)) dispose(k.game); // (lost with the engine)
+    if (e?.name === 'EngineCrashedError') dropAll();
     parentPort.postMessage({ error: `${e?.name ?? 'Error'}: ${e?.message ?? e}` });
   }
 });
@@ -52,8 +59,10 @@ function gameFor(rs, definition, snapshot, since, owner) {
           kept.unshift(k);
           return { game: k.game, compiled: false };
         }
-      } catch {
-        // (a move refused, or the game lost in an engine crash: restored below)
+      } catch (e) {
+        // (a move refused: restored below; after an engine crash, in a fresh engine, and the
+        // other kept games, which were in the dead one, go at once)
+        if (e?.name === 'EngineCrashedError') dropAll();
       }
     }
     dispose(k.game);
@@ -67,6 +76,20 @@ function gameFor(rs, definition, snapshot, since, owner) {
     dispose(gone.game);
   }
   return { game, compiled: true };
+}
+
+async function testHook(test) {
+  if (test === 'kept') return kept.map((k) => k.owner);
+  // (the engine instance's own Session class: a fresh instance, after the crash, has the real apply)
+  (await loadEngine({ yaml: false })).module.Session.prototype.apply = () => {
+    throw new WebAssembly.RuntimeError('unreachable');
+  };
+  return null;
+}
+
+/** Drops every kept game (lost with the engine when it crashed: its memory is freed with them). */
+function dropAll() {
+  for (const k of kept.splice(0)) dispose(k.game);
 }
 
 function dispose(game) {

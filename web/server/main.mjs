@@ -8,14 +8,16 @@
 // (default 20 s: how long a resume of a game whose process died may wait). Each seat's
 // messages, and those of each address's spectators together: RATE_BURST at once (default 20),
 // then RATE_PER_SECOND (default 10); more are refused, and a client with more than
-// RATE_FLOOD_REFUSALS (default 50) refused within 10 s is disconnected (rate-limit.mjs). With
+// RATE_FLOOD_REFUSALS (default 50) refused within 10 s is disconnected (rate-limit.mjs). Each
+// address's HTTP requests (matchmaking): REQUEST_BURST at once (default 60), then
+// REQUEST_PER_SECOND (default 2); more are refused with 429 (server.mjs). With
 // Redis, at start: a warning when Redis may evict the records, records of an earlier version
 // set to expire (record-store.mjs, tidy), exit 1 when it does not answer. A port it cannot listen on (in use): exit 1.
-import { createServer } from './server.mjs';
+import { REQUEST_LIMIT, createServer } from './server.mjs';
 import { RECORD_TTL_SECONDS, RECORD_LEASE_SECONDS, MAX_RECORD_TTL_SECONDS } from './record-store.mjs';
 import { RATE_LIMIT } from './rate-limit.mjs';
 
-const ENV = 'PORT, REDIS_URL, PUBLIC_ADDRESS, RECORD_TTL_SECONDS, RECORD_LEASE_SECONDS, RATE_BURST, RATE_PER_SECOND and RATE_FLOOD_REFUSALS';
+const ENV = 'PORT, REDIS_URL, PUBLIC_ADDRESS, RECORD_TTL_SECONDS, RECORD_LEASE_SECONDS, RATE_BURST, RATE_PER_SECOND, RATE_FLOOD_REFUSALS, REQUEST_BURST and REQUEST_PER_SECOND';
 // (a bound only against typing errors: a limit this high is as good as none)
 const MAX_RATE = 1_000_000;
 
@@ -53,7 +55,11 @@ const rateLimit = {
   perSecond: rate('RATE_PER_SECOND', RATE_LIMIT.perSecond, true),
   floodRefusals: rate('RATE_FLOOD_REFUSALS', RATE_LIMIT.floodRefusals),
 };
-const { server, store } = createServer({ recordTtlSeconds, recordLeaseSeconds, rateLimit });
+const requestLimit = {
+  burst: rate('REQUEST_BURST', REQUEST_LIMIT.burst),
+  perSecond: rate('REQUEST_PER_SECOND', REQUEST_LIMIT.perSecond, true),
+};
+const { server, store } = createServer({ recordTtlSeconds, recordLeaseSeconds, rateLimit, requestLimit });
 if (store.tidy) {
   const { eviction, expired } = await store.tidy().catch((e) => {
     console.error(`rulestack server: Redis at ${process.env.REDIS_URL} cannot be used: ${e.message}`);

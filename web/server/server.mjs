@@ -10,7 +10,7 @@ import { WebSocket } from 'ws';
 import { notePeerAddress, roomWithStore } from './game-room.mjs';
 import { MAX_DEFINITION_BYTES } from './options.mjs';
 import { createStore } from './record-store.mjs';
-import { rateLimit as withDefaults } from './rate-limit.mjs';
+import { TokenBucket, addressKey, rateLimit as withDefaults } from './rate-limit.mjs';
 
 export const ROOM_NAME = 'rulestack';
 /** Colyseus's lobby: a client that joins it is sent the listed rooms, then each change. */
@@ -31,6 +31,15 @@ export const MAX_MESSAGE_BYTES = 64 * 1024;
 export const MAX_REQUEST_BYTES = 2 * MAX_DEFINITION_BYTES + 1024 * 1024;
 /** How a larger request is refused (status 413, with this as its `error`). */
 export const REQUEST_TOO_LARGE = `rulestack server: the request is larger than ${MAX_REQUEST_BYTES / 1024 / 1024} MiB (${MAX_REQUEST_BYTES} bytes): it was not read (a definition may be at most 8 MB)`;
+/**
+ * How many HTTP requests one remote address (addressKey) may make — matchmaking: creating,
+ * joining, the lobby — `burst` at once, then `perSecond`: each may compile a definition, so
+ * more are refused (429). Far more than a person makes.
+ */
+export const REQUEST_LIMIT = Object.freeze({ burst: 60, perSecond: 2 });
+/** The most request bodies one address may be sending at once (each up to MAX_REQUEST_BYTES is kept while it arrives): more are refused (429). */
+export const MAX_BODIES_PER_ADDRESS = 4;
+export const TOO_MANY_REQUESTS = 'rulestack server: too many requests from this address: try again in a few seconds';
 
 // @colyseus/core 0.18 checks a reconnected client against the global WebSocket.OPEN, which
 // node 20 lacks (node 22 has it): without this every reconnection fails there.
@@ -47,9 +56,9 @@ globalThis.WebSocket ??= WebSocket;
  * rateLimit: { burst, perSecond, floodRefusals }, how fast each client may send messages
  * (rate-limit.mjs; the defaults where left out).
  */
-export function createServer({ redisUrl = process.env.REDIS_URL, publicAddress = process.env.PUBLIC_ADDRESS, store, recordTtlSeconds, recordLeaseSeconds, rateLimit } = {}) {
+export function createServer({ redisUrl = process.env.REDIS_URL, publicAddress = process.env.PUBLIC_ADDRESS, store, recordTtlSeconds, recordLeaseSeconds, rateLimit, requestLimit } = {}) {
   const limits = withDefaults(rateLimit);
-  const transport = new WebSocketTransport({ maxPayload: MAX_MESSAGE_BYTES, server: new BoundedBodyServer() });
+  const transport = new WebSocketTransport({ maxPayload: MAX_MESSAGE_BYTES, server: new BoundedBodyServer(requestLimits(requestLimit)) });
   // (before ws-transport's own listener, which has the client join its room at once)
   transport.wss.prependListener('connection', (ws, req) => notePeerAddress(ws, req.socket.remoteAddress));
   transport.wss.on('connection', sayOversizeInOneLine);
@@ -83,6 +92,51 @@ function sayOversizeInOneLine(ws, req) {
   }
 }
 
+/** { burst, perSecond } from REQUEST_LIMIT and what is given; an Error naming a bad one. */
+function requestLimits(given = {}) {
+  const limits = { ...REQUEST_LIMIT, ...given };
+  for (const [k, v] of Object.entries(limits)) {
+    if (!(k in REQUEST_LIMIT)) throw new Error(`rulestack server: unknown request limit '${k}' (limits: ${Object.keys(REQUEST_LIMIT).join(', ')})`);
+    const ok = typeof v === 'number' && (k === 'perSecond' ? v > 0 : v === Infinity || (Number.isSafeInteger(v) && v >= 1));
+    if (!ok) throw new Error(`rulestack server: the request limit ${k} must be ${k === 'perSecond' ? 'a number above 0' : 'a whole number from 1'}, not ${JSON.stringify(v)}`);
+  }
+  return limits;
+}
+
+/**
+ * Each remote address's HTTP requests: a token bucket (REQUEST_LIMIT) and the bodies it is
+ * sending now. An address whose bucket is full again and that sends nothing is forgotten.
+ */
+class RequestBudgets {
+  #limits;
+  #byAddress = new Map();
+
+  constructor(limits) {
+    this.#limits = limits;
+  }
+
+  /** The address's entry if a request of it may go on now (a token taken), else null. */
+  admit(address) {
+    const key = addressKey(address);
+    let entry = this.#byAddress.get(key);
+    if (!entry) {
+      if (this.#byAddress.size >= 10_000) this.#forgetIdle();
+      entry = { tokens: new TokenBucket(this.#limits.burst, this.#limits.perSecond), reading: 0 };
+      this.#byAddress.set(key, entry);
+    }
+    return entry.tokens.take() ? entry : null;
+  }
+
+  /** Seconds until the address may make a request again (for Retry-After). */
+  get retryAfter() {
+    return Math.max(1, Math.ceil(1 / this.#limits.perSecond));
+  }
+
+  #forgetIdle() {
+    for (const [key, entry] of this.#byAddress) if (entry.reading === 0 && entry.tokens.full()) this.#byAddress.delete(key);
+  }
+}
+
 /**
  * The transport's HTTP server. Colyseus's matchmaking route reads a request's whole body and
  * parses it, on the thread every room runs on, before anything can look at its size (a 30 MB
@@ -93,8 +147,11 @@ function sayOversizeInOneLine(ws, req) {
  * either way nothing more of it is kept, and the connection is closed.
  */
 class BoundedBodyServer extends http.Server {
-  constructor() {
+  #budgets;
+
+  constructor(limits) {
     super();
+    this.#budgets = new RequestBudgets(limits);
     // (with a listener, node leaves 100 Continue to it instead of sending it before 'request')
     this.on('checkContinue', (req, res) => {
       if (declaredTooLarge(req)) return refuseTooLarge(req, res);
@@ -106,11 +163,23 @@ class BoundedBodyServer extends http.Server {
   emit(event, ...args) {
     if (event !== 'request') return super.emit(event, ...args);
     const [req, res] = args;
-    if (req.body !== undefined || !hasBody(req)) return super.emit(event, ...args);
+    if (req.body !== undefined) return super.emit(event, ...args); // (its body read: counted when it came)
+    const budget = this.#budgets.admit(req.socket.remoteAddress);
+    if (!budget || (hasBody(req) && budget.reading >= MAX_BODIES_PER_ADDRESS)) {
+      refuse(req, res, 429, TOO_MANY_REQUESTS, { 'retry-after': String(this.#budgets.retryAfter) });
+      return true;
+    }
+    if (!hasBody(req)) return super.emit(event, ...args);
     if (declaredTooLarge(req)) {
       refuseTooLarge(req, res);
       return true;
     }
+    budget.reading += 1;
+    let reading = true;
+    const done = () => {
+      if (reading) budget.reading -= 1;
+      reading = false;
+    };
     const chunks = [];
     let size = 0;
     const onData = (chunk) => {
@@ -118,14 +187,16 @@ class BoundedBodyServer extends http.Server {
       if (size <= MAX_REQUEST_BYTES) return void chunks.push(chunk);
       req.off('data', onData).off('end', onEnd);
       chunks.length = 0;
+      done();
       refuseTooLarge(req, res);
     };
     // (read as Colyseus's own pre-reading does it: the text as req.body, which its router takes instead of the stream)
     const onEnd = () => {
+      done();
       req.body = Buffer.concat(chunks).toString('utf8');
       super.emit('request', req, res);
     };
-    req.on('data', onData).on('end', onEnd);
+    req.on('data', onData).on('end', onEnd).on('close', done);
     return true;
   }
 }
@@ -139,11 +210,15 @@ function declaredTooLarge(req) {
   return Number(req.headers['content-length']) > MAX_REQUEST_BYTES;
 }
 
-/** 413, with the CORS headers of Colyseus's matchmaking answers (a page on another origin reads why), and the connection closed. */
 function refuseTooLarge(req, res) {
-  const body = JSON.stringify({ code: 413, error: REQUEST_TOO_LARGE });
+  refuse(req, res, 413, REQUEST_TOO_LARGE);
+}
+
+/** An error answer `{ code, error }`, with the CORS headers of Colyseus's matchmaking answers (a page on another origin reads why), and the connection closed. */
+function refuse(req, res, code, error, headers = {}) {
+  const body = JSON.stringify({ code, error });
   const cors = { ...matchMaker.controller.DEFAULT_CORS_HEADERS, ...matchMaker.controller.getCorsHeaders(new Headers(req.headers)) };
-  res.writeHead(413, { ...cors, 'content-type': 'application/json', 'content-length': Buffer.byteLength(body), connection: 'close' });
+  res.writeHead(code, { ...cors, ...headers, 'content-type': 'application/json', 'content-length': Buffer.byteLength(body), connection: 'close' });
   res.end(body);
   // (what the client still sends is read and dropped until the connection closes: not kept)
   req.resume();

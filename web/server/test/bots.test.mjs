@@ -163,6 +163,121 @@ test("a room that ends has the games kept for it dropped: its next choice would 
   }
 });
 
+/** A pool of one worker that also takes bot-worker.mjs's test jobs: { test: 'kept' } (the owners of its kept games), { test: 'crash' } (the engine's next game.apply traps). */
+async function hookedPool() {
+  const pool = new BotPool(1);
+  process.env.RULESTACK_BOT_WORKER_TEST = '1'; // (read by the worker, started by this first choice, as it starts)
+  const first = pool.choose({ test: 'kept' });
+  delete process.env.RULESTACK_BOT_WORKER_TEST;
+  assert.deepEqual(await first, [], 'the worker takes the test jobs');
+  return pool;
+}
+
+test('an engine crash while a kept game is brought forward drops every kept game at once; a refused move, only its own', { timeout: 60_000 }, async () => {
+  const pool = await hookedPool();
+  const games = ['duel', 'tictactoe', 'crazy-eights'].map((name) => rs.createGame(exampleDefinition(name), { seed: 1 }));
+  const rooms = games.map(() => ({}));
+  try {
+    /** Room i's next choice (a fresh restore's), its kept game brought forward by `moves`, which are played here when `played`. */
+    const next = async (i, moves, played = true) => {
+      const g = games[i];
+      const since = { stateHash: g.stateHash(), moves };
+      if (played) for (const { player, move } of moves) g.apply(player, move);
+      const player = g.view().toAct.find((q) => g.legalMoves(q).length > 0);
+      const job = { definition: g.definitionJson, snapshot: g.snapshot(), player, level: 'easy', seed: 2, since };
+      assert.deepEqual(await pool.choose(job, rooms[i]), freshChoice(job.definition, job.snapshot, player, 'easy', 2));
+    };
+    const firstMove = (g) => {
+      const player = g.view().toAct.find((q) => g.legalMoves(q).length > 0);
+      return { player, move: g.legalMoves(player)[0] };
+    };
+    for (const i of games.keys()) await next(i, []); // (each room's first: restored)
+    const [c, b, a] = await pool.choose({ test: 'kept' }); // (the owners' ids, the one used last first)
+    assert.equal(pool.compilations, 3);
+
+    // a move the kept game refuses: that game is restored anew, the others are kept
+    await next(1, [{ player: firstMove(games[1]).player, move: { action: 'no such action' } }], false);
+    assert.equal(pool.compilations, 4);
+    assert.deepEqual(await pool.choose({ test: 'kept' }), [b, c, a]);
+
+    // the engine crashes as the kept game plays the moves: the choice is answered (restored in a fresh engine)
+    assert.equal(await pool.choose({ test: 'crash' }), null);
+    await next(0, [firstMove(games[0])]);
+    assert.equal(pool.compilations, 5);
+    assert.deepEqual(await pool.choose({ test: 'kept' }), [a], "the other games, lost with the crashed engine, are dropped at once");
+    await next(0, []);
+    assert.equal(pool.compilations, 5, 'the game restored in the fresh engine is kept, and serves the next choice');
+  } finally {
+    for (const g of games) g.dispose();
+    await pool.close();
+  }
+});
+
+/** A duel (seed 3) and a choice of its seat 0 (easy, seed 1): { local, job, expected } (expected: a fresh restore's choice). */
+function duelChoice() {
+  const local = rs.createGame(exampleDefinition('duel'), { seed: 3 });
+  const job = { definition: local.definitionJson, snapshot: local.snapshot(), player: '0', level: 'easy', seed: 1 };
+  return { local, job, expected: freshChoice(job.definition, job.snapshot, '0', 'easy', 1) };
+}
+
+test("a room's choice asked after it ended is refused at once, and no game is kept for it", { timeout: 60_000 }, async () => {
+  const pool = await hookedPool();
+  const { local, job, expected } = duelChoice();
+  const [room, unseen, other] = [{}, {}, {}];
+  try {
+    assert.deepEqual(await pool.choose(job, room), expected);
+    pool.cancel(room); // the room ends (its game kept is dropped) ...
+    pool.cancel(unseen); // (one that never asked)
+    for (const owner of [room, unseen]) await assert.rejects(pool.choose(job, owner), /the room ended: its bot choice was cancelled/); // ... as its bot's choice is asked
+    assert.deepEqual(await pool.choose({ test: 'kept' }), [], 'nothing kept for them: no drop would ever come');
+    assert.equal(pool.compilations, 1);
+    assert.deepEqual(await pool.choose(job, other), expected, 'another room is served');
+    pool.cancel(null); // (choices of no owner are not refused after it)
+    assert.deepEqual(await pool.choose(job), expected);
+  } finally {
+    local.dispose();
+    await pool.close();
+  }
+});
+
+test("a worker ended for a room as it answers is given no other room's choice", { timeout: 60_000 }, async () => {
+  const pool = new BotPool(1);
+  const { local, job, expected } = duelChoice();
+  const [room, other] = [{}, {}];
+  try {
+    assert.deepEqual(await pool.choose(job, other), expected); // (the worker started)
+    const answered = pool.choose(job, room);
+    Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 1500); // this thread busy: the worker's answer waits, sent
+    pool.cancel(room); // the worker is ended, its answer not yet read ...
+    const others = pool.choose(job, other); // ... and another room asks at once
+    const [mine, theirs] = await Promise.allSettled([answered, others]);
+    assert.equal(theirs.status, 'fulfilled', `the other room's choice: ${theirs.reason}`);
+    assert.deepEqual(theirs.value, expected, 'the other room is answered by a new worker');
+    assert.match(String(mine.reason), /exited|terminated/, "the ended room's answer is not taken");
+  } finally {
+    local.dispose();
+    await pool.close();
+  }
+});
+
+test('a choice that cannot be sent to a worker is refused, and the worker goes on choosing', { timeout: 20_000 }, async () => {
+  const pool = new BotPool(1);
+  const { local, job, expected } = duelChoice();
+  try {
+    const unsendable = { ...job, snapshot: () => job.snapshot }; // (a function: no structured clone of it)
+    await assert.rejects(pool.choose(unsendable), /could not be cloned/);
+    assert.deepEqual(await pool.choose(job), expected, 'the worker was freed');
+    // (one that waited: sent as another choice is answered)
+    const [first, second] = [pool.choose(job, {}), pool.choose(unsendable, {})];
+    assert.deepEqual(await first, expected);
+    await assert.rejects(second, /could not be cloned/);
+    assert.deepEqual(await pool.choose(job), expected);
+  } finally {
+    local.dispose();
+    await pool.close();
+  }
+});
+
 test("a room's bots: each choice is a fresh restore's, and the room's definition is compiled once for all of them", { timeout: 60_000 }, async () => {
   const pool = botPool(); // (the one the rooms use)
   const before = pool.compilations;

@@ -60,10 +60,14 @@ export async function spawnServer(env = {}) {
   return { url: `ws://127.0.0.1:${port}`, child, port, output };
 }
 
-/** { colyseus, store, port, url }: a listening server (boot(server, port) ignores its port). */
+/**
+ * { colyseus, store, port, url }: a listening server (boot(server, port) ignores its port).
+ * Its HTTP requests are not limited unless `requestLimit` is given: a test's clients all come
+ * from one address, and make more rooms a second than a person (http.test.mjs tests the limit).
+ */
 export async function startServer(opts = {}) {
   const port = await freePort();
-  const { server, store } = createServer({ publicAddress: `127.0.0.1:${port}`, ...opts });
+  const { server, store } = createServer({ publicAddress: `127.0.0.1:${port}`, requestLimit: { burst: Infinity }, ...opts });
   await server.listen(port, '127.0.0.1');
   return { colyseus: new ColyseusTestServer(server), store, port, url: `ws://127.0.0.1:${port}` };
 }

@@ -2,12 +2,12 @@
 // request body over MAX_REQUEST_BYTES is refused before it is read (413), over a raw socket
 // and through the client; one as large as the largest definition the room takes still
 // reaches the room.
-import { test, before, after } from 'node:test';
+import { describe, test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import net from 'node:net';
 import { join } from 'rulestack/client';
-import { startServer } from './helpers.mjs';
-import { MAX_REQUEST_BYTES, REQUEST_TOO_LARGE } from '../server.mjs';
+import { fromAddress, spawnServer, startServer } from './helpers.mjs';
+import { MAX_BODIES_PER_ADDRESS, MAX_REQUEST_BYTES, REQUEST_LIMIT, REQUEST_TOO_LARGE, TOO_MANY_REQUESTS, createServer } from '../server.mjs';
 import { MAX_DEFINITION_BYTES } from '../options.mjs';
 
 let env;
@@ -21,9 +21,9 @@ after(() => env.colyseus.shutdown());
  * chunk (as long as the server reads), and resolves with { response: what came back before
  * the connection closed, or within `ms`; sent: the body's bytes written by then }.
  */
-function rawRequest(head, bodyChunks = [], ms = 5000) {
+function rawRequest(head, bodyChunks = [], ms = 5000, port = env.port) {
   return new Promise((resolve) => {
-    const socket = net.connect({ port: env.port, host: '127.0.0.1' });
+    const socket = net.connect({ port, host: '127.0.0.1' });
     let response = '';
     let sent = 0;
     let done = false;
@@ -144,4 +144,70 @@ test('a request within the limit is read and answered as before: the room gets i
   const chunked = await rawRequest(chunkedHead, [`${body.length.toString(16)}\r\n${body}\r\n0\r\n\r\n`]);
   assert.equal(status(chunked.response), 526, chunked.response);
   assert.match(jsonBody(chunked.response).error, /^rulestack room: unknown game 'chess'/);
+});
+
+// (servers of their own: `npm run server` with its limits set, as Colyseus keeps one matchmaker a process)
+describe('requests a second, and bodies at once, from one address', () => {
+  const createHead = (port, body) =>
+    ['POST /matchmake/create/rulestack HTTP/1.1', `Host: 127.0.0.1:${port}`, 'Content-Type: application/json', 'Origin: https://example.org', `Content-Length: ${body.length}`, 'Connection: close', '', body].join('\r\n');
+  const body = JSON.stringify({ game: 'tictactoe', seed: 1 });
+
+  test('the defaults, and bad limits refused with their names', () => {
+    assert.deepEqual(REQUEST_LIMIT, { burst: 60, perSecond: 2 });
+    assert.equal(MAX_BODIES_PER_ADDRESS, 4);
+    assert.throws(() => createServer({ requestLimit: { burst: 0 } }), { message: 'rulestack server: the request limit burst must be a whole number from 1, not 0' });
+    assert.throws(() => createServer({ requestLimit: { perSecond: 0 } }), { message: 'rulestack server: the request limit perSecond must be a number above 0, not 0' });
+    assert.throws(() => createServer({ requestLimit: { brust: 1 } }), { message: "rulestack server: unknown request limit 'brust' (limits: burst, perSecond)" });
+  });
+
+  test('past its burst an address is refused (429, with Retry-After and CORS), another address is not; a token comes back in time', async () => {
+    const server = await spawnServer({ REQUEST_BURST: '3', REQUEST_PER_SECOND: '0.5' });
+    try {
+      for (let i = 0; i < 3; i++) {
+        const { response } = await rawRequest(createHead(server.port, body), [], 5000, server.port);
+        assert.equal(status(response), 200, response);
+      }
+      const { response } = await rawRequest(createHead(server.port, body), [], 5000, server.port);
+      assert.equal(status(response), 429, response);
+      assert.deepEqual(jsonBody(response), { code: 429, error: TOO_MANY_REQUESTS });
+      assert.match(response, /\r\nretry-after: 2\r\n/i);
+      assert.match(response, /\r\naccess-control-allow-origin: https:\/\/example\.org\r\n/i);
+      // through the client, the reason and the code
+      await assert.rejects(join(server.url, { game: 'tictactoe' }), { message: `rulestack client: cannot create a room at ${server.url}: ${TOO_MANY_REQUESTS} (429)`, code: 429 });
+      // another address has its own budget
+      const other = await fromAddress('127.0.0.2', () => join(server.url, { game: 'tictactoe', seed: 2 }));
+      assert.equal(other.seat, '0');
+      await other.leave();
+      // 0.5 a second: one more after 2 s
+      await new Promise((r) => setTimeout(r, 2100));
+      assert.equal(status((await rawRequest(createHead(server.port, body), [], 5000, server.port)).response), 200);
+    } finally {
+      server.child.kill('SIGTERM');
+    }
+  });
+
+  test(`at most ${MAX_BODIES_PER_ADDRESS} bodies arriving at once from one address; one that ends frees its place`, async () => {
+    const server = await spawnServer({ REQUEST_BURST: '100' });
+    try {
+      const stalled = (ms) =>
+        rawRequest(
+          ['POST /matchmake/create/rulestack HTTP/1.1', `Host: 127.0.0.1:${server.port}`, 'Content-Type: application/json', 'Content-Length: 1000', '', '{"game":'].join('\r\n'),
+          [],
+          ms,
+          server.port,
+        );
+      // four bodies that never end (their connections closed by the client after 1.5 s)
+      const held = Array.from({ length: MAX_BODIES_PER_ADDRESS }, () => stalled(1500));
+      await new Promise((r) => setTimeout(r, 300));
+      const fifth = await stalled(1000);
+      assert.equal(status(fifth.response), 429, fifth.response || '(no answer: the fifth body was being read)');
+      for (const { response } of await Promise.all(held)) assert.equal(response, '', 'the four were being read, unanswered');
+      // their connections closed: the address may send bodies again
+      await new Promise((r) => setTimeout(r, 200));
+      const { response } = await rawRequest(createHead(server.port, body), [], 5000, server.port);
+      assert.equal(status(response), 200, response);
+    } finally {
+      server.child.kill('SIGTERM');
+    }
+  });
 });

@@ -358,6 +358,8 @@ test('npm run server takes its limits from RATE_BURST, RATE_PER_SECOND and RATE_
     [{ RATE_PER_SECOND: '0' }, /^rulestack server: RATE_PER_SECOND must be a number above 0 and at most 1000000, not '0'$/m],
     [{ RATE_PER_SECOND: 'fast' }, /not 'fast'/],
     [{ RATE_FLOOD_REFUSALS: '-1' }, /^rulestack server: RATE_FLOOD_REFUSALS must be a whole number from 1 to 1000000, not '-1'$/m],
+    [{ REQUEST_BURST: '0' }, /^rulestack server: REQUEST_BURST must be a whole number from 1 to 1000000, not '0'$/m],
+    [{ REQUEST_PER_SECOND: '-2' }, /^rulestack server: REQUEST_PER_SECOND must be a number above 0 and at most 1000000, not '-2'$/m],
   ];
   await Promise.all(
     cases.map(async ([vars, message]) => {
@@ -366,6 +368,16 @@ test('npm run server takes its limits from RATE_BURST, RATE_PER_SECOND and RATE_
       assert.match(r.stderr, message);
     }),
   );
+});
+
+test('npm run server takes its HTTP request limit from REQUEST_BURST and REQUEST_PER_SECOND', async () => {
+  const server = await spawnServer({ REQUEST_BURST: '2', REQUEST_PER_SECOND: '0.001' });
+  try {
+    for (let i = 0; i < 2; i++) await (await join(server.url, { game: 'tictactoe', seed: i })).leave();
+    await assert.rejects(join(server.url, { game: 'tictactoe' }), { code: 429, message: /too many requests from this address/ });
+  } finally {
+    server.child.kill('SIGTERM');
+  }
 });
 
 test('createServer refuses a bad rate limit', () => {
