@@ -1,10 +1,12 @@
-// Playing in the playground: the rules editor, the board, moves, undo, hot-seat views, the bot.
-import { test, expect } from '@playwright/test';
+// Playing in the playground: the rules editor, the board, moves, undo, hot-seat views, the bot
+// (and stopping it).
+import { test, expect, type Page } from '@playwright/test';
 import { readFile } from 'node:fs/promises';
 import { loadEngine } from '../dist/index.js';
-import { editorText, setEditorText } from './editor-helpers.js';
+import { seriousViolations } from './axe.js';
+import { editorContent, editorText, setEditorText } from './editor-helpers.js';
 import { failOnPageErrors } from './page-errors.js';
-import { open, move } from './playground-page.js';
+import { open, loadGame, move } from './playground-page.js';
 
 failOnPageErrors();
 
@@ -210,4 +212,158 @@ test('the line of what was played (the live region) is cleared for each new game
   await page.locator('#undo').click();
   await expect(page.locator('[data-entity="NW"] [data-prop="mark"] .v')).toHaveText('–');
   await expect(said).toHaveText('Undone: Player 0: Mark → NW.');
+});
+
+/** The bot workers running now (bot-worker.ts, as the build names it). */
+const botWorkers = (page: Page) => page.workers().filter((w) => /\/bot-worker-[\w-]+\.js$/.test(w.url())).length;
+
+/**
+ * Counts the messages each bot worker posts (window.botAnswers, one entry a worker, in the
+ * order they were made); with `runOn`, terminate() does nothing to them, so a stopped search
+ * goes on and its answer comes after all.
+ */
+async function countBotAnswers(page: Page, runOn: boolean): Promise<() => Promise<number[]>> {
+  await page.addInitScript((letRun: boolean) => {
+    const counts: number[] = ((window as unknown as { botAnswers: number[] }).botAnswers = []);
+    const Native = window.Worker;
+    window.Worker = class extends Native {
+      constructor(url: string | URL, options?: WorkerOptions) {
+        super(url, options);
+        if (!String(url).includes('bot-worker')) return;
+        const i = counts.push(0) - 1;
+        this.addEventListener('message', () => counts[i]!++);
+        if (letRun) this.terminate = () => {};
+      }
+    };
+  }, runOn);
+  return () => page.evaluate(() => (window as unknown as { botAnswers: number[] }).botAnswers);
+}
+
+/** What a stopped bot must leave as it was: the state, the log, who is to act. */
+const gameShown = async (page: Page) => ({
+  hash: await page.locator('#hash').textContent(),
+  log: await page.locator('#log .log-group summary').allTextContents(),
+  toAct: await page.locator('#to-act').textContent(),
+});
+
+/** Against a Hard bot (Nexus, seed 3): the human passes, and the bot is to act and thinks for seconds. The state hash before the pass. */
+async function hardBotThinking(page: Page): Promise<string> {
+  await open(page, '?botDelay=0');
+  await page.locator('#mode').selectOption('bot');
+  await page.locator('#bot-strength').selectOption('hard');
+  await loadGame(page, 'nexus.yaml', '3');
+  const start = (await page.locator('#hash').textContent())!;
+  await move(page, 'Pass').click();
+  await expect(page.locator('#to-act')).toHaveText('Player 1 (bot)');
+  await expect(page.locator('#moves .thinking')).toHaveText('the bot (Hard) is thinking…');
+  return start;
+}
+
+const STOPPED = (strength: string) => `Stopped: the bot (${strength}) did not move. “Bot, move” asks it again; Undo takes back your move.`;
+
+test('vs a Hard bot in Nexus: Stop (its button, or Escape) ends the search and its worker; the bot does not move and waits for “Bot, move”', async ({ page }) => {
+  test.setTimeout(90_000);
+  await hardBotThinking(page);
+  const asked = await gameShown(page);
+  const stop = page.getByRole('button', { name: 'Stop the bot' });
+  await expect(stop).toBeVisible();
+  await expect(stop).toHaveAttribute('aria-keyshortcuts', 'Escape');
+  await expect.poll(() => botWorkers(page)).toBe(1); // its search has begun, in a worker
+
+  await stop.click();
+  await expect(page.locator('#message')).toHaveText(STOPPED('Hard'));
+  await expect(page.locator('#announce')).toHaveText('Stopped: Player 1 (bot) did not move.');
+  await expect(page.locator('#moves .thinking')).toHaveCount(0);
+  await expect(stop).toHaveCount(0);
+  await expect(page.locator('#moves [data-player="1"]')).toContainText('stopped: the bot (Hard) waits until you ask it to move');
+  const again = page.getByRole('button', { name: 'Bot, move' });
+  await expect(again).toBeFocused(); // the keyboard is not left on <body>
+  await expect.poll(() => botWorkers(page)).toBe(0); // the search ended with its worker
+  // longer than a Hard search takes: still nothing played
+  await page.waitForTimeout(5000);
+  expect(await gameShown(page)).toEqual(asked);
+  await expect(again).toBeVisible();
+  expect(await seriousViolations(page)).toEqual([]);
+
+  // "Bot, move" by keyboard: a fresh worker searches again
+  await page.keyboard.press('Enter');
+  await expect(page.locator('#moves .thinking')).toHaveText('the bot (Hard) is thinking…');
+  await expect(page.locator('#message')).toBeHidden();
+  await expect.poll(() => botWorkers(page)).toBe(1);
+  // Escape in the editor is the editor's (then Tab leaves it): the bot thinks on
+  await editorContent(page).click();
+  await page.keyboard.press('Escape');
+  await expect(stop).toBeVisible();
+  // Escape elsewhere stops it; the focus stays where it was
+  await page.locator('#undo').focus();
+  await page.keyboard.press('Escape');
+  await expect(page.locator('#message')).toHaveText(STOPPED('Hard'));
+  await expect(page.locator('#undo')).toBeFocused();
+  await expect.poll(() => botWorkers(page)).toBe(0);
+  expect(await gameShown(page)).toEqual(asked);
+
+  // another strength, then "Bot, move": the bot plays its turn, then it is the human's
+  await page.locator('#bot-strength').selectOption('random');
+  await expect(page.locator('#moves [data-player="1"]')).toContainText('stopped: the bot (Random (weakest)) waits');
+  await again.click();
+  await expect(page.locator('#moves button.move[data-player="0"]').first()).toBeVisible({ timeout: 20_000 });
+  await expect(page.locator('#log .log-group summary').first()).toContainText('Player 1 (bot):');
+  await expect(page.locator('#message')).toBeHidden();
+});
+
+test('a stopped bot’s answer that comes after all is never played; Undo takes your move back and the bot is asked anew', async ({ page }) => {
+  test.setTimeout(90_000);
+  const answers = await countBotAnswers(page, true);
+  const start = await hardBotThinking(page);
+  const asked = await gameShown(page);
+  await expect.poll(answers).toEqual([0]); // asked, not answered
+  await page.getByRole('button', { name: 'Stop the bot' }).click();
+  await expect(page.locator('#message')).toHaveText(STOPPED('Hard'));
+  // the search ran on (terminate did nothing here) and answered, late: its move is not played
+  await expect.poll(answers, { timeout: 30_000 }).toEqual([1]);
+  await page.waitForTimeout(500);
+  expect(await gameShown(page)).toEqual(asked);
+  await expect(page.getByRole('button', { name: 'Bot, move' })).toBeVisible();
+  await expect(page.locator('#message')).toHaveText(STOPPED('Hard'));
+
+  // Undo takes back the pass; passing again asks the bot (now Random) anew, by itself
+  await page.locator('#undo').click();
+  await expect(page.locator('#hash')).toHaveText(start);
+  await expect(page.locator('#to-act')).toHaveText('Player 0 (you)');
+  await expect(page.locator('#message')).toBeHidden();
+  await page.locator('#bot-strength').selectOption('random');
+  await move(page, 'Pass').click();
+  await expect(page.locator('#moves button.move[data-player="0"]').first()).toBeVisible({ timeout: 20_000 });
+  await expect(page.locator('#log .log-group summary').first()).toContainText('Player 1 (bot):');
+  // the new questions went to a fresh worker: the stopped one answered only its own
+  const [late, fresh] = await answers();
+  expect(late).toBe(1);
+  expect(fresh).toBeGreaterThanOrEqual(1);
+});
+
+test('vs bot: Stop while the bot’s answer waits out its pause (it has come) plays nothing; its worker, idle, is kept', async ({ page }) => {
+  const answers = await countBotAnswers(page, false);
+  await open(page, '?botDelay=5000');
+  await page.locator('#mode').selectOption('bot');
+  await page.locator('#bot-strength').selectOption('random');
+  await move(page, 'Mark → C').click();
+  await expect(page.locator('#moves')).toBeFocused();
+  await expect.poll(answers).toEqual([1]); // the bot has chosen; the page waits before it plays
+  const asked = await gameShown(page);
+  expect(await seriousViolations(page, '.moves-panel')).toEqual([]); // Stop among the moves
+  // by keyboard: Tab from the moves panel reaches Stop
+  await page.keyboard.press('Tab');
+  await expect(page.getByRole('button', { name: 'Stop the bot' })).toBeFocused();
+  await page.keyboard.press('Enter');
+  await expect(page.locator('#message')).toHaveText(STOPPED('Random (weakest)'));
+  await page.waitForTimeout(6000);
+  expect(await gameShown(page)).toEqual(asked);
+  await expect(page.locator('[data-zone="Board"] [data-prop="mark"] .v').filter({ hasText: /^1$/ })).toHaveCount(0);
+  expect(botWorkers(page)).toBe(1); // nothing was searching: the worker stays, its engine loaded
+  // "Bot, move": the bot plays (after its pause)
+  await expect(page.getByRole('button', { name: 'Bot, move' })).toBeFocused();
+  await page.keyboard.press('Enter');
+  await expect(page.locator('[data-zone="Board"] [data-prop="mark"] .v').filter({ hasText: /^1$/ })).toHaveCount(1, { timeout: 10_000 });
+  await expect(page.locator('#to-act')).toHaveText('Player 0 (you)');
+  expect(await answers()).toEqual([2]);
 });

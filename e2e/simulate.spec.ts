@@ -3,7 +3,8 @@
 // forced: navigator.hardwareConcurrency is set by an init script), so its figures are
 // `rulestack simulate`'s for the same seed and count whatever the workers (the command line is
 // run here to compare); it draws the charts, lists the odd games by seed and opens any of
-// them (random bots or an MCTS level) on the board, move for move.
+// them (random bots or an MCTS level) on the board, move for move; results of an earlier
+// definition or other settings are marked stale until it runs again.
 import { test, expect, type Page } from '@playwright/test';
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -16,6 +17,7 @@ import { loadEngine } from '../dist/index.js';
 import type { Rulestack } from '../dist/index.js';
 import { outcomeOf, type GameOutcome } from '../web/playground/simulate-game.js';
 import { oddGames } from '../web/playground/simulate-stats.js';
+import { seriousViolations } from './axe.js';
 import { failOnPageErrors } from './page-errors.js';
 import { editorText, setEditorText } from './editor-helpers.js';
 import { open, move } from './playground-page.js';
@@ -348,4 +350,57 @@ test('Simulate refuses a Games or First seed that is not a whole number, with it
   await expect(page.locator('#sim-status')).toHaveText('First seed: a whole number from 0.');
   await expect(page.locator('#sim-run')).toBeEnabled();
   await expect(page.locator('#sim-results')).toBeHidden();
+});
+
+test('Simulate: its results are marked stale once another definition is loaded or a setting changed, and no longer when the same definition and settings are back or it runs again', async ({ page }) => {
+  test.setTimeout(60_000);
+  await cores(page, 2);
+  await open(page);
+  await simulate(page, 6, 'random', 1, 'Random', 30_000);
+  const note = page.locator('#sim-stale');
+  const results = page.locator('#sim-results');
+  const current = async () => {
+    await expect(note).toBeHidden();
+    await expect(results).not.toHaveClass(/\bstale\b/);
+    await expect(page.locator('#sim-wins-chart')).toHaveCSS('opacity', '1');
+  };
+  const stale = async (text: string) => {
+    await expect(note).toHaveText(`Stale: these results were played ${text}. Simulate again to update them.`);
+    await expect(note).toHaveAttribute('role', 'status');
+    await expect(results).toHaveClass(/\bstale\b/);
+    await expect(page.locator('#sim-wins-chart')).not.toHaveCSS('opacity', '1'); // dimmed
+  };
+  await current();
+  const figures = await page.locator('#sim-table').textContent();
+
+  // the definition edited and loaded: the results shown are the earlier one's
+  const text = (await readFile(new URL('../examples/tictactoe.yaml', import.meta.url), 'utf8')).replace(/^name: .*$/m, 'name: Changed');
+  await setEditorText(page, text);
+  await page.locator('#load').click();
+  await expect(page.locator('#sum-game')).toHaveText('Changed');
+  await stale('on an earlier definition, not the one loaded now');
+  await expect(page.locator('#sim-table')).toHaveText(figures!); // still there, to compare
+  expect(await seriousViolations(page, '#simulate')).toEqual([]);
+  // back to the definition they were played on (Revert: the example as shipped): current again
+  await page.locator('#revert').click();
+  await expect(page.locator('#sum-game')).toHaveText('Tic-tac-toe');
+  await current();
+
+  // a setting other than the run's, then back
+  await page.locator('#sim-seed').fill('2');
+  await stale('with other settings (First seed)');
+  await page.locator('#sim-seed').fill('1');
+  await current();
+  await page.locator('#sim-bot').selectOption('easy');
+  await page.locator('#sim-count').fill('7');
+  await stale('with other settings (Games, Bot)');
+  // and another game: both said
+  await page.locator('#game-picker').selectOption('duel.yaml');
+  await expect(page.locator('#sum-game')).toHaveText('Duel');
+  await stale('on an earlier definition, not the one loaded now, and with other settings (Games, Bot)');
+
+  // a run clears the mark: these results are the loaded game's
+  await simulate(page, 6, 'random', 1, 'Random', 30_000);
+  await expectFigures(page, cli('duel.yaml', 6, 1, 'random'));
+  await current();
 });

@@ -10,15 +10,15 @@ export function announce(text: string): void {
 
 /**
  * After a move the button that was clicked is gone; the focus goes to the first legal move
- * of the new position, else to the moves panel itself (which says who is thinking or that the
- * game is over). A focus elsewhere (the editor, a menu, Undo while it can still undo) is left where it is.
+ * of the new position (or the button that asks a stopped bot to move), else to the moves panel
+ * itself (which says who is thinking or that the game is over). A focus elsewhere (the editor, a menu, Undo while it can still undo) is left where it is.
  */
 export function settleFocus(moves: HTMLElement): void {
   const active = document.activeElement;
   const lost =
     active === null || active === document.body || !active.isConnected || (active as HTMLButtonElement).disabled === true || active === moves || moves.contains(active);
   if (!lost) return;
-  const first = moves.querySelector<HTMLElement>('button.move, button.handover-ask');
+  const first = moves.querySelector<HTMLElement>('button.move, button.handover-ask, button.bot-go');
   if (first) first.focus();
   else if (document.getElementById('handover')?.hidden === false) document.getElementById('handover-confirm')?.focus();
   else moves.focus();

@@ -14,7 +14,7 @@ import { Keep } from './keep.js';
 import { registerOffline } from './pwa.js';
 import { gameErrorText, h, moveEntities, moveErrorText, moveLabel, moveSteps, renderBoard, renderEvents, renderPrompt, renderSummary, resultText, stepsText, useDefinition } from './render.js';
 import { announce, settleFocus } from './a11y.js';
-import { initSimulate } from './simulate.js';
+import { initSimulate, type SimulatePanel } from './simulate.js';
 import { initOnline } from './online.js';
 import { ResolutionPanel } from './steps.js';
 
@@ -88,8 +88,10 @@ let rs: Rulestack;
 let game: Game | null = null;
 /** Successive bot choices use successive seeds (as one Bot does), so the bot varies its play. */
 let botCalls = 0;
-/** The bot request being waited for (a newer request, an undo or a load makes it stale). */
+/** The bot request being waited for (a newer request, an undo, a load or Stop makes it stale). */
 let pendingBot = 0;
+/** Stop was pressed: the bot's seat waits (no search) until "Bot, move", Undo, a load or a change of mode. */
+let botStopped = false;
 let nextBotId = 1;
 let history: HistoryEntry[] = [];
 /** How many events the setup made (the first slice of every reader's log). */
@@ -112,6 +114,8 @@ let currentFile = DEFAULT_GAME;
 const CUSTOM = '';
 /** That definition as it was opened: what its Revert goes back to; null while there is none. */
 let customText: string | null = null;
+/** The Simulate panel, told of each game loaded (its results may be of another definition). */
+let simulate: SimulatePanel | null = null;
 
 // ------------------------------------------------------------------ helpers
 
@@ -152,10 +156,12 @@ function clearMessage(): void {
   ui.message.textContent = '';
 }
 
+/** Forgets the bot's move in progress: its wait, its answer, and its search (endBotSearch). */
 function stopBot(): void {
   if (botTimer !== undefined) clearTimeout(botTimer);
   botTimer = undefined;
   pendingBot = 0;
+  endBotSearch();
 }
 
 function newBot(): void {
@@ -279,28 +285,46 @@ const waiting = new Map<number, { resolve: (m: Move | null) => void; reject: (e:
 function botWorker(): Worker | null {
   if (workerFailed || typeof Worker !== 'function') return null;
   if (worker) return worker;
+  let made: Worker;
   try {
-    worker = new Worker(new URL('./bot-worker.ts', import.meta.url), { type: 'module' });
+    made = worker = new Worker(new URL('./bot-worker.ts', import.meta.url), { type: 'module' });
   } catch {
     workerFailed = true;
     return null;
   }
-  worker.addEventListener('message', (e: MessageEvent<BotResponse>) => {
+  // (an answer is taken only for a request still waited for: ids are never reused, and a dropped worker's requests are forgotten)
+  made.addEventListener('message', (e: MessageEvent<BotResponse>) => {
     const w = waiting.get(e.data.id);
     if (!w) return;
     waiting.delete(e.data.id);
     if ('error' in e.data) w.reject(new Error(e.data.error));
     else w.resolve(e.data.move);
   });
-  worker.addEventListener('error', (e) => {
+  made.addEventListener('error', (e) => {
+    if (worker !== made) return; // a worker already dropped
     console.warn('rulestack playground: the bot worker failed; the bot now runs on the page', e.message);
     workerFailed = true;
-    worker?.terminate();
-    worker = null;
-    for (const w of waiting.values()) w.reject(new Error('worker failed'));
-    waiting.clear();
+    dropWorker('worker failed');
   });
-  return worker;
+  return made;
+}
+
+/** Ends the worker and fails the requests it had; the next request makes a fresh one (unless workers failed). */
+function dropWorker(why: string): void {
+  worker?.terminate();
+  worker = null;
+  for (const w of waiting.values()) w.reject(new Error(why));
+  waiting.clear();
+}
+
+/**
+ * Ends a search the worker is running (a search cannot be interrupted otherwise): for Stop,
+ * and for a request gone stale (an undo, a load), so the next one does not wait behind it.
+ * A worker with nothing to do is kept, its engine loaded. (On the page, a search holds the
+ * thread: it ends before anything can stop it, and its answer is then ignored.)
+ */
+function endBotSearch(): void {
+  if (worker && waiting.size > 0) dropWorker('stopped');
 }
 
 async function chooseMove(g: Game, player: string, options: BotOptions): Promise<Move | null> {
@@ -361,9 +385,11 @@ function begin(next: Game, text: string): Game {
   handoverAsked = null;
   botSeedBase = botSeedFrom(game.seed);
   newBot();
+  botStopped = false;
   history = [];
   setupCount = game.log(null).length;
   keep.gameLoaded(game, text);
+  simulate?.definitionChanged();
   render();
   scheduleBot();
   return game;
@@ -466,6 +492,7 @@ function openGame(definitionJson: string, seed: number, moves: Array<{ player: s
 function undo(): void {
   if (!game) return;
   stopBot();
+  botStopped = false; // the position the bot was stopped in is taken back: it is asked anew where it acts
   clearMessage();
   const undone: HistoryEntry[] = [];
   // Against the bot, go back to the human's last decision (undoing the bot's replies too).
@@ -487,7 +514,7 @@ function botToAct(view: GameView): string | null {
 
 function scheduleBot(): void {
   stopBot();
-  if (!game) return;
+  if (!game || botStopped) return;
   const who = botToAct(game.view());
   if (who === null) return;
   ui.moves.querySelector('.thinking')?.classList.add('on');
@@ -524,6 +551,37 @@ function scheduleBot(): void {
       },
     );
   }, Math.min(BOT_DELAY, 150));
+}
+
+/** The bot's level as the Bot strength menu names it ("Hard", "Random (weakest)"). */
+function botStrengthName(): string {
+  return ui.botStrength.selectedOptions[0]?.textContent ?? '';
+}
+
+/**
+ * Stop (its button beside "the bot is thinking…", or Escape): the bot's search ends and its
+ * answer, should one still come, is never played. The game is as it was before the bot was
+ * asked; the bot's seat waits until "Bot, move" asks it again (or Undo, a load, a change of mode).
+ */
+function stopBotMove(): void {
+  if (!game) return;
+  const who = botToAct(game.view());
+  if (who === null) return;
+  stopBot();
+  botStopped = true;
+  render();
+  showMessage(`Stopped: the bot (${botStrengthName()}) did not move. “Bot, move” asks it again; Undo takes back your move.`, 'info');
+  announce(`Stopped: ${playerName(game.view())(who)} did not move.`);
+  settleFocus(ui.moves);
+}
+
+/** "Bot, move": the stopped bot is asked again (at the strength the menu now gives). */
+function resumeBot(): void {
+  botStopped = false;
+  clearMessage();
+  render();
+  settleFocus(ui.moves);
+  scheduleBot();
 }
 
 // ------------------------------------------------------------------ rendering
@@ -655,8 +713,7 @@ function renderMoves(view: GameView, name: (id: string) => string): void {
     const group = h('div', { class: 'move-group', 'data-player': player }, h('h3', null, name(player)));
     ui.moves.append(group);
     if (isBot(player, view)) {
-      const strength = ui.botStrength.selectedOptions[0]?.textContent ?? '';
-      group.append(h('p', { class: 'thinking on' }, `the bot (${strength}) is thinking…`));
+      group.append(botLine());
       continue;
     }
     // hot-seat: another player's moves name their cards, so they wait for the device
@@ -687,6 +744,30 @@ function renderMoves(view: GameView, name: (id: string) => string): void {
     }
     group.append(list);
   }
+}
+
+/** The bot's line in its move group: thinking, with Stop; or stopped, with "Bot, move". */
+function botLine(): HTMLElement {
+  const strength = botStrengthName();
+  const button = (cls: string, text: string, title: string, onClick: () => void, attrs: Record<string, string> = {}) => {
+    const b = h('button', { type: 'button', class: cls, title, ...attrs }, text);
+    b.addEventListener('click', onClick);
+    return b;
+  };
+  if (botStopped) {
+    return h(
+      'div',
+      { class: 'bot-line' },
+      h('p', { class: 'bot-stopped' }, `stopped: the bot (${strength}) waits until you ask it to move`),
+      button('bot-go', 'Bot, move', 'Ask the bot to choose its move again (at the strength the menu gives)', resumeBot),
+    );
+  }
+  return h(
+    'div',
+    { class: 'bot-line' },
+    h('p', { class: 'thinking on' }, `the bot (${strength}) is thinking…`),
+    button('bot-stop', 'Stop', 'End the bot’s search: it makes no move, and waits until you ask it again (Esc)', stopBotMove, { 'aria-label': 'Stop the bot', 'aria-keyshortcuts': 'Escape' }),
+  );
 }
 
 function highlight(ids: string[], on: boolean): void {
@@ -806,6 +887,7 @@ function wire(): void {
   ui.undo.addEventListener('click', undo);
   ui.mode.addEventListener('change', () => {
     clearMessage();
+    botStopped = false;
     // against the bot the human's view was shown: the device is theirs
     if (mode() === 'hotseat' && game) holder = humanId(game.view());
     handoverAsked = null;
@@ -823,6 +905,14 @@ function wire(): void {
     render();
   });
   ui.handoverConfirm.addEventListener('click', confirmHandover);
+  // Escape stops the bot from anywhere on the page but the editor (where Escape then Tab leaves it)
+  document.addEventListener('keydown', (e) => {
+    if (e.key !== 'Escape' || e.defaultPrevented || (e.target instanceof Element && e.target.closest('#editor-box'))) return;
+    const stop = ui.moves.querySelector<HTMLElement>('button.bot-stop');
+    if (!stop || stop.offsetParent === null) return; // no bot thinking on the page shown
+    e.preventDefault();
+    stopBotMove();
+  });
   const toggle = $<HTMLButtonElement>('toggle-editor');
   toggle.addEventListener('click', () => {
     const hidden = $('layout').classList.toggle('no-editor');
@@ -873,7 +963,7 @@ async function main(): Promise<void> {
   ui.version.textContent = rs.version();
   // a share link, else what the page kept (the game replayed to where it was), else the default
   if (!(await keep.restore())) load();
-  initSimulate({ definition: () => game?.definitionJson ?? null, players: () => game?.players ?? [], open: openGame });
+  simulate = initSimulate({ definition: () => game?.definitionJson ?? null, players: () => game?.players ?? [], open: openGame });
   initOnline({ definition: () => game?.definitionJson ?? null });
   ui.status.textContent = 'ready';
 }

@@ -2,7 +2,8 @@
 // the package's simulate, so the figures are `rulestack simulate`'s for the same seed and
 // count) spread over one worker a core, a progress bar, then the win counts, the draws and
 // the spread of game lengths as charts, and the odd games (longest, shortest, draws,
-// failures); each of those opens on the board, move for move.
+// failures); each of those opens on the board, move for move. Results shown for another
+// definition than the loaded one, or other settings than the panel's, are marked stale.
 import type { Move, SimulateResult } from 'rulestack';
 import { h } from './render.js';
 import type { GameOutcome, SimBot } from './simulate-game.js';
@@ -15,6 +16,12 @@ export interface SimulateHost {
   players(): readonly string[];
   /** Shows a game the panel played: its definition, seed and moves. Null, or why it cannot (nothing changed then). */
   open(definition: string, seed: number, moves: Array<{ player: string; move: Move }>): string | null;
+}
+
+/** What the page tells the panel. */
+export interface SimulatePanel {
+  /** A game was loaded: results of another definition are marked stale (of this one, no longer). */
+  definitionChanged(): void;
 }
 
 const BOTS: Array<[SimBot, string]> = [
@@ -41,9 +48,9 @@ function newWorker(): Worker {
   return new Worker(new URL('./simulate-worker.ts', import.meta.url), { type: 'module' });
 }
 
-export function initSimulate(host: SimulateHost): void {
+export function initSimulate(host: SimulateHost): SimulatePanel | null {
   const root = document.getElementById('simulate');
-  if (!root) return;
+  if (!root) return null;
   const count = h('input', { id: 'sim-count', type: 'number', min: '1', max: '10000', value: '100', inputmode: 'numeric' }) as HTMLInputElement;
   const bot = h('select', { id: 'sim-bot' }, ...BOTS.map(([v, t]) => h('option', { value: v }, t))) as HTMLSelectElement;
   const maxMoves = h('input', { id: 'sim-max-moves', type: 'number', min: '1', max: String(MAX_GAME_MOVES), value: String(MAX_GAME_MOVES), inputmode: 'numeric', title: 'A game still on after this many moves counts as unfinished (bots that never end a game)' }) as HTMLInputElement;
@@ -56,9 +63,11 @@ export function initSimulate(host: SimulateHost): void {
   const winsCanvas = h('canvas', { id: 'sim-wins-chart', role: 'img', 'aria-label': 'Results per player (bar chart; the table gives the numbers)' }) as HTMLCanvasElement;
   const lengthCanvas = h('canvas', { id: 'sim-length-chart', role: 'img', 'aria-label': 'Number of games by length in moves (bar chart)' }) as HTMLCanvasElement;
   const odd = h('ul', { id: 'sim-odd', class: 'sim-odd' });
+  const staleNote = h('p', { id: 'sim-stale', class: 'sim-stale', role: 'status', hidden: '' });
   const results = h(
     'div',
     { id: 'sim-results', class: 'sim-results', hidden: '' },
+    staleNote,
     table,
     h(
       'div',
@@ -91,7 +100,30 @@ export function initSimulate(host: SimulateHost): void {
   let runDef = '';
   let runBot: SimBot = 'random';
   let runMaxMoves = MAX_GAME_MOVES;
+  let runGames = 0;
+  let runFirst = 0;
   let runPlayers: readonly string[] = [];
+
+  /**
+   * The results shown are stale when the loaded definition (its JSON: a reformatted text is the
+   * same one) or a setting differs from the run's: said above them, and they are dimmed. Back to
+   * the run's definition and settings, they are current again.
+   */
+  const markStale = () => {
+    const now: Array<[string, unknown, unknown]> = [
+      ['Games', Number(count.value), runGames],
+      ['Bot', bot.value, runBot],
+      ['First seed', Number(seed.value), runFirst],
+      ['Max moves', Number(maxMoves.value), runMaxMoves],
+    ];
+    const changed = now.filter(([, a, b]) => a !== b).map(([name]) => name);
+    const why = [host.definition() !== runDef ? 'on an earlier definition, not the one loaded now' : '', changed.length ? `with other settings (${changed.join(', ')})` : ''].filter(Boolean);
+    const stale = outcomes.length > 0 && why.length > 0;
+    results.classList.toggle('stale', stale);
+    staleNote.hidden = !stale;
+    const text = stale ? `Stale: these results were played ${why.join(', and ')}. Simulate again to update them.` : '';
+    if (staleNote.textContent !== text) staleNote.textContent = text; // (a status: said again only when it changes)
+  };
 
   /**
    * The run ends: with the engine's totals for the whole run (the worker, its engine loaded,
@@ -113,6 +145,7 @@ export function initSimulate(host: SimulateHost): void {
     const t = result ? tallyOf(result, runPlayers) : tally(outcomes, runPlayers);
     renderTable(table, t);
     results.hidden = outcomes.length === 0;
+    markStale();
     if (!charts || outcomes.length === 0) return;
     renderOdd(odd, outcomes, openGame);
     const { barChart } = await import('./charts.js');
@@ -161,6 +194,8 @@ export function initSimulate(host: SimulateHost): void {
     runDef = def;
     runBot = bot.value as SimBot;
     runMaxMoves = cap;
+    runGames = games;
+    runFirst = first;
     runPlayers = host.players();
     progress.max = games;
     progress.value = 0;
@@ -192,6 +227,9 @@ export function initSimulate(host: SimulateHost): void {
     runId++;
     finish(`Stopped after ${outcomes.length} games.`);
   });
+  for (const input of [count, seed, maxMoves]) input.addEventListener('input', markStale);
+  bot.addEventListener('change', markStale);
+  return { definitionChanged: markStale };
 }
 
 function renderTable(table: HTMLElement, t: Tally): void {
