@@ -97,3 +97,59 @@ TEST_CASE("running out of memory while loading is said as such, never as a bad d
   REQUIRE(again.load(duel, "7") == "");
   CHECK(again.stateHash() == ok.stateHash());
 }
+
+TEST_CASE("a move that runs out of memory is refused with runtime_error and changes nothing", "[reliability]") {
+  const std::string duel = rt::readFile(std::string(RULESTACK_EXAMPLES_JSON) + "/duel.json");
+  rulestack::Session ok;
+  REQUIRE(ok.load(duel, "7") == "");
+  const std::string snapshot = ok.snapshot();
+  const std::string player = json::parse(ok.view(""))["toAct"][0].get<std::string>();
+  const json moves = json::parse(ok.legalMoves(player));
+  REQUIRE(moves.size() >= 2);
+  const std::string move = moves[1].dump();  // (a card played: the move resolves and answers with its events)
+  rulestack::Session warm, counted;  // (a first move grows the engine's scratch buffers: counted after one)
+  REQUIRE(warm.restore(duel, snapshot) == "");
+  REQUIRE(json::parse(warm.apply(player, move))["ok"] == true);
+  REQUIRE(counted.restore(duel, snapshot) == "");
+  counted.stateHash(), counted.log(), counted.view(player);  // (as each session below is before its move)
+  long long before = allocations;
+  const std::string answer = counted.apply(player, move);
+  const long long count = allocations - before;  // (the move's own: not the parse of its answer)
+  REQUIRE(json::parse(answer)["ok"] == true);
+  const std::string after = counted.stateHash();
+  REQUIRE(count > 10);
+  // every allocation of the move, in turn, the one that fails: in the game's resolution, in
+  // the undo entry, in writing its events
+  for (long long n = 0; n < count; n++) {
+    INFO("allocation " << n << " of " << count);
+    rulestack::Session s;
+    REQUIRE(s.restore(duel, snapshot) == "");
+    const std::string hash = s.stateHash(), log = s.log(), view = s.view(player);
+    json r = json::parse(failingAt(n, [&] { return s.apply(player, move); }));
+    CHECK(r["ok"] == false);
+    CHECK(r["reason"] == "runtime_error");
+    CHECK(s.stateHash() == hash);
+    CHECK(s.log() == log);
+    CHECK(s.view(player) == view);
+    CHECK_FALSE(s.undo());  // no undo entry was kept
+    // and the move is made when memory allows
+    CHECK(json::parse(s.apply(player, move))["ok"] == true);
+    CHECK(s.stateHash() == after);
+  }
+}
+
+TEST_CASE("simulate that runs out of memory says so, not a game's error", "[reliability]") {
+  const std::string duel = rt::readFile(std::string(RULESTACK_EXAMPLES_JSON) + "/duel.json");
+  REQUIRE(json::parse(rulestack::simulate(duel, R"({"games":3})"))["games"] == 3);  // (compiled once: kept)
+  long long before = allocations;
+  rulestack::simulate(duel, R"({"games":3})");
+  const long long count = allocations - before;
+  REQUIRE(count > 10);
+  for (long long n : {0LL, count / 3, count / 2, count - 1}) {
+    INFO("allocation " << n << " of " << count);
+    const std::string options = R"({"games":3})";  // (made here: in wasm32 a string this long is allocated)
+    json r = json::parse(failingAt(n, [&] { return rulestack::simulate(duel, options); }));
+    CHECK(r.value("outOfMemory", false));
+    CHECK(r["errors"][0]["message"] == "simulate: the engine is out of memory");
+  }
+}

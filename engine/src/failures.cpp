@@ -15,7 +15,7 @@ std::string Game::apply(int player, const Move& given, std::string* message) {
   // them in, and it does the same ($target is the first of that order)
   Move m = given;
   sortSlots(m.targets);
-  const State backup = st_;
+  State backup = st_;
   const size_t logSize = log.size(), traceSize = trace ? trace->size() : 0;
   const int32_t ownItem = m.kind == Move::Take ? st_.nextItemId : -1;  // takeAction's item
   auto rollback = [&] { rollbackTo(backup, logSize, traceSize); };
@@ -50,7 +50,7 @@ std::string Game::apply(int player, const Move& given, std::string* message) {
       if (message) *message = e.what();
       return e.reason;
     } catch (const std::exception& e) {  // out of memory and the like: still transactional
-      rollback();
+      rollbackTo(std::move(backup), logSize, traceSize);  // (moved: a copy could run out of memory again)
       failed_.clear();
       if (message) *message = std::string("internal error: ") + e.what();
       return "runtime_error";
@@ -66,7 +66,7 @@ const std::shared_ptr<const RuntimeError>* Game::failureOf(int32_t item) const {
 
 std::string Game::runMutations(const std::vector<Mutation>& ms, std::string* message) {
   movesCachePlayer_ = -1;
-  const State backup = st_;
+  State backup = st_;
   const size_t logSize = log.size(), traceSize = trace ? trace->size() : 0;
   try {
     eventsThisMove_ = 0;
@@ -76,11 +76,11 @@ std::string Game::runMutations(const std::vector<Mutation>& ms, std::string* mes
     pushMuts(LK::Extra, (int32_t)extra_.size() - 1, -1, std::move(k));
     advance();
   } catch (const RuntimeError& e) {
-    rollbackTo(backup, logSize, traceSize);
+    rollbackTo(std::move(backup), logSize, traceSize);
     if (message) *message = e.what();
     return e.reason;
   } catch (const std::exception& e) {
-    rollbackTo(backup, logSize, traceSize);
+    rollbackTo(std::move(backup), logSize, traceSize);
     if (message) *message = std::string("internal error: ") + e.what();
     return "runtime_error";
   }
@@ -88,11 +88,11 @@ std::string Game::runMutations(const std::vector<Mutation>& ms, std::string* mes
 }
 
 // Back to the state before a move (or a `do`) that threw, its log and trace cut to match.
-void Game::rollbackTo(const State& backup, size_t logSize, size_t traceSize) {
+void Game::rollbackTo(State backup, size_t logSize, size_t traceSize) {
   resetEval();
   movesCachePlayer_ = -1;
   hoistOn_ = false;
-  st_ = backup;
+  st_ = std::move(backup);
   entsIndexed_ = false;
   log.resize(logSize);
   if (trace) trace->resize(traceSize);

@@ -1,4 +1,5 @@
 // The JSON-text facade: parsing at the edge, a Game inside, undo history beside it.
+#include <cstdlib>
 #include "rulestack/session.h"
 
 #include <algorithm>
@@ -65,11 +66,29 @@ std::string outOfMemoryJson(const char* what) {
   return w.field("outOfMemory", true).endObject().take();
 }
 
+// Memory held back while a guarded call runs, and given back as it returns: its answer
+// (and the binding's copy of it out of the module, which does not check its allocation) and
+// the next call's arguments find room even when the call itself ran out of memory.
+constexpr size_t kReserveBytes = 1u << 20;
+struct MemoryReserve {
+  void* block = std::malloc(kReserveBytes);  // (null when there is no room for it now)
+  MemoryReserve() = default;
+  MemoryReserve(const MemoryReserve&) = delete;
+  MemoryReserve& operator=(const MemoryReserve&) = delete;
+  ~MemoryReserve() { release(); }
+  void release() {
+    std::free(block);
+    block = nullptr;
+  }
+};
+
 template <class F>
 std::string guardMemory(const char* what, F&& f) {
+  MemoryReserve reserve;
   try {
     return f();
   } catch (const std::bad_alloc&) {
+    reserve.release();
     return outOfMemoryJson(what);
   }
 }
@@ -92,9 +111,11 @@ constexpr int kMaxDepth = 200;
 
 // Out of memory is said as a failure of the run, never an exception across the boundary.
 std::string runScenario(const std::string& scenarioText) {
+  MemoryReserve reserve;
   try {
     return runScenarioUnguarded(scenarioText);
   } catch (const std::bad_alloc&) {
+    reserve.release();
     return R"({"failures":[{"message":"runScenario: the engine is out of memory","step":-1}],"ok":false,"steps":0})";
   }
 }
@@ -305,43 +326,66 @@ std::string Session::legalMoves(const std::string& player) const {
 }
 
 std::string Session::apply(const std::string& player, const std::string& moveText) {
-  if (!game_) return fail("no_game", "no game is loaded");
-  int p = playerIndex(*game_, player);
-  if (p < 0) return fail("unknown_player", cat({"unknown player '", player, "'"}));
-  if (game_->state().over()) return fail("game_over", "the game is over");
-  if (nestedDeeper(moveText, kMaxInputDepth)) return fail("malformed_move", "the move is nested too deep");
-  json mj = json::parse(moveText, nullptr, false);
-  if (mj.is_discarded()) return fail("malformed_move", "the move is not valid JSON");
-  Move m;
-  std::string err;
-  if (!parseMove(*game_, mj, m, err, p)) return fail(parseMoveReason(err), err);
-  size_t logStart = game_->log.size();
-  State before = game_->state();
-  std::string msg;
+  MemoryReserve reserve;
   std::vector<Game::TraceStep> steps;
-  game_->trace = trace_ ? &steps : nullptr;
-  std::string reason = game_->apply(p, m, &msg);
-  game_->trace = nullptr;
-  if (!reason.empty()) return fail(reason.c_str(), refusal(reason, err, msg));  // (the state as it was: the views kept hold)
-  changed();
-  history_->states.push_back(std::move(before));
-  history_->logSizes.push_back(logStart + history_->logErased);
-  if (history_->states.size() > kUndoDepth) {
-    history_->states.pop_front();
-    history_->logSizes.pop_front();
+  try {
+    if (!game_) return fail("no_game", "no game is loaded");
+    int p = playerIndex(*game_, player);
+    if (p < 0) return fail("unknown_player", cat({"unknown player '", player, "'"}));
+    if (game_->state().over()) return fail("game_over", "the game is over");
+    if (nestedDeeper(moveText, kMaxInputDepth)) return fail("malformed_move", "the move is nested too deep");
+    json mj = json::parse(moveText, nullptr, false);
+    if (mj.is_discarded()) return fail("malformed_move", "the move is not valid JSON");
+    Move m;
+    std::string err;
+    if (!parseMove(*game_, mj, m, err, p)) return fail(parseMoveReason(err), err);
+    const size_t logStart = game_->log.size();
+    int kept = 0;  // what of the move's undo entry is in the history: 1 its state, 2 its log size too
+    State before = game_->state();
+    game_->trace = trace_ ? &steps : nullptr;
+    std::string msg;
+    std::string reason = game_->apply(p, m, &msg);  // (transactional, out of memory too: see failures.cpp)
+    game_->trace = nullptr;
+    if (!reason.empty()) return fail(reason.c_str(), refusal(reason, err, msg));  // (the state as it was: the views kept hold)
+    try {
+      history_->states.push_back(std::move(before));
+      kept = 1;
+      history_->logSizes.push_back(logStart + history_->logErased);
+      kept = 2;
+      JsonWriter w;
+      w.beginObject().key("events").beginArray();
+      for (size_t i = logStart; i < game_->log.size(); i++) writeEvent(w, *game_, game_->log[i], p);
+      w.endArray().field("ok", true);
+      if (trace_) {
+        w.key("steps").beginArray();
+        for (auto& t : steps) writeTrace(w, *game_, t);
+        w.endArray();
+      }
+      w.endObject();
+      if (history_->states.size() > kUndoDepth) {
+        history_->states.pop_front();
+        history_->logSizes.pop_front();
+      }
+      changed();
+      trimLog(*game_, *history_);
+      return w.take();
+    } catch (const std::bad_alloc&) {
+      // made, but its answer could not be written: taken back (moved, no allocation), as refused
+      if (kept >= 1) {
+        before = std::move(history_->states.back());
+        history_->states.pop_back();
+      }
+      if (kept == 2) history_->logSizes.pop_back();
+      game_->mutableState() = std::move(before);
+      game_->log.resize(logStart);
+      throw;
+    }
+  } catch (const std::bad_alloc&) {
+    if (game_) game_->trace = nullptr;
+    steps = {};
+    reserve.release();
+    return fail("runtime_error", "the engine is out of memory: the move was not made");
   }
-  JsonWriter w;
-  w.beginObject().key("events").beginArray();
-  for (size_t i = logStart; i < game_->log.size(); i++) writeEvent(w, *game_, game_->log[i], p);
-  w.endArray().field("ok", true);
-  if (trace_) {
-    w.key("steps").beginArray();
-    for (auto& t : steps) writeTrace(w, *game_, t);
-    w.endArray();
-  }
-  w.endObject();
-  trimLog(*game_, *history_);
-  return w.take();
 }
 
 void Session::setTrace(bool on) { trace_ = on; }
@@ -532,6 +576,8 @@ std::string simulate(const std::string& definitionJson, const std::string& optio
           }
           moves += n;
         }
+      } catch (const std::bad_alloc&) {
+        throw;  // the engine's memory, not the game's fault: simulate as a whole is out of memory
       } catch (const std::exception& e) {
         failed(i, e.what());
         continue;

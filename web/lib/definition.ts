@@ -113,6 +113,12 @@ function makeYamlLocator(
         return best;
       }
     }
+    // an alias as the value named (`condition: *c`): its anchor's text is where the error is
+    if (isAlias(node)) {
+      while (isAlias(node) && guard++ < 100) node = node.resolve(doc);
+      const r = (node as YamlNode | null | undefined)?.range;
+      if (r) best = pos(r[0]);
+    }
     if (column !== undefined && isScalar(node) && typeof node.value === 'string' && node.range) {
       const at = scalarCharOffset(text, node.range[0], node.type, utf8Index(node.value, column - 1));
       if (at !== undefined) return pos(at);

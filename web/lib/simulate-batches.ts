@@ -46,7 +46,9 @@ export function batchesOf(run: { games: number; seed: number }, size: number): B
 
 /** The engine's answer to one simulate call; the definition's errors throw DefinitionError. */
 export function simulateAnswer(parsed: ParsedDefinition, text: string): SimulateResult {
-  const r = parseEngineJson<SimulateResult & { errors?: unknown }>(text, 'simulate');
+  const r = parseEngineJson<SimulateResult & { errors?: unknown; outOfMemory?: boolean }>(text, 'simulate');
+  // (the engine's memory is full: not the definition's fault)
+  if (r.outOfMemory === true) throw new RangeError('rulestack: simulate: the engine is out of memory');
   if (Array.isArray(r.errors)) throw new DefinitionError(locateIssues(parsed, r.errors));
   return r;
 }

@@ -258,7 +258,7 @@ class Game {
   void abortItem(int fi, const std::shared_ptr<const RuntimeError>& e);
   void failItem(Item&& it, int32_t priorityTo, const std::shared_ptr<const RuntimeError>& e);
   void logError(const std::shared_ptr<const RuntimeError>& e, const Item* it);
-  void rollbackTo(const State& backup, size_t logSize, size_t traceSize);
+  void rollbackTo(State backup, size_t logSize, size_t traceSize);  // (moved in where it is not needed again: no allocation)
   std::string chainNames() const;  // the reactions running, for a loop error
 
   // keepStart: also keeps where the setup starts to depend on the seed (setupStart_)

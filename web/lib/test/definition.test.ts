@@ -340,3 +340,11 @@ test('block nesting too deep for the YAML reader is said as such, at its place',
     },
   );
 });
+
+test('a pointer to an alias is located at its anchor, an expression column in the anchored text', () => {
+  const p = parseDefinition('name: A\na: &c $player.activ == 1\nb: *c\nc: &m { k: v }\nd: *m\n', 'yaml');
+  assert.deepEqual(p.locate('/b'), { line: 2, column: 7 });
+  assert.deepEqual(p.locate('/b', 9), { line: 2, column: 15 });
+  assert.deepEqual(p.locate('/b', 9), p.locate('/a', 9));
+  assert.deepEqual(p.locate('/d/k'), { line: 4, column: 9 });
+});

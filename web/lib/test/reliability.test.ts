@@ -268,7 +268,7 @@ describe('a trap in the engine', () => {
     game.dispose();
   });
 
-  test("the engine's out of memory (its answer to load, restore, validate) is a RangeError, not the input's fault", () => {
+  test("the engine's out of memory (its answer to load, restore, validate, simulate) is a RangeError, not the input's fault", () => {
     // the engine's answer when an allocation fails (tests/memory_test.cpp makes it fail for real)
     const oom = (what: string) => JSON.stringify({ errors: [{ path: '', message: `${what}: the engine is out of memory` }], outOfMemory: true });
     const engine = new Rulestack({
@@ -278,12 +278,14 @@ describe('a trap in the engine', () => {
         delete() {}
       },
       validateDefinition: () => oom('validate'),
+      simulate: () => oom('simulate'),
     } as unknown as EngineModule);
     const ttt = parseYaml(TTT) as Record<string, unknown>;
     const isOom = (what: string) => (e: unknown) => e instanceof RangeError && e.message === `rulestack: ${what}: the engine is out of memory`;
     assert.throws(() => engine.createGame(ttt, { seed: 1 }), isOom('createGame'));
     assert.throws(() => engine.restore(ttt, '{}'), isOom('restore'));
     assert.throws(() => engine.validate(ttt), isOom('validate'));
+    assert.throws(() => engine.simulate(ttt, { games: 1 }), isOom('simulate'));
   });
 
   test('without a way to restart, a crash is final and says so', () => {
