@@ -42,6 +42,27 @@ std::string failingAt(long long n, const std::function<std::string()>& call) {
   failAfter = -1;
   return r;
 }
+// How many allocations the move makes (the session ready for it), and the state hash after it.
+long long allocationsOf(rulestack::Session& s, const std::string& player, const std::string& move, std::string& after) {
+  long long before = allocations;
+  const std::string answer = s.apply(player, move);
+  const long long count = allocations - before;  // (the move's own: not the parse of its answer)
+  REQUIRE(json::parse(answer)["ok"] == true);
+  after = s.stateHash();
+  REQUIRE(count > 10);
+  return count;
+}
+
+// The move, its n-th allocation failing, is refused as out of memory, the game as it was.
+void checkRefusedUnchanged(rulestack::Session& s, const std::string& player, const std::string& move, long long n) {
+  const std::string hash = s.stateHash(), log = s.log(), view = s.view(player);
+  json r = json::parse(failingAt(n, [&] { return s.apply(player, move); }));
+  CHECK(r["ok"] == false);
+  CHECK(r["reason"] == "runtime_error");
+  CHECK(s.stateHash() == hash);
+  CHECK(s.log() == log);
+  CHECK(s.view(player) == view);
+}
 }  // namespace
 
 TEST_CASE("running out of memory while loading is said as such, never as a bad definition", "[reliability]") {
@@ -112,25 +133,15 @@ TEST_CASE("a move that runs out of memory is refused with runtime_error and chan
   REQUIRE(json::parse(warm.apply(player, move))["ok"] == true);
   REQUIRE(counted.restore(duel, snapshot) == "");
   counted.stateHash(), counted.log(), counted.view(player);  // (as each session below is before its move)
-  long long before = allocations;
-  const std::string answer = counted.apply(player, move);
-  const long long count = allocations - before;  // (the move's own: not the parse of its answer)
-  REQUIRE(json::parse(answer)["ok"] == true);
-  const std::string after = counted.stateHash();
-  REQUIRE(count > 10);
+  std::string after;
+  const long long count = allocationsOf(counted, player, move, after);
   // every allocation of the move, in turn, the one that fails: in the game's resolution, in
   // the undo entry, in writing its events
   for (long long n = 0; n < count; n++) {
     INFO("allocation " << n << " of " << count);
     rulestack::Session s;
     REQUIRE(s.restore(duel, snapshot) == "");
-    const std::string hash = s.stateHash(), log = s.log(), view = s.view(player);
-    json r = json::parse(failingAt(n, [&] { return s.apply(player, move); }));
-    CHECK(r["ok"] == false);
-    CHECK(r["reason"] == "runtime_error");
-    CHECK(s.stateHash() == hash);
-    CHECK(s.log() == log);
-    CHECK(s.view(player) == view);
+    checkRefusedUnchanged(s, player, move, n);
     CHECK_FALSE(s.undo());  // no undo entry was kept
     // and the move is made when memory allows
     CHECK(json::parse(s.apply(player, move))["ok"] == true);
@@ -151,5 +162,39 @@ TEST_CASE("simulate that runs out of memory says so, not a game's error", "[reli
     json r = json::parse(failingAt(n, [&] { return rulestack::simulate(duel, options); }));
     CHECK(r.value("outOfMemory", false));
     CHECK(r["errors"][0]["message"] == "simulate: the engine is out of memory");
+  }
+}
+
+TEST_CASE("a move that runs out of memory while it recovers from a run-time error changes nothing either", "[reliability]") {
+  // player 1's pass ends Main; Broken's on_enter fails (a MoveZone to a player), so the move
+  // is rolled back and the game ends in a draw: each allocation of that recovery fails in turn
+  const std::string def = R"J({
+    "name": "Faults", "players": { "count": 2, "properties": { "n": 0 } },
+    "zones": [ { "name": "Hand", "per_player": true }, { "name": "Board" } ],
+    "entities": [ { "id": "Card", "type": "card" } ],
+    "setup": [ { "operation": "Create", "template": "Card", "destination": "$item.zone.@Hand", "for_each": "$player.all" } ],
+    "actions": [ { "name": "Good", "queue": true, "mutations": [ { "target": "$player.current", "property": "n", "operation": "+", "value": 1 } ] } ],
+    "flow": { "phases": [ { "name": "Main", "valid_actions": ["Good"] },
+      { "name": "Broken", "on_enter": [ { "target": "$entity.all", "destination": "$player.current", "operation": "MoveZone" } ], "valid_actions": [] } ] },
+    "end_conditions": [] })J";
+  const std::string pass = R"({"action":"pass"})", one = "1";
+  auto ready = [&](rulestack::Session& s) {
+    REQUIRE(s.load(def, "1") == "");
+    REQUIRE(json::parse(s.apply("0", pass))["ok"] == true);
+    s.stateHash(), s.log(), s.view(one);
+  };
+  rulestack::Session warm, counted;
+  ready(warm);
+  REQUIRE(json::parse(warm.apply(one, pass))["ok"] == true);
+  ready(counted);
+  std::string after;
+  const long long count = allocationsOf(counted, one, pass, after);
+  for (long long n = 0; n < count; n++) {
+    INFO("allocation " << n << " of " << count);
+    rulestack::Session s;
+    ready(s);
+    checkRefusedUnchanged(s, one, pass, n);
+    CHECK(json::parse(s.apply(one, pass))["ok"] == true);
+    CHECK(s.stateHash() == after);
   }
 }

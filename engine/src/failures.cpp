@@ -3,6 +3,7 @@
 // rolled back, and the move is tried again with the item that failed cancelled, after a
 // GameError that says why. Rare by nature, so compiled for size in wasm (CMakeLists.txt).
 #include <memory>
+#include <new>
 
 #include "rulestack/game.h"
 
@@ -33,22 +34,28 @@ std::string Game::apply(int player, const Move& given, std::string* message) {
       failed_.clear();
       return "";
     } catch (const RuntimeError& e) {
-      int32_t cause = causeItem();
-      rollback();
-      if (cause >= 0 && cause != ownItem && !failureOf(cause) && failed_.size() < kMaxFailedItems) {
-        failed_.emplace_back(cause, std::make_shared<const RuntimeError>(e));
-        continue;
+      try {
+        int32_t cause = causeItem();
+        rollback();
+        if (cause >= 0 && cause != ownItem && !failureOf(cause) && failed_.size() < kMaxFailedItems) {
+          failed_.emplace_back(cause, std::make_shared<const RuntimeError>(e));
+          continue;
+        }
+        failed_.clear();
+        if (m.kind != Move::Take) {  // nothing else a player could do gets past it: the game ends
+          eventsThisMove_ = 0;
+          logError(std::make_shared<const RuntimeError>(e), nullptr);
+          endGame(-1);
+          advance();  // (drops what was still to resolve)
+          return "";
+        }
+        if (message) *message = e.what();
+        return e.reason;
+      } catch (const std::bad_alloc&) {  // out of memory while it recovers: back to before the move
+        rollbackTo(std::move(backup), logSize, traceSize);
+        failed_.clear();
+        throw;  // (Session::apply refuses it as out of memory)
       }
-      failed_.clear();
-      if (m.kind != Move::Take) {  // nothing else a player could do gets past it: the game ends
-        eventsThisMove_ = 0;
-        logError(std::make_shared<const RuntimeError>(e), nullptr);
-        endGame(-1);
-        advance();  // (drops what was still to resolve)
-        return "";
-      }
-      if (message) *message = e.what();
-      return e.reason;
     } catch (const std::exception& e) {  // out of memory and the like: still transactional
       rollbackTo(std::move(backup), logSize, traceSize);  // (moved: a copy could run out of memory again)
       failed_.clear();

@@ -7,6 +7,7 @@ import { loadEngine } from 'rulestack';
 parentPort.on('message', async (text) => {
   try {
     const rs = await loadEngine();
+    parentPort.postMessage({ started: true }); // (the reader's time limit runs from here)
     let game;
     try {
       game = rs.createGame(text, { seed: 0 });

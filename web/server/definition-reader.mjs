@@ -53,8 +53,12 @@ export class DefinitionReader {
   async close() {
     const closed = new Error('the definition reader was closed');
     for (const job of this.#queue.splice(0)) job.reject(closed);
-    await Promise.all([...this.#idle.splice(0)].map((w) => w.thread.terminate()));
+    const all = [...this.#all];
+    for (const worker of all) this.#end(worker, closed);
+    await Promise.all(all.map((w) => w.thread.terminate()));
   }
+
+  #all = []; // (every live worker, idle or reading)
 
   #next() {
     while (this.#queue.length > 0) {
@@ -63,20 +67,37 @@ export class DefinitionReader {
       const job = this.#queue.shift();
       worker.job = job;
       worker.thread.ref(); // (a reading in progress keeps the process alive)
-      worker.timer = setTimeout(() => {
-        worker.job = null;
-        job.reject(new DefinitionError([{ path: '', message: `the definition took more than ${this.seconds} s to read` }]));
-        void worker.thread.terminate(); // ('exit' frees its place)
-      }, this.seconds * 1000);
       worker.thread.postMessage(job.text);
     }
   }
 
+  /** Ends a worker, its reading (if any) rejected with `error`; an answer it had already sent is ignored. */
+  #end(worker, error) {
+    worker.ending = true;
+    clearTimeout(worker.timer);
+    this.#idle = this.#idle.filter((w) => w !== worker);
+    const { job } = worker;
+    worker.job = null;
+    job?.reject(error);
+    void worker.thread.terminate(); // ('exit' frees its place)
+  }
+
   #spawn() {
-    const worker = { thread: new Worker(WORKER_URL), job: null, timer: null };
+    const worker = { thread: new Worker(WORKER_URL), job: null, timer: null, ending: false };
     this.#live += 1;
-    worker.thread.on('message', ({ json, errors, failure }) => {
+    this.#all.push(worker);
+    worker.thread.on('message', ({ started, json, errors, failure }) => {
+      if (worker.ending) return;
       const { job } = worker;
+      if (started) {
+        // the time limit runs from here: a worker's own start (its engine loaded) is not the text's
+        const seconds = this.seconds;
+        worker.timer = setTimeout(
+          () => this.#end(worker, new DefinitionError([{ path: '', message: `the definition took more than ${seconds} s to read` }])),
+          seconds * 1000,
+        );
+        return;
+      }
       clearTimeout(worker.timer);
       worker.job = null;
       worker.thread.unref();
@@ -93,7 +114,9 @@ export class DefinitionReader {
       clearTimeout(worker.timer);
       this.#live -= 1;
       this.#idle = this.#idle.filter((w) => w !== worker);
+      this.#all = this.#all.filter((w) => w !== worker);
       worker.job?.reject(e);
+      worker.job = null;
       this.#next();
     });
     return worker;

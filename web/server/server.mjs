@@ -155,20 +155,30 @@ class BoundedBodyServer extends http.Server {
     // (with a listener, node leaves 100 Continue to it instead of sending it before 'request')
     this.on('checkContinue', (req, res) => {
       if (declaredTooLarge(req)) return refuseTooLarge(req, res);
+      if (!this.#admit(req, res)) return; // (refused before it is told to send its body)
       res.writeContinue();
       this.emit('request', req, res);
     });
+  }
+
+  /** The address's budget if the request may go on (counted once: a 100-continue request is admitted before it is told to send its body), else null, the request refused with 429. */
+  #admit(req, res) {
+    if (req.admitted) return req.admitted;
+    const budget = this.#budgets.admit(req.socket.remoteAddress);
+    if (!budget || (hasBody(req) && budget.reading >= MAX_BODIES_PER_ADDRESS)) {
+      refuse(req, res, 429, TOO_MANY_REQUESTS, { 'retry-after': String(this.#budgets.retryAfter) });
+      return null;
+    }
+    req.admitted = budget;
+    return budget;
   }
 
   emit(event, ...args) {
     if (event !== 'request') return super.emit(event, ...args);
     const [req, res] = args;
     if (req.body !== undefined) return super.emit(event, ...args); // (its body read: counted when it came)
-    const budget = this.#budgets.admit(req.socket.remoteAddress);
-    if (!budget || (hasBody(req) && budget.reading >= MAX_BODIES_PER_ADDRESS)) {
-      refuse(req, res, 429, TOO_MANY_REQUESTS, { 'retry-after': String(this.#budgets.retryAfter) });
-      return true;
-    }
+    const budget = this.#admit(req, res);
+    if (!budget) return true;
     if (!hasBody(req)) return super.emit(event, ...args);
     if (declaredTooLarge(req)) {
       refuseTooLarge(req, res);
