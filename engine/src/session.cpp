@@ -1,8 +1,8 @@
 // The JSON-text facade: parsing at the edge, a Game inside, undo history beside it.
-#include <cstdlib>
 #include "rulestack/session.h"
 
 #include <algorithm>
+#include <cstdlib>
 #include <deque>
 
 #include <chrono>
@@ -340,7 +340,6 @@ std::string Session::apply(const std::string& player, const std::string& moveTex
     std::string err;
     if (!parseMove(*game_, mj, m, err, p)) return fail(parseMoveReason(err), err);
     const size_t logStart = game_->log.size();
-    int kept = 0;  // what of the move's undo entry is in the history: 1 its state, 2 its log size too
     State before = game_->state();
     game_->trace = trace_ ? &steps : nullptr;
     std::string msg;
@@ -348,10 +347,6 @@ std::string Session::apply(const std::string& player, const std::string& moveTex
     game_->trace = nullptr;
     if (!reason.empty()) return fail(reason.c_str(), refusal(reason, err, msg));  // (the state as it was: the views kept hold)
     try {
-      history_->states.push_back(std::move(before));
-      kept = 1;
-      history_->logSizes.push_back(logStart + history_->logErased);
-      kept = 2;
       JsonWriter w;
       w.beginObject().key("events").beginArray();
       for (size_t i = logStart; i < game_->log.size(); i++) writeEvent(w, *game_, game_->log[i], p);
@@ -362,6 +357,8 @@ std::string Session::apply(const std::string& player, const std::string& moveTex
         w.endArray();
       }
       w.endObject();
+      history_->logSizes.push_back(logStart + history_->logErased);
+      history_->states.push_back(std::move(before));  // (the last allocation: if it fails, `before` is intact)
       if (history_->states.size() > kUndoDepth) {
         history_->states.pop_front();
         history_->logSizes.pop_front();
@@ -370,12 +367,8 @@ std::string Session::apply(const std::string& player, const std::string& moveTex
       trimLog(*game_, *history_);
       return w.take();
     } catch (const std::bad_alloc&) {
-      // made, but its answer could not be written: taken back (moved, no allocation), as refused
-      if (kept >= 1) {
-        before = std::move(history_->states.back());
-        history_->states.pop_back();
-      }
-      if (kept == 2) history_->logSizes.pop_back();
+      // made, but its answer or undo entry could not be: taken back (moved, no allocation), as refused
+      if (history_->logSizes.size() > history_->states.size()) history_->logSizes.pop_back();
       game_->mutableState() = std::move(before);
       game_->log.resize(logStart);
       throw;

@@ -31,6 +31,7 @@ export class DefinitionReader {
   #idle = [];
   #live = 0;
   #queue = [];
+  #all = []; // (every live worker, idle or reading)
 
   constructor({ size = BOT_WORKERS, seconds = READ_SECONDS } = {}) {
     this.#size = size;
@@ -57,8 +58,6 @@ export class DefinitionReader {
     for (const worker of all) this.#end(worker, closed);
     await Promise.all(all.map((w) => w.thread.terminate()));
   }
-
-  #all = []; // (every live worker, idle or reading)
 
   #next() {
     while (this.#queue.length > 0) {

@@ -16,13 +16,20 @@ export const FLOOD_CLOSE_REASON = 'rulestack room: too many messages, too fast';
 
 /** { burst, perSecond, floodRefusals } from the defaults and what is given; an Error naming a bad one. */
 export function rateLimit(given = {}) {
-  const limits = { ...RATE_LIMIT, ...given };
-  for (const k of Object.keys(limits)) {
-    if (!(k in RATE_LIMIT)) throw new Error(`rulestack server: unknown rate limit '${k}' (limits: ${Object.keys(RATE_LIMIT).join(', ')})`);
-    const v = limits[k];
-    // (perSecond may be a fraction; Infinity turns a limit off)
+  return checkedLimits('rate', RATE_LIMIT, given);
+}
+
+/**
+ * The `defaults` with what is given, each checked ('rate limit' or 'request limit' in the
+ * errors): perSecond a number above 0 (a fraction too), every other a whole number from 1;
+ * Infinity turns a limit off. An Error naming an unknown or bad one.
+ */
+export function checkedLimits(kind, defaults, given = {}) {
+  const limits = { ...defaults, ...given };
+  for (const [k, v] of Object.entries(limits)) {
+    if (!(k in defaults)) throw new Error(`rulestack server: unknown ${kind} limit '${k}' (limits: ${Object.keys(defaults).join(', ')})`);
     const ok = typeof v === 'number' && (k === 'perSecond' ? v > 0 : v === Infinity || (Number.isSafeInteger(v) && v >= 1));
-    if (!ok) throw new Error(`rulestack server: the rate limit ${k} must be ${k === 'perSecond' ? 'a number above 0' : 'a whole number from 1'}, not ${JSON.stringify(v)}`);
+    if (!ok) throw new Error(`rulestack server: the ${kind} limit ${k} must be ${k === 'perSecond' ? 'a number above 0' : 'a whole number from 1'}, not ${JSON.stringify(v)}`);
   }
   return limits;
 }

@@ -10,7 +10,7 @@ import { WebSocket } from 'ws';
 import { notePeerAddress, roomWithStore } from './game-room.mjs';
 import { MAX_DEFINITION_BYTES } from './options.mjs';
 import { createStore } from './record-store.mjs';
-import { TokenBucket, addressKey, rateLimit as withDefaults } from './rate-limit.mjs';
+import { TokenBucket, addressKey, checkedLimits, rateLimit as withDefaults } from './rate-limit.mjs';
 
 export const ROOM_NAME = 'rulestack';
 /** Colyseus's lobby: a client that joins it is sent the listed rooms, then each change. */
@@ -58,7 +58,7 @@ globalThis.WebSocket ??= WebSocket;
  */
 export function createServer({ redisUrl = process.env.REDIS_URL, publicAddress = process.env.PUBLIC_ADDRESS, store, recordTtlSeconds, recordLeaseSeconds, rateLimit, requestLimit } = {}) {
   const limits = withDefaults(rateLimit);
-  const transport = new WebSocketTransport({ maxPayload: MAX_MESSAGE_BYTES, server: new BoundedBodyServer(requestLimits(requestLimit)) });
+  const transport = new WebSocketTransport({ maxPayload: MAX_MESSAGE_BYTES, server: new BoundedBodyServer(checkedLimits('request', REQUEST_LIMIT, requestLimit)) });
   // (before ws-transport's own listener, which has the client join its room at once)
   transport.wss.prependListener('connection', (ws, req) => notePeerAddress(ws, req.socket.remoteAddress));
   transport.wss.on('connection', sayOversizeInOneLine);
@@ -90,17 +90,6 @@ function sayOversizeInOneLine(ws, req) {
       console.error(`rulestack server: a message over ${MAX_MESSAGE_BYTES} bytes from ${req?.socket.remoteAddress ?? 'a client'}: its connection is closed (1009)`);
     });
   }
-}
-
-/** { burst, perSecond } from REQUEST_LIMIT and what is given; an Error naming a bad one. */
-function requestLimits(given = {}) {
-  const limits = { ...REQUEST_LIMIT, ...given };
-  for (const [k, v] of Object.entries(limits)) {
-    if (!(k in REQUEST_LIMIT)) throw new Error(`rulestack server: unknown request limit '${k}' (limits: ${Object.keys(REQUEST_LIMIT).join(', ')})`);
-    const ok = typeof v === 'number' && (k === 'perSecond' ? v > 0 : v === Infinity || (Number.isSafeInteger(v) && v >= 1));
-    if (!ok) throw new Error(`rulestack server: the request limit ${k} must be ${k === 'perSecond' ? 'a number above 0' : 'a whole number from 1'}, not ${JSON.stringify(v)}`);
-  }
-  return limits;
 }
 
 /**
