@@ -11,6 +11,9 @@ import { BOT_WORKERS, whenGone } from './bot-pool.mjs';
 
 /** How long a worker may take to read one definition before it is ended and the definition refused. */
 export const READ_SECONDS = 5;
+/** How many readings may wait for a worker (each holds its text: up to 8 MB); one more is refused at once with READER_BUSY. */
+export const MAX_WAITING = 8;
+export const READER_BUSY = 'the server is reading too many definitions at once: try again in a few seconds';
 const WORKER_URL = new URL('./definition-reader-worker.mjs', import.meta.url);
 
 /** Whether the package reads the text as JSON (else as YAML: see parseDefinition). */
@@ -33,18 +36,25 @@ export class DefinitionReader {
   #queue = [];
   #all = []; // (every live worker, idle or reading)
 
-  constructor({ size = BOT_WORKERS, seconds = READ_SECONDS } = {}) {
+  #waiting;
+
+  constructor({ size = BOT_WORKERS, seconds = READ_SECONDS, waiting = MAX_WAITING } = {}) {
     this.#size = size;
     this.seconds = seconds;
+    this.#waiting = waiting;
   }
 
   /**
    * The engine's JSON of a definition's text (as `createGame` reads it); rejects with the
    * DefinitionError createGame would throw (its errors located in the text), or one saying
-   * the text took longer than `seconds` to read. Readings wait in turn for a free worker.
+   * the text took longer than `seconds` to read. Readings wait in turn for a free worker; with
+   * `waiting` of them waiting already, it rejects at once with READER_BUSY (an Error: the
+   * text is not at fault).
    */
   read(text) {
     return new Promise((resolve, reject) => {
+      // (the queue holds only readings no worker was free for)
+      if (this.#queue.length >= this.#waiting) return reject(new Error(READER_BUSY));
       this.#queue.push({ text, resolve, reject });
       this.#next();
     });

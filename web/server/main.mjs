@@ -10,14 +10,16 @@
 // then RATE_PER_SECOND (default 10); more are refused, and a client with more than
 // RATE_FLOOD_REFUSALS (default 50) refused within 10 s is disconnected (rate-limit.mjs). Each
 // address's HTTP requests (matchmaking): REQUEST_BURST at once (default 60), then
-// REQUEST_PER_SECOND (default 2); more are refused with 429 (server.mjs). With
+// REQUEST_PER_SECOND (default 2); more are refused with 429 (server.mjs); at most
+// REQUEST_READING_BYTES (default 256 MiB) of request bodies are kept at once while they
+// arrive, from all addresses together; a body that would pass it is refused with 503. With
 // Redis, at start: a warning when Redis may evict the records, records of an earlier version
 // set to expire (record-store.mjs, tidy), exit 1 when it does not answer. A port it cannot listen on (in use): exit 1.
 import { REQUEST_LIMIT, createServer } from './server.mjs';
 import { RECORD_TTL_SECONDS, RECORD_LEASE_SECONDS, MAX_RECORD_TTL_SECONDS } from './record-store.mjs';
 import { RATE_LIMIT } from './rate-limit.mjs';
 
-const ENV = 'PORT, REDIS_URL, PUBLIC_ADDRESS, RECORD_TTL_SECONDS, RECORD_LEASE_SECONDS, RATE_BURST, RATE_PER_SECOND, RATE_FLOOD_REFUSALS, REQUEST_BURST and REQUEST_PER_SECOND';
+const ENV = 'PORT, REDIS_URL, PUBLIC_ADDRESS, RECORD_TTL_SECONDS, RECORD_LEASE_SECONDS, RATE_BURST, RATE_PER_SECOND, RATE_FLOOD_REFUSALS, REQUEST_BURST, REQUEST_PER_SECOND and REQUEST_READING_BYTES';
 // (a bound only against typing errors: a limit this high is as good as none)
 const MAX_RATE = 1_000_000;
 
@@ -30,20 +32,25 @@ if (!/^\d+$/.test(process.env.PORT ?? '2567') || port < 1 || port > 65535) {
   console.error(`rulestack server: PORT must be a port number from 1 to 65535, not '${process.env.PORT}'`);
   process.exit(2);
 }
-/** A whole number of seconds from 1 to MAX_RECORD_TTL_SECONDS from the environment (else exit 2). */
-function seconds(name, byDefault) {
+/** A whole number from `min` to `max` from the environment (else exit 2); `what` names it in the error. */
+function wholeNumber(name, byDefault, min, max, what = 'a whole number') {
   const v = process.env[name] ?? String(byDefault);
-  if (!/^\d+$/.test(v) || Number(v) < 1 || Number(v) > MAX_RECORD_TTL_SECONDS) {
-    console.error(`rulestack server: ${name} must be a number of seconds from 1 to ${MAX_RECORD_TTL_SECONDS}, not '${v}'`);
+  if (!/^\d+$/.test(v) || Number(v) < min || Number(v) > max) {
+    console.error(`rulestack server: ${name} must be ${what} from ${min} to ${max}, not '${v}'`);
     process.exit(2);
   }
   return Number(v);
 }
+/** A whole number of seconds from 1 to MAX_RECORD_TTL_SECONDS from the environment (else exit 2). */
+function seconds(name, byDefault) {
+  return wholeNumber(name, byDefault, 1, MAX_RECORD_TTL_SECONDS, 'a number of seconds');
+}
 /** A number from the environment, above 0 and at most MAX_RATE, whole unless `fraction` (else exit 2). */
 function rate(name, byDefault, fraction = false) {
+  if (!fraction) return wholeNumber(name, byDefault, 1, MAX_RATE);
   const v = process.env[name] ?? String(byDefault);
-  if (!(fraction ? /^\d+(\.\d+)?$/ : /^\d+$/).test(v) || !(Number(v) > 0) || Number(v) > MAX_RATE) {
-    console.error(`rulestack server: ${name} must be ${fraction ? `a number above 0 and at most ${MAX_RATE}` : `a whole number from 1 to ${MAX_RATE}`}, not '${v}'`);
+  if (!/^\d+(\.\d+)?$/.test(v) || !(Number(v) > 0) || Number(v) > MAX_RATE) {
+    console.error(`rulestack server: ${name} must be a number above 0 and at most ${MAX_RATE}, not '${v}'`);
     process.exit(2);
   }
   return Number(v);
@@ -58,6 +65,7 @@ const rateLimit = {
 const requestLimit = {
   burst: rate('REQUEST_BURST', REQUEST_LIMIT.burst),
   perSecond: rate('REQUEST_PER_SECOND', REQUEST_LIMIT.perSecond, true),
+  readingBytes: wholeNumber('REQUEST_READING_BYTES', REQUEST_LIMIT.readingBytes, 1, Number.MAX_SAFE_INTEGER),
 };
 const { server, store } = createServer({ recordTtlSeconds, recordLeaseSeconds, rateLimit, requestLimit });
 if (store.tidy) {

@@ -34,12 +34,17 @@ export const REQUEST_TOO_LARGE = `rulestack server: the request is larger than $
 /**
  * How many HTTP requests one remote address (addressKey) may make — matchmaking: creating,
  * joining, the lobby — `burst` at once, then `perSecond`: each may compile a definition, so
- * more are refused (429). Far more than a person makes.
+ * more are refused (429). Far more than a person makes. `readingBytes`: how many bytes of
+ * request bodies the process keeps at once, from all addresses together, while they arrive
+ * (up to MAX_BODIES_PER_ADDRESS of MAX_REQUEST_BYTES each from every address would be
+ * unbounded); a body that would pass it is refused (503, SERVER_BUSY).
  */
-export const REQUEST_LIMIT = Object.freeze({ burst: 60, perSecond: 2 });
+export const REQUEST_LIMIT = Object.freeze({ burst: 60, perSecond: 2, readingBytes: 256 * 1024 * 1024 });
 /** The most request bodies one address may be sending at once (each up to MAX_REQUEST_BYTES is kept while it arrives): more are refused (429). */
 export const MAX_BODIES_PER_ADDRESS = 4;
 export const TOO_MANY_REQUESTS = 'rulestack server: too many requests from this address: try again in a few seconds';
+/** How a request body is refused when the bodies all addresses are sending at once would pass REQUEST_LIMIT.readingBytes (503). */
+export const SERVER_BUSY = 'rulestack server: the server is reading too many requests at once: try again in a few seconds';
 
 // @colyseus/core 0.18 checks a reconnected client against the global WebSocket.OPEN, which
 // node 20 lacks (node 22 has it): without this every reconnection fails there.
@@ -137,17 +142,32 @@ class RequestBudgets {
  */
 class BoundedBodyServer extends http.Server {
   #budgets;
+  #readingBytes; // the bound on bodies kept at once (REQUEST_LIMIT.readingBytes)
+  #held = 0; // bytes kept for bodies arriving now: each one's Content-Length, or what has come of a chunked one
 
   constructor(limits) {
     super();
     this.#budgets = new RequestBudgets(limits);
+    this.#readingBytes = limits.readingBytes;
     // (with a listener, node leaves 100 Continue to it instead of sending it before 'request')
     this.on('checkContinue', (req, res) => {
       if (declaredTooLarge(req)) return refuseTooLarge(req, res);
       if (!this.#admit(req, res)) return; // (refused before it is told to send its body)
+      if (!this.#hasRoom(req, res, declaredBytes(req))) return;
       res.writeContinue();
       this.emit('request', req, res);
     });
+  }
+
+  /** Whether `bytes` more of bodies may be kept now; if not, the request is refused (503). */
+  #hasRoom(req, res, bytes) {
+    if (this.#held + bytes <= this.#readingBytes) return true;
+    this.#refuseBusy(req, res);
+    return false;
+  }
+
+  #refuseBusy(req, res) {
+    refuse(req, res, 503, SERVER_BUSY, { 'retry-after': String(this.#budgets.retryAfter) });
   }
 
   /** The address's budget if the request may go on (counted once: a 100-continue request is admitted before it is told to send its body), else null, the request refused with 429. */
@@ -173,21 +193,35 @@ class BoundedBodyServer extends http.Server {
       refuseTooLarge(req, res);
       return true;
     }
+    // a declared body's room is kept before it is read (so that bodies arriving together cannot pass the bound), a chunked one's as it comes
+    let held = declaredBytes(req);
+    if (!this.#hasRoom(req, res, held)) return true;
+    this.#held += held;
     budget.reading += 1;
     let reading = true;
     const done = () => {
-      if (reading) budget.reading -= 1;
+      if (reading) {
+        budget.reading -= 1;
+        this.#held -= held;
+      }
       reading = false;
     };
     const chunks = [];
     let size = 0;
-    const onData = (chunk) => {
-      size += chunk.length;
-      if (size <= MAX_REQUEST_BYTES) return void chunks.push(chunk);
+    const stop = () => {
       req.off('data', onData).off('end', onEnd);
       chunks.length = 0;
       done();
-      refuseTooLarge(req, res);
+    };
+    const onData = (chunk) => {
+      size += chunk.length;
+      if (size > MAX_REQUEST_BYTES) return void (stop(), refuseTooLarge(req, res));
+      if (size > held) {
+        if (this.#held + size - held > this.#readingBytes) return void (stop(), this.#refuseBusy(req, res));
+        this.#held += size - held;
+        held = size;
+      }
+      chunks.push(chunk);
     };
     // (read as Colyseus's own pre-reading does it: the text as req.body, which its router takes instead of the stream)
     const onEnd = () => {
@@ -203,6 +237,11 @@ class BoundedBodyServer extends http.Server {
 /** Whether a request carries a body (node's parser: a Content-Length above 0, or Transfer-Encoding). */
 function hasBody(req) {
   return req.headers['transfer-encoding'] !== undefined || Number(req.headers['content-length']) > 0;
+}
+
+/** The body's length as its Content-Length declares it (0 for a chunked body). */
+function declaredBytes(req) {
+  return Number(req.headers['content-length']) || 0;
 }
 
 function declaredTooLarge(req) {

@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import net from 'node:net';
 import { join } from 'rulestack/client';
 import { fromAddress, spawnServer, startServer } from './helpers.mjs';
-import { MAX_BODIES_PER_ADDRESS, MAX_REQUEST_BYTES, REQUEST_LIMIT, REQUEST_TOO_LARGE, TOO_MANY_REQUESTS, createServer } from '../server.mjs';
+import { MAX_BODIES_PER_ADDRESS, MAX_REQUEST_BYTES, REQUEST_LIMIT, REQUEST_TOO_LARGE, SERVER_BUSY, TOO_MANY_REQUESTS, createServer } from '../server.mjs';
 import { MAX_DEFINITION_BYTES } from '../options.mjs';
 
 let env;
@@ -153,11 +153,12 @@ describe('requests a second, and bodies at once, from one address', () => {
   const body = JSON.stringify({ game: 'tictactoe', seed: 1 });
 
   test('the defaults, and bad limits refused with their names', () => {
-    assert.deepEqual(REQUEST_LIMIT, { burst: 60, perSecond: 2 });
+    assert.deepEqual(REQUEST_LIMIT, { burst: 60, perSecond: 2, readingBytes: 256 * 1024 * 1024 });
     assert.equal(MAX_BODIES_PER_ADDRESS, 4);
     assert.throws(() => createServer({ requestLimit: { burst: 0 } }), { message: 'rulestack server: the request limit burst must be a whole number from 1, not 0' });
     assert.throws(() => createServer({ requestLimit: { perSecond: 0 } }), { message: 'rulestack server: the request limit perSecond must be a number above 0, not 0' });
-    assert.throws(() => createServer({ requestLimit: { brust: 1 } }), { message: "rulestack server: unknown request limit 'brust' (limits: burst, perSecond)" });
+    assert.throws(() => createServer({ requestLimit: { readingBytes: 0.5 } }), { message: 'rulestack server: the request limit readingBytes must be a whole number from 1, not 0.5' });
+    assert.throws(() => createServer({ requestLimit: { brust: 1 } }), { message: "rulestack server: unknown request limit 'brust' (limits: burst, perSecond, readingBytes)" });
   });
 
   test('past its burst an address is refused (429, with Retry-After and CORS), another address is not; a token comes back in time', async () => {
@@ -206,6 +207,59 @@ describe('requests a second, and bodies at once, from one address', () => {
       await new Promise((r) => setTimeout(r, 200));
       const { response } = await rawRequest(createHead(server.port, body), [], 5000, server.port);
       assert.equal(status(response), 200, response);
+    } finally {
+      server.child.kill('SIGTERM');
+    }
+  });
+  test('the bodies of all addresses together are kept within readingBytes: one that would pass it is refused (503, with Retry-After); room comes back as they end', async () => {
+    const server = await spawnServer({ REQUEST_BURST: '100', REQUEST_READING_BYTES: '3000' });
+    try {
+      const head = (length, extra = []) =>
+        ['POST /matchmake/create/rulestack HTTP/1.1', `Host: 127.0.0.1:${server.port}`, 'Content-Type: application/json', 'Origin: https://example.org', ...extra, ...(length === null ? ['Transfer-Encoding: chunked'] : [`Content-Length: ${length}`]), '', ''].join('\r\n');
+      // a valid room request padded to `length` bytes
+      const padded = (length) => body.slice(0, -1) + ' '.repeat(length - body.length) + '}';
+      // what comes back before the connection closes (the server closes it, or the test does: `close`)
+      const sockets = [];
+      const from = (localAddress, text, chunks, ms) =>
+        new Promise((resolve) => {
+          const socket = net.connect({ port: server.port, host: '127.0.0.1', localAddress });
+          sockets.push(socket);
+          let response = '';
+          const timer = setTimeout(() => socket.destroy(), ms);
+          socket.on('data', (d) => (response += d));
+          socket.on('close', () => (clearTimeout(timer), resolve(response)));
+          socket.on('error', () => {});
+          socket.on('connect', () => {
+            socket.write(text);
+            for (const c of chunks) socket.write(c);
+          });
+        });
+      // two addresses each send a part of a 1,200-byte body and stall: 2,400 of 3,000 kept for them
+      const stalled = ['127.0.0.2', '127.0.0.3'].map((a) => from(a, head(1200) + '{"game":', [], 60_000));
+      const [first, second] = sockets;
+      await new Promise((r) => setTimeout(r, 300));
+      // a third address's 1,000-byte body would pass the bound: refused before it is read
+      const third = await from('127.0.0.4', head(1000) + padded(1000), [], 3000);
+      assert.equal(status(third), 503, third);
+      assert.deepEqual(jsonBody(third), { code: 503, error: SERVER_BUSY });
+      assert.match(third, /\r\nretry-after: 1\r\n/i);
+      assert.match(third, /\r\naccess-control-allow-origin: https:\/\/example\.org\r\n/i);
+      // a body within what is left is read and answered
+      const small = await from('127.0.0.4', head(body.length) + body, [], 5000);
+      assert.equal(status(small), 200, small);
+      // a chunked body is counted as it comes: refused once it passes what is left
+      const chunk = (text) => `${text.length.toString(16)}\r\n${text}\r\n`;
+      const chunked = await from('127.0.0.5', head(null), [chunk(' '.repeat(400)), chunk(' '.repeat(400))], 3000);
+      assert.equal(status(chunked), 503, chunked);
+      // the stalled ones closed: their room is free again
+      first.destroy();
+      second.destroy();
+      for (const response of await Promise.all(stalled)) assert.equal(response, '', 'the two were being read, unanswered');
+      await new Promise((r) => setTimeout(r, 200));
+      const large = await from('127.0.0.4', head(2500) + padded(2500), [], 5000);
+      assert.equal(status(large), 200, large);
+      const chunkedOk = await from('127.0.0.5', head(null), [chunk(padded(900)), '0\r\n\r\n'], 5000);
+      assert.equal(status(chunkedOk), 200, chunkedOk);
     } finally {
       server.child.kill('SIGTERM');
     }

@@ -360,6 +360,9 @@ test('npm run server takes its limits from RATE_BURST, RATE_PER_SECOND and RATE_
     [{ RATE_FLOOD_REFUSALS: '-1' }, /^rulestack server: RATE_FLOOD_REFUSALS must be a whole number from 1 to 1000000, not '-1'$/m],
     [{ REQUEST_BURST: '0' }, /^rulestack server: REQUEST_BURST must be a whole number from 1 to 1000000, not '0'$/m],
     [{ REQUEST_PER_SECOND: '-2' }, /^rulestack server: REQUEST_PER_SECOND must be a number above 0 and at most 1000000, not '-2'$/m],
+    [{ REQUEST_READING_BYTES: '0' }, /^rulestack server: REQUEST_READING_BYTES must be a whole number from 1 to 9007199254740991, not '0'$/m],
+    [{ REQUEST_READING_BYTES: '1e9' }, /^rulestack server: REQUEST_READING_BYTES must be a whole number from 1 to 9007199254740991, not '1e9'$/m],
+    [{ RECORD_TTL_SECONDS: '0' }, /^rulestack server: RECORD_TTL_SECONDS must be a number of seconds from 1 to 2147483, not '0'$/m],
   ];
   await Promise.all(
     cases.map(async ([vars, message]) => {
