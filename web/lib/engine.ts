@@ -4,12 +4,12 @@ import type { EngineModule } from './wasm/engine.mjs';
 import { compileEngine, instantiateLater, instantiateNow, type WasmSource } from './wasm-load.js';
 import { DefinitionError, EngineCrashedError, SnapshotError, type DefinitionIssue } from './errors.js';
 import { parseDefinition, locateIssues, loadYaml, type DefinitionFormat, type ParsedDefinition } from './definition.js';
-import { Game, Bot, EngineInstance, disposedError, crashText, parseEngineJson, DEFAULT_LOG_LIMIT, MAX_LOG_LIMIT } from './game.js';
+import { Game, Bot, EngineInstance, crashText, parseEngineJson, BOT_KINDS, BOT_LEVELS, DEFAULT_LOG_LIMIT, MAX_LOG_LIMIT } from './game.js';
 import type { Session } from './wasm/engine.mjs';
 import { batchesOf, mergeResults, runOf, simulateAnswer } from './simulate-batches.js';
 import { coreCount, runInWorkers, WorkerPool } from './simulate-pool.js';
-import { seedJson } from './seed.js';
-import { checkOptions } from './options.js';
+import { jsonWithSeed, seedJson } from './seed.js';
+import { checkBoolean, checkOneOf, checkOptions, shown } from './options.js';
 import type {
   BotOptions,
   GameDefinition,
@@ -70,7 +70,7 @@ function countOption(name: string, x: unknown, max: number): number {
   return x;
 }
 
-const SIM_BOTS = ['random', 'mcts', 'easy', 'normal', 'hard'];
+const SIM_BOTS = [...BOT_KINDS, ...BOT_LEVELS];
 
 /** simulate's options as the types say (the seed is read as the engine reads it, see runOf). */
 const SIMULATE_KEYS = ['games', 'bot', 'seed', 'iterations', 'maxMoves', 'hashes'] as const;
@@ -82,17 +82,18 @@ function checkSimulateOptions(opts: unknown, what: 'simulate' | 'simulateParalle
   checkOptions<ParallelSimulateOptions>(what, opts, what === 'simulate' ? SIMULATE_KEYS : PARALLEL_KEYS);
   const o = opts as Record<string, unknown>;
   countOption('games', o.games, 1_000_000);
-  if (o.bot !== undefined && !SIM_BOTS.includes(o.bot as string))
-    throw new RangeError(`rulestack: invalid bot: ${JSON.stringify(o.bot)} (${SIM_BOTS.join(', ')})`);
+  if (o.bot !== undefined) checkOneOf('bot', o.bot, SIM_BOTS);
   if (o.iterations !== undefined) countOption('iterations', o.iterations, 100_000);
   if (o.maxMoves !== undefined) countOption('maxMoves', o.maxMoves, 100_000);
   // game i plays seed + i: a whole number (not a Seed of createGame: no bigint, no string)
-  const shown = (v: unknown) => (typeof v === 'bigint' ? `${v}n` : typeof v === 'number' ? String(v) : (JSON.stringify(v) ?? String(v)));
   if (o.seed !== undefined && o.seed !== null && !(Number.isSafeInteger(o.seed) && (o.seed as number) >= 0 && (o.seed as number) <= Number.MAX_SAFE_INTEGER - ((o.games as number) - 1)))
     throw new (typeof o.seed === 'number' ? RangeError : TypeError)(
       `rulestack: ${what}: seed must be an integer from 0 to ${Number.MAX_SAFE_INTEGER} - games + 1 (game i plays seed + i), not ${shown(o.seed)}`,
     );
-  if (o.hashes !== undefined && typeof o.hashes !== 'boolean') throw new TypeError(`rulestack: ${what}: hashes must be true or false, not ${shown(o.hashes)}`);
+  checkBoolean(what, 'hashes', o.hashes);
+  // (null: none, as `?.` calls it)
+  if (o.onProgress !== undefined && o.onProgress !== null && typeof o.onProgress !== 'function')
+    throw new TypeError(`rulestack: ${what}: onProgress must be a function, not ${shown(o.onProgress)}`);
 }
 
 let cached: Promise<Rulestack> | undefined;
@@ -320,9 +321,11 @@ export class Rulestack {
     }
   }
 
-  /** A bot for a game: `.choose(player)` returns a legal move. */
+  /**
+   * A bot for a game: `.choose(player)` returns a legal move. A TypeError for what is not a
+   * Game of this package, an Error for a disposed game, and the options' errors (see Bot).
+   */
   bot(game: Game, opts: BotOptions = {}): Bot {
-    if (game.disposed) throw disposedError();
     return new Bot(game, opts);
   }
 
@@ -384,10 +387,17 @@ export class Rulestack {
 
   /**
    * Runs a scenario: `{ game: <definition object>, seed, steps: [...] }` (the game
-   * inline; the CLI resolves paths).
+   * inline; the CLI resolves paths). A bigint `seed` is read as createGame reads it (from
+   * -2^63 to 2^63-1, else a TypeError before anything runs); any other seed as the engine
+   * reads a scenario file's (one it refuses is the scenario's failure).
    */
   runScenario(scenario: Record<string, unknown> | string): ScenarioResult {
-    const text = typeof scenario === 'string' ? scenario : JSON.stringify(scenario);
+    let text: string;
+    if (typeof scenario === 'string') text = scenario;
+    else if (typeof (scenario as { seed?: unknown } | null)?.seed === 'bigint') {
+      const { seed, ...rest } = scenario;
+      text = jsonWithSeed(rest, seed);
+    } else text = JSON.stringify(scenario);
     return parseEngineJson<ScenarioResult>(this.#run('runScenario', (m) => m.runScenario(text)), 'runScenario');
   }
 }

@@ -2,8 +2,8 @@
 // EngineInstance: one instantiation of engine.wasm, which a trap kills (see Rulestack).
 import type { EngineModule, Session } from './wasm/engine.mjs';
 import { EngineCrashedError, IllegalMoveError } from './errors.js';
-import { botSeed, seedJson } from './seed.js';
-import { checkOptions } from './options.js';
+import { botSeed, jsonWithSeed } from './seed.js';
+import { checkBoolean, checkOneOf, checkOptions, shown } from './options.js';
 import type { GameEvent, GameView, Move, PlayerId, PlayerRef, ResolutionStep, Snapshot, BotOptions, Seed } from './types.js';
 
 export interface MoveRecord {
@@ -416,19 +416,40 @@ export class Game {
   }
 }
 
+/** @internal A bot's kinds, and its levels (MCTS with a budget each). */
+export const BOT_KINDS = ['random', 'mcts'] as const;
+export const BOT_LEVELS = ['easy', 'normal', 'hard'] as const;
+
+/** What a value that is not a Game is, for an error message: `null`, `a plain object`, `a Rulestack`. */
+function notAGame(x: unknown): string {
+  if (typeof x !== 'object' || x === null) return shown(x);
+  if (Array.isArray(x)) return 'an array';
+  const name = (Object.getPrototypeOf(x) as { constructor?: { name?: unknown } } | null)?.constructor?.name;
+  if (typeof name !== 'string' || name === '' || name === 'Object') return 'a plain object';
+  // (a Game of another copy of the package: its games and sessions are that copy's)
+  return name === 'Game' ? 'a Game of another copy of rulestack' : `a ${name}`;
+}
+
 /** A bot bound to a game: `choose(player)` returns the move it would make now. */
 export class Bot {
   readonly game: Game;
   readonly options: Required<Pick<BotOptions, 'kind'>> & BotOptions;
   #calls = 0;
 
+  /**
+   * A TypeError for what is not a Game of this package, an Error for a disposed game; for the
+   * options, a RangeError for an unknown level or kind, a TypeError for a seed that is not
+   * one or an `omniscient` that is not a boolean.
+   */
   constructor(game: Game, options: BotOptions = {}) {
+    if (!(game instanceof Game)) throw new TypeError(`rulestack: bot: game must be a Game from createGame or restore, not ${notAGame(game)}`);
+    if (game.disposed) throw disposedError();
     checkOptions<BotOptions>('bot', options, ['kind', 'level', 'seed', 'iterations', 'maxPlayoutMoves', 'omniscient']);
     const level = options.level;
-    if (level !== undefined && level !== 'easy' && level !== 'normal' && level !== 'hard')
-      throw new TypeError(`unknown bot level: ${String(level)} (easy, normal or hard)`);
+    if (level !== undefined) checkOneOf('level', level, BOT_LEVELS);
     const kind = options.kind ?? (level ? 'mcts' : 'random');
-    if (kind !== 'random' && kind !== 'mcts') throw new TypeError(`unknown bot kind: ${String(kind)}`);
+    checkOneOf('kind', kind, BOT_KINDS);
+    checkBoolean('bot', 'omniscient', options.omniscient);
     if (options.seed !== undefined) botSeed(options.seed, 0); // (a TypeError now for a seed that is not one)
     for (const key of ['iterations', 'maxPlayoutMoves'] as const) {
       const n = options[key];
@@ -448,8 +469,7 @@ export class Bot {
     const opts: Record<string, unknown> = { kind: this.options.kind };
     for (const key of ['level', 'iterations', 'maxPlayoutMoves', 'omniscient'] as const)
       if (this.options[key] !== undefined) opts[key] = this.options[key];
-    // (a bigint has no JSON of its own: the seed's text is put in by hand)
-    const optsJson = `${JSON.stringify(opts).slice(0, -1)},"seed":${seedJson(seed)}}`;
+    const optsJson = jsonWithSeed(opts, seed);
     const r = parseEngineJson<unknown>(callGame(this.game, 'bot.choose', (s) => s.botChoose(id, optsJson)), 'botChoose');
     if (r === null || r === undefined) return null;
     if (typeof r === 'object' && !Array.isArray(r) && 'error' in (r as object) && !('action' in (r as object)) && !('decision' in (r as object))) {

@@ -1,6 +1,18 @@
 // The options objects of the API's calls: a key the call does not take (a typo such as
 // `sed` for `seed`, which would silently draw a random seed) is an error that names the
-// call and the keys it takes, as the engine's loader does for a definition's keys.
+// call and the keys it takes, as the engine's loader does for a definition's keys. And the
+// checks of single options that several calls share, each in one form wherever it is used.
+
+/** A value as an error message shows it: a string quoted, a bigint with its `n`. */
+export function shown(v: unknown): string {
+  if (typeof v === 'bigint') return `${v}n`;
+  if (typeof v === 'number') return String(v); // (NaN and Infinity, which JSON writes as null)
+  try {
+    return JSON.stringify(v) ?? String(v);
+  } catch {
+    return Object.prototype.toString.call(v); // (a cycle)
+  }
+}
 
 /**
  * Nothing when `opts` is undefined or an object of `allowed` keys, else a TypeError or
@@ -13,4 +25,14 @@ export function checkOptions<T extends object>(what: string, opts: unknown, allo
   for (const key of Object.keys(opts))
     if (!(allowed as readonly string[]).includes(key))
       throw new RangeError(`rulestack: ${what}: unknown option '${key}' (options: ${allowed.join(', ')})${hint}`);
+}
+
+/** Nothing when `value` is undefined or a boolean, else a TypeError naming the call and the option. */
+export function checkBoolean(what: string, name: string, value: unknown): void {
+  if (value !== undefined && typeof value !== 'boolean') throw new TypeError(`rulestack: ${what}: ${name} must be true or false, not ${shown(value)}`);
+}
+
+/** Nothing when `value` is one of `allowed`, else a RangeError naming the option and listing them. */
+export function checkOneOf(name: string, value: unknown, allowed: readonly string[]): void {
+  if (!allowed.includes(value as string)) throw new RangeError(`rulestack: invalid ${name}: ${shown(value)} (${allowed.join(', ')})`);
 }

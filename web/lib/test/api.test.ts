@@ -537,7 +537,7 @@ describe('bot seeds', () => {
         assert.throws(() => rs.bot(game, { seed: seed as never }), TypeError, String(seed));
       }
       // its message says what a bot seed is (not a string, unlike a game's)
-      assert.throws(() => rs.bot(game, { seed: 1.5 }), { message: 'invalid bot seed: 1.5 (a bot seed is a safe integer or a bigint: not an integer)' });
+      assert.throws(() => rs.bot(game, { seed: 1.5 }), { message: 'rulestack: invalid bot seed: 1.5 (a bot seed is a safe integer or a bigint: not an integer)' });
     } finally {
       game.dispose();
     }

@@ -105,7 +105,7 @@ test('bot levels: easy, normal and hard are MCTS with budgets; an unknown level 
       assert.ok(move && legal.includes(JSON.stringify(move)), `${level}: a legal move`);
       assert.deepEqual(rs.bot(game, { level, seed: 4 }).choose('0'), move, `${level}: the same seed, the same move`);
     }
-    assert.throws(() => rs.bot(game, { level: 'expert' as 'hard' }), /unknown bot level: expert/);
+    assert.throws(() => rs.bot(game, { level: 'expert' as 'hard' }), { name: 'RangeError', message: 'rulestack: invalid level: "expert" (easy, normal, hard)' });
   } finally {
     game.dispose();
   }
