@@ -4,7 +4,7 @@
 // its events), so apply is asynchronous and the rest reads the last update.
 import { Client, type Room } from '@colyseus/sdk';
 import { IllegalMoveError } from './errors.js';
-import { checkOptions } from './options.js';
+import { checkOptions, shown } from './options.js';
 import type { GameEvent, GameView, Move, PlayerId } from './types.js';
 import type { GameLog } from './game.js';
 
@@ -218,8 +218,9 @@ export class OnlineGame {
   }
 
   on<K extends OnlineGameEventName>(name: K, callback: (arg: OnlineGameEventMap[K]) => void): () => void {
+    if (!Object.hasOwn(this.#listeners, name)) throw new TypeError(`rulestack client: unknown event '${String(name)}' (events: ${Object.keys(this.#listeners).join(', ')})`);
+    if (typeof callback !== 'function') throw new TypeError(`rulestack client: callback must be a function, not ${shown(callback)}`);
     const set = this.#listeners[name];
-    if (!set) throw new TypeError(`rulestack client: unknown event '${String(name)}' (events: ${Object.keys(this.#listeners).join(', ')})`);
     set.add(callback);
     return () => void set.delete(callback);
   }

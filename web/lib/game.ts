@@ -386,9 +386,9 @@ export class Game {
    */
   on<K extends GameEventName>(name: K, callback: Listener<K>): () => void {
     this.#live();
-    const set = this.#listeners[name] as Set<Listener<K>> | undefined;
-    if (!set) throw new TypeError(`unknown game event: ${String(name)}`);
-    if (typeof callback !== 'function') throw new TypeError('callback must be a function');
+    checkOneOf('game event', name, Object.keys(this.#listeners));
+    if (typeof callback !== 'function') throw new TypeError(`rulestack: on: callback must be a function, not ${shown(callback)}`);
+    const set = this.#listeners[name] as Set<Listener<K>>;
     set.add(callback);
     return () => {
       set.delete(callback);

@@ -201,3 +201,22 @@ describe('seeds', () => {
     }
   });
 });
+
+describe('game.on', () => {
+  test('an unknown event name (one an object has too: toString) or a callback that is not a function is refused; nothing is subscribed', () => {
+    unchanged((game) => {
+      const on = game.on as (name: string, cb: unknown) => () => void;
+      for (const name of ['moves', 'toString', '__proto__']) {
+        assert.throws(() => on.call(game, name, () => {}), { name: 'RangeError', message: `rulestack: invalid game event: "${name}" (event, move, undo)` });
+      }
+      assert.throws(() => on.call(game, 'move', 'log'), { name: 'TypeError', message: 'rulestack: on: callback must be a function, not "log"' });
+      // a real one still hears the next move
+      const heard: string[] = [];
+      const off = game.on('move', (m) => heard.push(m.player));
+      game.apply('1', game.legalMoves('1')[0]!);
+      off();
+      game.undo();
+      assert.deepEqual(heard, ['1']);
+    });
+  });
+});

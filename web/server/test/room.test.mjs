@@ -42,6 +42,19 @@ test('seats: the first free seat, a named seat, a taken seat, a spectator', asyn
   assert.equal((await nextMessage(d, 'update')).seat, '0');
 });
 
+test("the client's on(): an unknown event name (toString too) or a callback that is not a function is refused", async () => {
+  const room = await env.colyseus.createRoom('rulestack', { game: 'tictactoe', seed: 1 });
+  const game = await join(env.url, room.roomId, { seat: '0' });
+  try {
+    for (const name of ['moves', 'toString']) {
+      assert.throws(() => game.on(name, () => {}), { name: 'TypeError', message: `rulestack client: unknown event '${name}' (events: event, update, timeout, reconnect, leave)` });
+    }
+    assert.throws(() => game.on('update', 5), { name: 'TypeError', message: 'rulestack client: callback must be a function, not 5' });
+  } finally {
+    await game.leave();
+  }
+});
+
 test('moves: each client gets exactly its view, its new events and its legal moves', async () => {
   const local = rs.createGame(text('duel'), { seed: 11 });
   const room = await env.colyseus.createRoom('rulestack', { game: 'duel', seed: 11 });
