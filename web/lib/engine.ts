@@ -9,7 +9,7 @@ import type { Session } from './wasm/engine.mjs';
 import { batchesOf, mergeResults, runOf, simulateAnswer } from './simulate-batches.js';
 import { coreCount, runInWorkers, WorkerPool } from './simulate-pool.js';
 import { jsonWithSeed, seedJson } from './seed.js';
-import { checkBoolean, checkOneOf, checkOptions, shown } from './options.js';
+import { checkBoolean, checkOneOf, checkOptions, countOption, shown } from './options.js';
 import type {
   BotOptions,
   GameDefinition,
@@ -62,13 +62,6 @@ async function instantiate(opts: LoadOptions): Promise<Rulestack> {
 const compiledOf = new WeakMap<Rulestack, WebAssembly.Module>();
 // simulateParallel's workers, kept between its runs (see WorkerPool)
 const poolOf = new WeakMap<Rulestack, WorkerPool>();
-
-/** An integer from 1 to max (a count of workers or games), else a RangeError naming the option. */
-function countOption(name: string, x: unknown, max: number): number {
-  if (typeof x !== 'number' || !Number.isInteger(x) || x < 1 || x > max)
-    throw new RangeError(`rulestack: invalid ${name}: ${String(x)} (an integer from 1 to ${max})`);
-  return x;
-}
 
 const SIM_BOTS = [...BOT_KINDS, ...BOT_LEVELS];
 

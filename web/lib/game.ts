@@ -3,7 +3,7 @@
 import type { EngineModule, Session } from './wasm/engine.mjs';
 import { EngineCrashedError, IllegalMoveError } from './errors.js';
 import { botSeed, jsonWithSeed } from './seed.js';
-import { checkBoolean, checkOneOf, checkOptions, shown } from './options.js';
+import { checkBoolean, checkOneOf, checkOptions, countOption, shown } from './options.js';
 import type { GameEvent, GameView, Move, PlayerId, PlayerRef, ResolutionStep, Snapshot, BotOptions, Seed } from './types.js';
 
 export interface MoveRecord {
@@ -451,11 +451,7 @@ export class Bot {
     checkOneOf('kind', kind, BOT_KINDS);
     checkBoolean('bot', 'omniscient', options.omniscient);
     if (options.seed !== undefined) botSeed(options.seed, 0); // (a TypeError now for a seed that is not one)
-    for (const key of ['iterations', 'maxPlayoutMoves'] as const) {
-      const n = options[key];
-      if (n !== undefined && (typeof n !== 'number' || !Number.isInteger(n) || n < 1 || n > 100_000))
-        throw new RangeError(`rulestack: invalid ${key}: ${String(n)} (an integer from 1 to 100000)`);
-    }
+    for (const key of ['iterations', 'maxPlayoutMoves'] as const) if (options[key] !== undefined) countOption(key, options[key], 100_000);
     this.game = game;
     this.options = { ...options, kind };
   }

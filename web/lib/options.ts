@@ -36,3 +36,10 @@ export function checkBoolean(what: string, name: string, value: unknown): void {
 export function checkOneOf(name: string, value: unknown, allowed: readonly string[]): void {
   if (!allowed.includes(value as string)) throw new RangeError(`rulestack: invalid ${name}: ${shown(value)} (${allowed.join(', ')})`);
 }
+
+/** An integer from 1 to max (a count of workers, games or iterations), else a RangeError naming the option. */
+export function countOption(name: string, x: unknown, max: number): number {
+  if (typeof x !== 'number' || !Number.isInteger(x) || x < 1 || x > max)
+    throw new RangeError(`rulestack: invalid ${name}: ${String(x)} (an integer from 1 to ${max})`);
+  return x;
+}
