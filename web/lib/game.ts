@@ -47,16 +47,9 @@ export function playerId(player: unknown): PlayerId {
   return player;
 }
 
+/** A value as the errors show it: a string in single quotes (a player id), anything else as `shown` does. */
 function describe(x: unknown): string {
-  if (typeof x === 'string') return `'${x}'`;
-  if (typeof x === 'bigint') return `${x}n`;
-  if (typeof x === 'symbol') return x.toString();
-  if (typeof x === 'number') return String(x); // (NaN and Infinity, which JSON writes as null)
-  try {
-    return x === undefined ? 'undefined' : JSON.stringify(x) ?? String(x);
-  } catch {
-    return Object.prototype.toString.call(x);
-  }
+  return typeof x === 'string' ? `'${x}'` : shown(x);
 }
 
 // ------------------------------------------------------------------ the engine instance
@@ -427,7 +420,7 @@ function notAGame(x: unknown): string {
   const name = (Object.getPrototypeOf(x) as { constructor?: { name?: unknown } } | null)?.constructor?.name;
   if (typeof name !== 'string' || name === '' || name === 'Object') return 'a plain object';
   // (a Game of another copy of the package: its games and sessions are that copy's)
-  return name === 'Game' ? 'a Game of another copy of rulestack' : `a ${name}`;
+  return name === 'Game' ? 'a Game of another copy of rulestack' : `${/^[AEIOU]/.test(name) ? 'an' : 'a'} ${name}`;
 }
 
 /** A bot bound to a game: `choose(player)` returns the move it would make now. */

@@ -49,13 +49,13 @@ export class DefinitionReader {
    * DefinitionError createGame would throw (its errors located in the text), or one saying
    * the text took longer than `seconds` to read. Readings wait in turn for a free worker; with
    * `waiting` of them waiting already, it rejects at once with READER_BUSY (an Error: the
-   * text is not at fault).
+   * text is not at fault) — unless `example` (the server's own example, read once: it waits).
    */
-  read(text) {
+  read(text, { example = false } = {}) {
     return new Promise((resolve, reject) => {
       // (the queue holds only readings no worker was free for)
-      if (this.#queue.length >= this.#waiting) return reject(new Error(READER_BUSY));
-      this.#queue.push({ text, resolve, reject });
+      if (!example && this.#queue.filter((job) => !job.example).length >= this.#waiting) return reject(new Error(READER_BUSY));
+      this.#queue.push({ text, example, resolve, reject });
       this.#next();
     });
   }

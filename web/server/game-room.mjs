@@ -142,7 +142,7 @@ export class RulestackRoom extends Room {
       let text = parsed.source.game ? exampleDefinition(parsed.source.game) : parsed.source.definition;
       try {
         // YAML is read by a worker, within its time limit (definition-reader.mjs): the JSON it gives loads here
-        if (typeof text === 'string' && !isJsonText(text)) text = await definitionReader().read(text);
+        if (typeof text === 'string' && !isJsonText(text)) text = await definitionReader().read(text, { example: Boolean(parsed.source.game) });
         this.game = this.rs.createGame(text, parsed.seed === undefined ? { logLimit: LIVE_LOG_LIMIT } : { seed: parsed.seed, logLimit: LIVE_LOG_LIMIT });
       } catch (e) {
         throw requestError(e.errors ? definitionErrorMessage(e) : e.message);

@@ -37,7 +37,8 @@ export const REQUEST_TOO_LARGE = `rulestack server: the request is larger than $
  * more are refused (429). Far more than a person makes. `readingBytes`: how many bytes of
  * request bodies the process keeps at once, from all addresses together, while they arrive
  * (up to MAX_BODIES_PER_ADDRESS of MAX_REQUEST_BYTES each from every address would be
- * unbounded); a body that would pass it is refused (503, SERVER_BUSY).
+ * unbounded); a body that would pass it is refused (503, SERVER_BUSY): at once when its
+ * Content-Length says so, else when what has come of it does.
  */
 export const REQUEST_LIMIT = Object.freeze({ burst: 60, perSecond: 2, readingBytes: 256 * 1024 * 1024 });
 /** The most request bodies one address may be sending at once (each up to MAX_REQUEST_BYTES is kept while it arrives): more are refused (429). */
@@ -143,7 +144,7 @@ class RequestBudgets {
 class BoundedBodyServer extends http.Server {
   #budgets;
   #readingBytes; // the bound on bodies kept at once (REQUEST_LIMIT.readingBytes)
-  #held = 0; // bytes kept for bodies arriving now: each one's Content-Length, or what has come of a chunked one
+  #held = 0; // bytes kept of the bodies arriving now
 
   constructor(limits) {
     super();
@@ -159,7 +160,7 @@ class BoundedBodyServer extends http.Server {
     });
   }
 
-  /** Whether `bytes` more of bodies may be kept now; if not, the request is refused (503). */
+  /** Whether a body of `bytes` (as declared) fits in what is kept now; if not, the request is refused (503). */
   #hasRoom(req, res, bytes) {
     if (this.#held + bytes <= this.#readingBytes) return true;
     this.#refuseBusy(req, res);
@@ -193,10 +194,9 @@ class BoundedBodyServer extends http.Server {
       refuseTooLarge(req, res);
       return true;
     }
-    // a declared body's room is kept before it is read (so that bodies arriving together cannot pass the bound), a chunked one's as it comes
-    let held = declaredBytes(req);
-    if (!this.#hasRoom(req, res, held)) return true;
-    this.#held += held;
+    // (counted as it comes, not as declared: a request that declares a body and sends none holds nothing)
+    if (!this.#hasRoom(req, res, declaredBytes(req))) return true;
+    let held = 0; // what has come of it
     budget.reading += 1;
     let reading = true;
     const done = () => {
@@ -207,20 +207,16 @@ class BoundedBodyServer extends http.Server {
       reading = false;
     };
     const chunks = [];
-    let size = 0;
     const stop = () => {
       req.off('data', onData).off('end', onEnd);
       chunks.length = 0;
       done();
     };
     const onData = (chunk) => {
-      size += chunk.length;
-      if (size > MAX_REQUEST_BYTES) return void (stop(), refuseTooLarge(req, res));
-      if (size > held) {
-        if (this.#held + size - held > this.#readingBytes) return void (stop(), this.#refuseBusy(req, res));
-        this.#held += size - held;
-        held = size;
-      }
+      if (held + chunk.length > MAX_REQUEST_BYTES) return void (stop(), refuseTooLarge(req, res));
+      if (this.#held + chunk.length > this.#readingBytes) return void (stop(), this.#refuseBusy(req, res));
+      this.#held += chunk.length;
+      held += chunk.length;
       chunks.push(chunk);
     };
     // (read as Colyseus's own pre-reading does it: the text as req.body, which its router takes instead of the stream)

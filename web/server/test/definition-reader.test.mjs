@@ -100,9 +100,12 @@ test(`at most ${MAX_WAITING} readings wait for a worker: one more is refused at 
       assert.equal(e.message, READER_BUSY);
       return true;
     });
+    // an example of the server's own waits whatever the queue holds
+    const example = reader.read(nexusYaml, { example: true });
     assert.equal(await first, rs.parse(nexusYaml).json);
     await assert.rejects(waiting[0], (e) => e.errors.some((x) => /missing required key 'players'/.test(x.message)));
     assert.equal(await waiting[1], rs.parse(nexusYaml).json);
+    assert.equal(await example, rs.parse(nexusYaml).json);
     // the queue emptied: readings are taken again
     assert.equal(await reader.read(nexusYaml), rs.parse(nexusYaml).json);
   } finally {
