@@ -243,21 +243,22 @@ test('a room listed in the lobby is joined, then watched, from Open rooms; an un
   await expect(alice.locator('#online-lobby')).toBeHidden(); // in a room: nothing to join
   const roomId = new URL(await alice.locator('#online-player-link').inputValue()).searchParams.get('room')!;
 
-  // bob opens Play online: the room is listed with its open seat; Join takes it
+  // bob and carol open Play online: the room is listed with its open seat; bob's Join takes it
   await open(bob, `?server=${encodeURIComponent(serverUrl)}`);
   await bob.locator('#play-online').click();
   const row = bob.locator(`#online-rooms li[data-room="${roomId}"]`);
   await expect(row).toContainText('Duel — open: Player 1 — 1 connected');
   expect(await seriousViolations(bob, '#online')).toEqual([]);
+  await open(carol, `?server=${encodeURIComponent(serverUrl)}`);
+  await carol.locator('#play-online').click();
+  const full = carol.locator(`#online-rooms li[data-room="${roomId}"]`);
+  await expect(full).toContainText('Duel — open: Player 1 — 1 connected');
   await row.getByRole('button', { name: 'Join' }).click();
   await expect(bob.locator('#online-status')).toContainText(`Room ${roomId} on ${serverUrl} — you are Player 1.`);
   await expect(bob.locator('#online #viewing')).toHaveText('Player 1 (you)');
   await expect(bob.locator('#editor-box')).toBeHidden(); // (the room's definition, not its editor's)
 
-  // carol sees it full: no seat to take, only to watch
-  await open(carol, `?server=${encodeURIComponent(serverUrl)}`);
-  await carol.locator('#play-online').click();
-  const full = carol.locator(`#online-rooms li[data-room="${roomId}"]`);
+  // carol's list follows the lobby (no Refresh): the room is full, no seat to take, only to watch
   await expect(full).toContainText('Duel — no open seat — 2 connected');
   await expect(full.getByRole('button', { name: 'Join' })).toBeDisabled();
   await full.getByRole('button', { name: 'Watch' }).click();

@@ -361,34 +361,114 @@ export interface ListedRoom {
  */
 export async function listRooms(url: string | URL, options: { timeoutMs?: number } = {}): Promise<ListedRoom[]> {
   checkOptions<{ timeoutMs?: number }>('listRooms', options, ['timeoutMs']);
-  const { timeoutMs = 10_000 } = options;
-  if (typeof timeoutMs !== 'number' || !(timeoutMs > 0)) throw new RangeError(`rulestack: listRooms: timeoutMs must be a number of milliseconds above 0, not ${String(timeoutMs)}`);
+  let rooms: ListedRoom[] = [];
+  const watch = await watchLobby('listRooms', url, (r) => (rooms = r), options.timeoutMs);
+  await watch.close();
+  return rooms;
+}
+
+/** Options of watchRooms. */
+export interface WatchRoomsOptions {
+  /** how long to wait for the lobby's first list (default 10,000 ms) */
+  timeoutMs?: number;
+  /** called once if the lobby's connection closes other than by close() (the server went away), with why */
+  onClose?: (error: Error) => void;
+}
+
+/** A watch of the lobby (watchRooms): the rooms listed now, and close() to stop watching. */
+export interface RoomWatch {
+  /** the rooms as the last list or change left them, oldest first */
+  readonly rooms: ListedRoom[];
+  /** leaves the lobby: onChange is called no more */
+  close(): Promise<void>;
+}
+
+/**
+ * Watches the server's lobby: `onChange` is called with the rooms listRooms would give, first
+ * when the lobby sends its list (before the promise resolves), then each time a room is listed,
+ * changes (a seat taken or left) or leaves the list (its game ended, the room closed).
+ */
+export async function watchRooms(url: string | URL, onChange: (rooms: ListedRoom[]) => void, options: WatchRoomsOptions = {}): Promise<RoomWatch> {
+  checkOptions<WatchRoomsOptions>('watchRooms', options, ['timeoutMs', 'onClose']);
+  if (typeof onChange !== 'function') throw new TypeError(`rulestack: watchRooms: onChange must be a function, not ${shown(onChange)}`);
+  const { onClose } = options;
+  if (onClose !== undefined && typeof onClose !== 'function') throw new TypeError(`rulestack: watchRooms: onClose must be a function, not ${shown(onClose)}`);
+  return watchLobby('watchRooms', url, onChange, options.timeoutMs, onClose);
+}
+
+/** A listing as Colyseus's lobby sends it. */
+type Listing = { roomId: string; name: string; clients: number; createdAt?: string; metadata?: Record<string, unknown> };
+
+/** The rulestack rooms of the lobby's listings, oldest first, as ListedRooms. */
+function listedRooms(listings: Iterable<Listing>): ListedRoom[] {
+  return [...listings]
+    .filter((r) => r.name === 'rulestack' && r.metadata)
+    .sort((a, b) => String(a.createdAt ?? '').localeCompare(String(b.createdAt ?? '')))
+    .map((r) => {
+      const m = r.metadata as { game: string | null; name: string | null; players: PlayerId[]; open: PlayerId[]; bots: Record<string, BotLevel>; seedChosen: boolean };
+      return { roomId: r.roomId, game: m.game, name: m.name, players: m.players, openSeats: m.open, bots: m.bots, seedChosen: m.seedChosen, clients: r.clients };
+    });
+}
+
+/**
+ * Joins the lobby and keeps its listings: the whole list ('rooms'), then each one listed or
+ * changed ('+') and unlisted ('-'); resolves once the list has come.
+ */
+async function watchLobby(what: string, url: string | URL, onChange: (rooms: ListedRoom[]) => void, timeoutMs = 10_000, onClose?: (error: Error) => void): Promise<RoomWatch> {
+  if (typeof timeoutMs !== 'number' || !(timeoutMs > 0)) throw new RangeError(`rulestack: ${what}: timeoutMs must be a number of milliseconds above 0, not ${String(timeoutMs)}`);
   const lobby = await connecting('list the rooms', url, sdk(url).joinOrCreate('lobby'));
-  type Listing = { roomId: string; name: string; clients: number; createdAt?: string; metadata?: Record<string, unknown> };
+  const listings = new Map<string, Listing>();
+  let rooms: ListedRoom[] = [];
+  let closing = false;
+  let left = false; // (the connection closed: leave() would wait for ever)
+  const changed = () => {
+    rooms = listedRooms(listings.values());
+    onChange(rooms);
+  };
+  const cannot = (why: string) => new Error(`rulestack client: cannot list the rooms at ${String(url)}: ${why}`);
   try {
-    const rooms = await new Promise<Listing[]>((resolve, reject) => {
-      const timer = setTimeout(() => reject(new Error(`rulestack client: cannot list the rooms at ${String(url)}: the lobby sent no list within ${timeoutMs} ms`)), timeoutMs);
+    await new Promise<void>((resolve, reject) => {
+      let listed = false;
+      const timer = setTimeout(() => reject(cannot(`the lobby sent no list within ${timeoutMs} ms`)), timeoutMs);
       lobby.onMessage('rooms', (list: Listing[]) => {
         clearTimeout(timer);
-        resolve(list);
+        listings.clear();
+        for (const r of list) listings.set(r.roomId, r);
+        listed = true;
+        changed();
+        resolve();
       });
-      lobby.onMessage('+', () => {}); // (changes after the list: not kept)
-      lobby.onMessage('-', () => {});
+      lobby.onMessage('+', ([roomId, listing]: [string, Listing]) => {
+        if (!listed) return;
+        listings.set(roomId, listing);
+        changed();
+      });
+      lobby.onMessage('-', (roomId: string) => {
+        if (listed && listings.delete(roomId)) changed();
+      });
       lobby.onLeave((code) => {
+        left = true;
         clearTimeout(timer);
-        reject(new Error(`rulestack client: cannot list the rooms at ${String(url)}: the lobby closed (${code})`));
+        const error = cannot(`the lobby closed (${code})`);
+        if (!listed) reject(error);
+        else if (!closing) onClose?.(error);
       });
     });
-    return rooms
-      .filter((r) => r.name === 'rulestack' && r.metadata)
-      .sort((a, b) => String(a.createdAt ?? '').localeCompare(String(b.createdAt ?? '')))
-      .map((r) => {
-        const m = r.metadata as { game: string | null; name: string | null; players: PlayerId[]; open: PlayerId[]; bots: Record<string, BotLevel>; seedChosen: boolean };
-        return { roomId: r.roomId, game: m.game, name: m.name, players: m.players, openSeats: m.open, bots: m.bots, seedChosen: m.seedChosen, clients: r.clients };
-      });
-  } finally {
-    await lobby.leave().catch(() => {});
+  } catch (e) {
+    closing = true;
+    if (!left) await lobby.leave().catch(() => {});
+    throw e;
   }
+  return {
+    get rooms() {
+      return rooms;
+    },
+    async close() {
+      if (closing || left) return;
+      closing = true;
+      await lobby.leave().catch(() => {});
+    },
+  };
 }
 
 /** Takes a seat back with its reconnection token (after a page reload, within the grace period). */

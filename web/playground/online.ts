@@ -6,7 +6,7 @@
 import { IllegalMoveError } from 'rulestack';
 import type { GameEvent, GameView, Move } from 'rulestack';
 // the client (with @colyseus/sdk) is loaded when a room is first joined: not in the first script
-import type { OnlineGame, RoomUpdate } from 'rulestack/client';
+import type { ListedRoom, OnlineGame, RoomUpdate, RoomWatch } from 'rulestack/client';
 const client = () => import('rulestack/client');
 import { h, moveEntities, moveErrorText, moveLabel, Names, renderBoard, renderEvents, renderPrompt, renderSummary, resultText, useDefinition } from './render.js';
 import { checkServer, defaultServer, onlineParams, roomLink } from './online-links.js';
@@ -97,6 +97,7 @@ export function initOnline(host: OnlineHost): void {
   }
 
   async function close(): Promise<void> {
+    stopLobby();
     const g = game;
     game = null;
     if (g) {
@@ -202,13 +203,28 @@ export function initOnline(host: OnlineHost): void {
 
   /** In a room the server is fixed and there is nothing to create or join. */
   function setInRoom(inRoom: boolean): void {
+    if (inRoom) stopLobby(); // (nothing to join meanwhile)
     server.disabled = inRoom;
     create.hidden = seedLabel.hidden = listedLabel.hidden = lobby.hidden = inRoom;
     create.disabled = false;
   }
 
-  /** The lobby's rooms (those created listed), each to join or to watch. */
-  async function listLobby(): Promise<void> {
+  /** The lobby being watched while no room is joined: its list kept up to date (watchRooms). */
+  let lobbyWatch: RoomWatch | null = null;
+  let lobbyTicket = 0; // (a newer watch, or none, makes an older one's answers stale)
+
+  function stopLobby(): void {
+    lobbyTicket++;
+    void lobbyWatch?.close();
+    lobbyWatch = null;
+    refresh.disabled = false;
+  }
+
+  /** The lobby's rooms (those created listed), each to join or to watch, as they come and go. */
+  async function watchLobby(): Promise<void> {
+    stopLobby();
+    const ticket = lobbyTicket;
+    const current = () => ticket === lobbyTicket && !game;
     let url: string;
     try {
       url = checkServer(server.value);
@@ -219,28 +235,40 @@ export function initOnline(host: OnlineHost): void {
     lobbyList.replaceChildren(h('li', { class: 'hint' }, 'Listing…'));
     refresh.disabled = true;
     try {
-      const { listRooms } = await client();
-      const rooms = await listRooms(url);
-      if (game) return;
-      if (rooms.length === 0) lobbyList.replaceChildren(h('li', { class: 'hint' }, 'No listed room on this server: create one with “List it in the lobby”, or open a link you were sent.'));
-      else
-        lobbyList.replaceChildren(
-          ...rooms.map((r) => {
-            const what = r.name ?? r.game ?? 'a game';
-            const seats = r.openSeats.length === 0 ? 'no open seat' : `open: ${r.openSeats.map(baseName).join(', ')}`;
-            const joinBtn = h('button', { type: 'button', class: 'primary', 'data-room': r.roomId, title: `Take ${r.openSeats.length ? baseName(r.openSeats[0]!) + "'s seat" : 'a seat'} in room ${r.roomId}` }, 'Join') as HTMLButtonElement;
-            joinBtn.disabled = r.openSeats.length === 0;
-            joinBtn.addEventListener('click', () => void joinRoom(r.roomId, false));
-            const watchBtn = h('button', { type: 'button', 'data-room': r.roomId, title: `Watch room ${r.roomId}: the spectator view` }, 'Watch') as HTMLButtonElement;
-            watchBtn.addEventListener('click', () => void joinRoom(r.roomId, true));
-            return h('li', { class: 'online-room', 'data-room': r.roomId }, h('span', null, `${what} — ${seats} — ${r.clients} connected`, r.seedChosen ? ' (seed chosen by its creator)' : ''), joinBtn, watchBtn);
-          }),
-        );
+      const { watchRooms } = await client();
+      const watch = await watchRooms(url, (rooms) => current() && showRooms(rooms), {
+        onClose: (e) => {
+          if (!current()) return;
+          lobbyWatch = null;
+          lobbyList.replaceChildren(h('li', { class: 'hint' }, `${connectError(e, 'The lobby closed')} — Refresh lists the rooms again.`));
+        },
+      });
+      if (current()) lobbyWatch = watch;
+      else void watch.close();
     } catch (e) {
-      lobbyList.replaceChildren(h('li', { class: 'hint' }, connectError(e, 'Cannot list the rooms')));
+      if (current()) lobbyList.replaceChildren(h('li', { class: 'hint' }, connectError(e, 'Cannot list the rooms')));
     } finally {
-      refresh.disabled = false;
+      if (ticket === lobbyTicket) refresh.disabled = false;
     }
+  }
+
+  function showRooms(rooms: ListedRoom[]): void {
+    if (rooms.length === 0) {
+      lobbyList.replaceChildren(h('li', { class: 'hint' }, 'No listed room on this server: create one with “List it in the lobby”, or open a link you were sent.'));
+      return;
+    }
+    lobbyList.replaceChildren(
+      ...rooms.map((r) => {
+        const what = r.name ?? r.game ?? 'a game';
+        const seats = r.openSeats.length === 0 ? 'no open seat' : `open: ${r.openSeats.map(baseName).join(', ')}`;
+        const joinBtn = h('button', { type: 'button', class: 'primary', 'data-room': r.roomId, title: `Take ${r.openSeats.length ? baseName(r.openSeats[0]!) + "'s seat" : 'a seat'} in room ${r.roomId}` }, 'Join') as HTMLButtonElement;
+        joinBtn.disabled = r.openSeats.length === 0;
+        joinBtn.addEventListener('click', () => void joinRoom(r.roomId, false));
+        const watchBtn = h('button', { type: 'button', 'data-room': r.roomId, title: `Watch room ${r.roomId}: the spectator view` }, 'Watch') as HTMLButtonElement;
+        watchBtn.addEventListener('click', () => void joinRoom(r.roomId, true));
+        return h('li', { class: 'online-room', 'data-room': r.roomId }, h('span', null, `${what} — ${seats} — ${r.clients} connected`, r.seedChosen ? ' (seed chosen by its creator)' : ''), joinBtn, watchBtn);
+      }),
+    );
   }
 
   function render(): void {
@@ -388,11 +416,15 @@ export function initOnline(host: OnlineHost): void {
     if (!game) status.textContent = 'Create a room for the loaded definition, then send the player link to the other player; or join an open room.';
     open();
     render();
-    if (!game) void listLobby();
+    if (!game) void watchLobby();
     create.focus();
   });
   create.addEventListener('click', () => void createRoom());
-  refresh.addEventListener('click', () => void listLobby());
+  refresh.addEventListener('click', () => void watchLobby());
+  // another server: its lobby
+  server.addEventListener('change', () => {
+    if (!game && !panel.hidden) void watchLobby();
+  });
   leaveBtn.addEventListener('click', () => void close());
   if (params.room) void joinRoom(params.room, params.spectator);
 }

@@ -3,7 +3,7 @@
 // other rooms are found by their id alone.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { join, listRooms } from 'rulestack/client';
+import { join, listRooms, watchRooms } from 'rulestack/client';
 import { CloseCode } from '@colyseus/core';
 import { LOBBY_MESSAGES_PER_SECOND } from '../server.mjs';
 import { startServer, startRedis, spawnServer, freePort, sleep } from './helpers.mjs';
@@ -24,6 +24,17 @@ async function listed(ok) {
   return listRooms(env.url);
 }
 
+/** Plays a two-seat game to its end through its clients (each seat's first legal move). */
+async function playToEnd(p0, p1) {
+  const seats = { 0: p0, 1: p1 };
+  while (p0.view().result === null) {
+    const who = p0.view().toAct[0];
+    const updated = new Promise((r) => seats[1 - who].on('update', r));
+    await seats[who].apply(who, seats[who].legalMoves()[0]);
+    await updated;
+  }
+}
+
 test('a listed room is in the lobby with its open seats until its game ends; an unlisted one is not', async () => {
   assert.deepEqual(await listRooms(env.url), []);
   const p0 = await join(env.url, { game: 'tictactoe', seed: 5, listed: true });
@@ -41,13 +52,7 @@ test('a listed room is in the lobby with its open seats until its game ends; an 
   rooms = await listed((r) => r[0]?.openSeats.length === 0);
   assert.deepEqual(rooms.map((r) => [r.roomId, r.openSeats, r.clients]), [[p0.roomId, [], 2], [custom.roomId, [], 2]]);
   // the game played to its end: out of the lobby
-  const seats = { 0: p0, 1: p1 };
-  while (p0.view().result === null) {
-    const who = p0.view().toAct[0];
-    const updated = new Promise((r) => seats[1 - who].on('update', r));
-    await seats[who].apply(who, seats[who].legalMoves()[0]);
-    await updated;
-  }
+  await playToEnd(p0, p1);
   rooms = await listed((r) => r.length === 1);
   assert.deepEqual(rooms.map((r) => r.roomId), [custom.roomId]);
   // a seat left for good is open again (the spectator keeps the room)
@@ -63,6 +68,66 @@ test('a listed room is in the lobby with its open seats until its game ends; an 
   await sleep(200);
   assert.deepEqual(await listRooms(env.url), []);
   await resumed.disconnect();
+});
+
+test('watchRooms: the list at once, then each room listed, changed or ended as it happens, until close()', async () => {
+  const seen = [];
+  let changed = () => {};
+  const watch = await watchRooms(env.url, (rooms) => {
+    seen.push(rooms);
+    changed();
+  });
+  /** The list once the watch has been told what `ok` waits for. */
+  const until = (ok) =>
+    new Promise((resolve, reject) => {
+      const timer = setTimeout(() => reject(new Error(`not seen: ${JSON.stringify(watch.rooms)}`)), 5000);
+      changed = () => ok(watch.rooms) && (clearTimeout(timer), resolve(watch.rooms));
+      changed();
+    });
+  try {
+    assert.deepEqual(seen, [[]], 'called with the first list before it resolves');
+    const p0 = await join(env.url, { game: 'tictactoe', seed: 5, listed: true });
+    const hidden = await join(env.url, { game: 'tictactoe', seed: 6 });
+    let rooms = await until((r) => r.length === 1);
+    assert.deepEqual(rooms, [{ roomId: p0.roomId, game: 'tictactoe', name: 'Tic-tac-toe', players: ['0', '1'], openSeats: ['1'], bots: {}, seedChosen: true, clients: 1 }]);
+    // a seat taken: the same room, changed
+    const p1 = await join(env.url, p0.roomId);
+    rooms = await until((r) => r[0]?.openSeats.length === 0);
+    assert.deepEqual(rooms.map((r) => [r.roomId, r.clients]), [[p0.roomId, 2]]);
+    // the game played to its end: out of the list
+    await playToEnd(p0, p1);
+    assert.deepEqual(await until((r) => r.length === 0), []);
+    assert.ok(seen.every((list) => list.every((r) => r.roomId === p0.roomId)), 'the unlisted room never shown');
+    // closed: no more calls
+    await watch.close();
+    const calls = seen.length;
+    const later = await join(env.url, { game: 'tictactoe', seed: 7, listed: true });
+    await listed((r) => r.length === 1);
+    assert.equal(seen.length, calls);
+    for (const g of [p0, p1, hidden, later]) await g.leave();
+  } finally {
+    await watch.close();
+  }
+});
+
+test('watchRooms: bad arguments refused; onClose says when the server goes away', async () => {
+  await assert.rejects(watchRooms(env.url, 'rooms'), { name: 'TypeError', message: 'rulestack: watchRooms: onChange must be a function, not "rooms"' });
+  await assert.rejects(watchRooms(env.url, () => {}, { onClose: 1 }), { name: 'TypeError', message: 'rulestack: watchRooms: onClose must be a function, not 1' });
+  await assert.rejects(watchRooms(env.url, () => {}, { timeout: 5 }), { name: 'RangeError', message: "rulestack: watchRooms: unknown option 'timeout' (options: timeoutMs, onClose)" });
+  await assert.rejects(watchRooms(env.url, () => {}, { timeoutMs: -1 }), { name: 'RangeError', message: 'rulestack: watchRooms: timeoutMs must be a number of milliseconds above 0, not -1' });
+  const server = await spawnServer();
+  try {
+    let closed;
+    const gone = new Promise((r) => (closed = r));
+    const watch = await watchRooms(server.url, () => {}, { onClose: closed });
+    assert.deepEqual(watch.rooms, []);
+    server.child.kill('SIGKILL');
+    const error = await gone;
+    assert.match(error.message, new RegExp(`^rulestack client: cannot list the rooms at ${server.url}: the lobby closed \\(\\d+\\)$`));
+    await watch.close();
+  } finally {
+    server.child.kill('SIGKILL');
+  }
 });
 
 test('listed must be a boolean; listRooms says where it could not list', async () => {
