@@ -47,6 +47,32 @@ test('undo restores the previous state hash', async ({ page }) => {
   await expect(page.locator('#log .log-group')).toHaveCount(1); // setup only
 });
 
+test('redo applies again what undo took back, the same state each time; another move forgets it', async ({ page }) => {
+  await open(page);
+  await expect(page.locator('#redo')).toBeDisabled();
+  await move(page, 'Mark → C').click();
+  const afterOne = await page.locator('#hash').textContent();
+  await move(page, 'Mark → NW').click();
+  const afterTwo = await page.locator('#hash').textContent();
+  await page.locator('#undo').click();
+  await page.locator('#undo').click();
+  await expect(page.locator('#undo')).toBeDisabled();
+  await page.locator('#redo').click();
+  await expect(page.locator('#hash')).toHaveText(afterOne!);
+  await expect(page.locator('#announce')).toHaveText('Redone: Player 0: Mark → C.');
+  await page.locator('#redo').click();
+  await expect(page.locator('#hash')).toHaveText(afterTwo!);
+  await expect(page.locator('[data-entity="NW"] [data-prop="mark"] .v')).toHaveText('1');
+  await expect(page.locator('#redo')).toBeDisabled();
+  await expect(page.locator('#log .log-group')).toHaveCount(3); // setup and the two moves again
+  // undo, then another move: nothing left to redo
+  await page.locator('#undo').click();
+  await expect(page.locator('#redo')).toBeEnabled();
+  await move(page, 'Mark → N').click();
+  await expect(page.locator('#redo')).toBeDisabled();
+  await expect(page.locator('[data-entity="NW"] [data-prop="mark"] .v')).toHaveText('–');
+});
+
 test('definition errors show path and line:column; clicking one moves the cursor', async ({ page }) => {
   await open(page);
   const hashBefore = await page.locator('#hash').textContent();
@@ -166,10 +192,15 @@ test('vs bot: the bot plays duel by itself; undo goes back to the human', async 
 
   // undo goes back past the bot's replies to the human's last choice
   const groups = await page.locator('#log .log-group').count();
+  const beforeUndo = (await page.locator('#hash').textContent())!;
   await page.locator('#undo').click();
   await expect(page.locator('#hash')).toHaveText(beforeLastPass);
   await expect(page.locator('#to-act')).toHaveText('Player 0 (you)');
   expect(await page.locator('#log .log-group').count()).toBeLessThan(groups - 1);
+  // redo plays the human's pass and the bot's replies again as they were (not a new search)
+  await page.locator('#redo').click();
+  await expect(page.locator('#hash')).toHaveText(beforeUndo);
+  await expect(page.locator('#log .log-group')).toHaveCount(groups);
 });
 
 test('vs an Easy (MCTS) bot: the bot thinks in a worker and answers in tic-tac-toe', async ({ page }) => {

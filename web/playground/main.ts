@@ -29,6 +29,8 @@ type Mode = 'hotseat' | 'bot';
 
 interface HistoryEntry {
   player: string;
+  /** The move as it was applied (Redo applies it again). */
+  move: Move;
   /** Whether the move was a pass (its own Pass event is not an automatic one). */
   passed: boolean;
   /** The move as each reader may read it: by player id, '' for the spectator. */
@@ -65,6 +67,7 @@ const ui = {
   columns: $('game-columns'),
   logReader: $('log-reader'),
   undo: $<HTMLButtonElement>('undo'),
+  redo: $<HTMLButtonElement>('redo'),
   message: $('message'),
   summary: $('summary'),
   board: $('board'),
@@ -94,6 +97,8 @@ let pendingBot = 0;
 let botStopped = false;
 let nextBotId = 1;
 let history: HistoryEntry[] = [];
+/** What Undo took back, each Undo's moves in the order they were played: Redo applies the last again; any other move forgets them. */
+let redoable: Array<Array<{ player: string; move: Move }>> = [];
 /** How many events the setup made (the first slice of every reader's log). */
 let setupCount = 0;
 /** Where this game's bot seeds start: from the game's seed, so a replayed game replays the bot. */
@@ -387,6 +392,7 @@ function begin(next: Game, text: string): Game {
   newBot();
   botStopped = false;
   history = [];
+  redoable = [];
   setupCount = game.log(null).length;
   keep.gameLoaded(game, text);
   simulate?.definitionChanged();
@@ -414,7 +420,7 @@ function applyMove(g: Game, player: string, move: Move): string | null {
     ui.message.classList.toggle('game-error', refused.gameError);
     return refused.text;
   }
-  history.push({ player, passed: move.action === 'pass', labels: moveLabels(g, player, move, before), eventCount: events.length, steps: ui.debugViews.checked ? g.steps() : undefined });
+  history.push({ player, move, passed: move.action === 'pass', labels: moveLabels(g, player, move, before), eventCount: events.length, steps: ui.debugViews.checked ? g.steps() : undefined });
   return null;
 }
 
@@ -423,6 +429,7 @@ function play(player: string, move: Move): string | null {
   if (!game) return 'no game is loaded';
   clearMessage();
   const refused = applyMove(game, player, move);
+  if (refused === null) redoable = []; // another move: what Undo took back is no longer ahead
   render();
   if (refused === null) {
     const entry = history[history.length - 1]!;
@@ -451,13 +458,13 @@ function announceMove(entry: HistoryEntry, events: GameEvent[]): void {
   announce(`${name(entry.player)}: ${label}${steps ? ` (${steps})` : ''}.${result}`);
 }
 
-/** Says what Undo took back (the move last announced is off the board), in announceMove's words. */
-function announceUndo(undone: HistoryEntry[]): void {
-  if (undone.length === 0) return;
+/** Says what Undo took back ('Undone') or Redo played again ('Redone'), in announceMove's words. */
+function announceEntries(what: 'Undone' | 'Redone', entries: HistoryEntry[]): void {
+  if (entries.length === 0) return;
   const spectator = game!.view();
   const name = playerName(spectator);
   const reader = mode() === 'bot' ? humanId(spectator) : '';
-  announce(`Undone: ${undone.map((e) => `${name(e.player)}: ${e.labels.get(reader) ?? ''}`).join('; ')}.`);
+  announce(`${what}: ${entries.map((e) => `${name(e.player)}: ${e.labels.get(reader) ?? ''}`).join('; ')}.`);
 }
 
 /**
@@ -500,8 +507,30 @@ function undo(): void {
     if (!game.undo()) break;
     undone.push(history.pop()!);
   } while (mode() === 'bot' && history.length > 0 && botToAct(game.view()) !== null);
-  announceUndo(undone);
+  if (undone.length > 0) redoable.push([...undone].reverse());
+  announceEntries('Undone', undone);
   render();
+  settleFocus(ui.moves);
+  scheduleBot();
+}
+
+/** Applies again what the last Undo took back (against the bot, its replies too: the same moves, not a new search). */
+function redo(): void {
+  const moves = redoable.pop();
+  if (!game || !moves) return;
+  stopBot();
+  botStopped = false;
+  clearMessage();
+  const redone: HistoryEntry[] = [];
+  for (const { player, move } of moves) {
+    if (applyMove(game, player, move) !== null) {
+      redoable = []; // (cannot happen: the same state, the same move; the message says why)
+      break;
+    }
+    redone.push(history[history.length - 1]!);
+  }
+  render();
+  announceEntries('Redone', redone);
   settleFocus(ui.moves);
   scheduleBot();
 }
@@ -626,7 +655,7 @@ function render(): void {
     ui.moves.replaceChildren();
     ui.log.replaceChildren();
     ui.hash.textContent = '–';
-    ui.undo.disabled = true;
+    ui.undo.disabled = ui.redo.disabled = true;
     return;
   }
   const spectator = game.view();
@@ -634,6 +663,7 @@ function render(): void {
   viewerOptions(spectator, name);
   ui.hash.textContent = game.stateHash();
   ui.undo.disabled = history.length === 0; // undo stays: the one who just moved may take it back
+  ui.redo.disabled = redoable.length === 0;
   ui.botStrengthLabel.classList.toggle('dim', mode() !== 'bot');
 
   const to = pendingHandover(game, spectator);
@@ -885,6 +915,7 @@ function wire(): void {
     if (e.key === 'Enter') load();
   });
   ui.undo.addEventListener('click', undo);
+  ui.redo.addEventListener('click', redo);
   ui.mode.addEventListener('change', () => {
     clearMessage();
     botStopped = false;
