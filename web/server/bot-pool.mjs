@@ -30,8 +30,12 @@ export class BotPool {
   #cancelled = new WeakSet(); // the owners cancelled (rooms that ended): their later choices are refused
   #nextOwnerId = 1;
 
-  constructor(size = BOT_WORKERS) {
-    this.#size = size;
+  #workerUrl;
+
+  /** `size`: the most workers (a whole number from 1); `workerUrl`: the worker's module (a test may give one that cannot start). */
+  constructor(size = BOT_WORKERS, workerUrl = WORKER_URL) {
+    this.#size = workerCount(size);
+    this.#workerUrl = workerUrl;
   }
 
   /**
@@ -103,7 +107,7 @@ export class BotPool {
       // (the owner's last worker keeps its game: that one, when it is free)
       const owner = this.#queue[0].owner;
       const mine = owner === null ? -1 : this.#idle.findIndex((w) => w.owner === owner);
-      const worker = (mine >= 0 ? this.#idle.splice(mine, 1)[0] : this.#idle.pop()) ?? (this.#live < this.#size ? this.#spawn() : null);
+      const worker = (mine >= 0 ? this.#idle.splice(mine, 1)[0] : this.#idle.pop()) ?? (this.#live < this.#size ? startOrFail(() => this.#spawn(), this.#live, this.#queue) : null);
       if (!worker) return;
       const task = this.#queue.shift();
       worker.task = task;
@@ -127,7 +131,7 @@ export class BotPool {
   }
 
   #spawn() {
-    const worker = { thread: new Worker(WORKER_URL), task: null, ending: false };
+    const worker = { thread: new Worker(this.#workerUrl), task: null, ending: false };
     this.#live += 1;
     this.#all.push(worker);
     worker.thread.on('message', ({ move, error, compiled }) => {
@@ -152,6 +156,26 @@ export class BotPool {
 
 function cancelledError() {
   return new Error('the room ended: its bot choice was cancelled');
+}
+
+/** A pool's size checked: a whole number from 1 (none would never settle a choice), else a RangeError. */
+export function workerCount(size) {
+  if (!Number.isSafeInteger(size) || size < 1) throw new RangeError(`rulestack server: a pool's size must be a whole number from 1, not ${String(size)}`);
+  return size;
+}
+
+/**
+ * A new worker from `spawn`, or null when none can start now (the Worker constructor throws:
+ * no thread or memory for it). Then, with none of the pool's `live` workers left to take them,
+ * the tasks waiting in `queue` are rejected with why; else they wait for those.
+ */
+export function startOrFail(spawn, live, queue) {
+  try {
+    return spawn();
+  } catch (e) {
+    if (live === 0) for (const task of queue.splice(0)) task.reject(e);
+    return null;
+  }
 }
 
 /** Calls `gone` once, with an Error, when the worker thread fails or exits (whichever comes first). */

@@ -7,7 +7,7 @@
 // are read where they are (JSON.parse and the engine read 8 MB in well under a second).
 import { Worker } from 'node:worker_threads';
 import { DefinitionError } from 'rulestack';
-import { BOT_WORKERS, whenGone } from './bot-pool.mjs';
+import { BOT_WORKERS, startOrFail, whenGone, workerCount } from './bot-pool.mjs';
 
 /** How long a worker may take to read one definition before it is ended and the definition refused. */
 export const READ_SECONDS = 5;
@@ -38,10 +38,15 @@ export class DefinitionReader {
 
   #waiting;
 
-  constructor({ size = BOT_WORKERS, seconds = READ_SECONDS, waiting = MAX_WAITING } = {}) {
-    this.#size = size;
+  #workerUrl;
+
+  /** `size` workers at most (from 1), `seconds` a reading, `waiting` readings waiting (from 0); `workerUrl` the worker's module (for tests). */
+  constructor({ size = BOT_WORKERS, seconds = READ_SECONDS, waiting = MAX_WAITING, workerUrl = WORKER_URL } = {}) {
+    this.#size = workerCount(size);
     this.seconds = seconds;
+    if (!Number.isSafeInteger(waiting) || waiting < 0) throw new RangeError(`rulestack server: the readings waiting must be a whole number from 0, not ${String(waiting)}`);
     this.#waiting = waiting;
+    this.#workerUrl = workerUrl;
   }
 
   /**
@@ -53,8 +58,8 @@ export class DefinitionReader {
    */
   read(text, { example = false } = {}) {
     return new Promise((resolve, reject) => {
-      // (the queue holds only readings no worker was free for)
-      if (!example && this.#queue.filter((job) => !job.example).length >= this.#waiting) return reject(new Error(READER_BUSY));
+      const wouldWait = this.#idle.length === 0 && this.#live >= this.#size;
+      if (!example && wouldWait && this.#queue.filter((job) => !job.example).length >= this.#waiting) return reject(new Error(READER_BUSY));
       this.#queue.push({ text, example, resolve, reject });
       this.#next();
     });
@@ -71,7 +76,7 @@ export class DefinitionReader {
 
   #next() {
     while (this.#queue.length > 0) {
-      const worker = this.#idle.pop() ?? (this.#live < this.#size ? this.#spawn() : null);
+      const worker = this.#idle.pop() ?? (this.#live < this.#size ? startOrFail(() => this.#spawn(), this.#live, this.#queue) : null);
       if (!worker) return;
       const job = this.#queue.shift();
       worker.job = job;
@@ -92,7 +97,7 @@ export class DefinitionReader {
   }
 
   #spawn() {
-    const worker = { thread: new Worker(WORKER_URL), job: null, timer: null, ending: false };
+    const worker = { thread: new Worker(this.#workerUrl), job: null, timer: null, ending: false };
     this.#live += 1;
     this.#all.push(worker);
     worker.thread.on('message', ({ started, json, errors, failure }) => {

@@ -301,3 +301,18 @@ test("a room's bots: each choice is a fresh restore's, and the room's definition
   }
   assert.equal(pool.compilations - before, 1, `${moves.length} choices, compilations: ${pool.compilations - before}`);
 });
+
+test('a pool of no workers is refused; a worker that cannot start fails the choices waiting (none would take them), and the next one is tried anew', async () => {
+  for (const size of [0, -1, 1.5, '2']) assert.throws(() => new BotPool(size), { name: 'RangeError', message: `rulestack server: a pool's size must be a whole number from 1, not ${size}` });
+  const pool = new BotPool(1, new URL('http://example.org/bot-worker.mjs')); // (the Worker constructor throws for it)
+  const game = rs.createGame(exampleDefinition('tictactoe'), { seed: 1 });
+  try {
+    const job = { definition: game.definitionJson, snapshot: game.snapshot(), player: '0', level: 'random', seed: 1 };
+    const settled = await Promise.allSettled([pool.choose(job), pool.choose(job)]);
+    for (const s of settled) assert.equal(s.reason?.code, 'ERR_INVALID_URL_SCHEME', JSON.stringify(s));
+    await assert.rejects(pool.choose(job), { code: 'ERR_INVALID_URL_SCHEME' });
+    await pool.close(); // (nothing waits: it settles)
+  } finally {
+    game.dispose();
+  }
+});

@@ -113,6 +113,23 @@ test(`at most ${MAX_WAITING} readings wait for a worker: one more is refused at 
   }
 });
 
+test('a reader of no workers or a bad queue is refused; with none waiting allowed, a free worker still reads; a worker that cannot start fails the readings', async () => {
+  assert.throws(() => new DefinitionReader({ size: 0 }), { name: 'RangeError', message: "rulestack server: a pool's size must be a whole number from 1, not 0" });
+  assert.throws(() => new DefinitionReader({ waiting: -1 }), { name: 'RangeError', message: 'rulestack server: the readings waiting must be a whole number from 0, not -1' });
+  const reader = new DefinitionReader({ size: 1, waiting: 0 });
+  try {
+    const first = reader.read('name: A\n');
+    await assert.rejects(reader.read('name: B\n'), { message: READER_BUSY });
+    await assert.rejects(first, (e) => e.errors.some((x) => /missing required key 'players'/.test(x.message)));
+    assert.equal(await reader.read(nexusYaml), rs.parse(nexusYaml).json, 'its worker free again: read');
+  } finally {
+    await reader.close();
+  }
+  const broken = new DefinitionReader({ size: 1, workerUrl: new URL('http://example.org/reader.mjs') });
+  await assert.rejects(broken.read('name: A\n'), { code: 'ERR_INVALID_URL_SCHEME' });
+  await broken.close();
+});
+
 test('a room: YAML errors as createGame gives them; slow YAML refused while another room is made and played', async () => {
   await assert.rejects(env.colyseus.sdk.create('rulestack', { definition: 'name: T\nname: U\n' }), {
     message: /^rulestack room: invalid definition: \/: YAML syntax error: Map keys must be unique \(line 2, column 1\)/,
