@@ -43,3 +43,17 @@ TEST_CASE("a where keeps the elements whose test holds, in order, past 64 and wi
   CHECK(g.eval("sum($zone.@Pile, 'power')") == 69 * 70 / 2);
   CHECK(g.eval("$zone.@Pile.entities.where($candidate.power > 100).size") == 0);
 }
+
+TEST_CASE("two lists are equal when their elements are, in order; a list equals itself", "[eval]") {
+  rt::G g(rt::json::parse(kPile));
+  CHECK(g.holds("$zone.@Pile.entities[0].tags == $zone.@Pile.entities[1].tags"));
+  CHECK(g.holds("$zone.@Pile.entities == $zone.@Pile.entities"));
+  CHECK(g.holds("$zone.@Pile.entities.where($candidate.power < 2) == $zone.@Pile.entities.where($candidate.power <= 1)"));
+  CHECK(g.holds("$zone.@Pile.entities.where($candidate.power > 100) == $entity.card.where($candidate.power < 0)"));  // both empty
+  // another length, other elements: not equal
+  CHECK(g.holds("$zone.@Pile.entities.where($candidate.power < 2) != $zone.@Pile.entities.where($candidate.power < 3)"));
+  CHECK(g.holds("$zone.@Pile.entities.where($candidate.power == 0) != $zone.@Pile.entities.where($candidate.power == 1)"));
+  CHECK(g.holds("$zone.@Pile.entities[0].tags != $zone.@Pile.entities.where($candidate.power == 0)"));  // strings, an entity
+  // a list is not its zone (a zone is one value, compared as itself)
+  CHECK(g.holds("$zone.@Pile.entities != $zone.@Pile"));
+}

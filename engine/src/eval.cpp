@@ -25,9 +25,10 @@ bool Game::truth(Value v) const {
   return v.k() == VK::Zone ? !st_.zones[v.v()].empty() : v.truthy();
 }
 
-// The language's == (two lists are never equal).
+// The language's ==: two lists are equal when their elements are, in order (sameList).
 bool Game::equal(Value a, Value b) const {
-  return a.k() == b.k() ? (a.k() != VK::List && a.v() == b.v()) : same(a, b);
+  if (a.k() != b.k()) return same(a, b);
+  return a.k() == VK::List ? sameList(a, b) : a.v() == b.v();
 }
 
 void Game::resetEval() {

@@ -257,4 +257,13 @@ Value Game::evalCold(int n, const Ctx& c) const {
   }
 }
 
+// Two lists (both in the scratch: the second is built after the first, which stays) are equal
+// when they have as many elements and each equals the other's at its place.
+bool Game::sameList(Value a, Value b) const {
+  if (a.n() != b.n()) return false;
+  for (int32_t i = 0; i < a.n(); i++)
+    if (!equal(scratch_[a.v() + i], scratch_[b.v() + i])) return false;
+  return true;
+}
+
 }  // namespace rulestack

@@ -307,6 +307,7 @@ class Game {
   Value liveValue(Value v) const;
   __attribute__((noinline)) bool same(Value a, Value b) const;  // (ids compared as text: rare)
   bool equal(Value a, Value b) const;
+  bool sameList(Value a, Value b) const;
   bool truth(Value v) const;  // a condition's value: a zone holds when not empty
   int32_t opponentOf(int32_t player) const;  // the next player in turn order, -1 for none
   int32_t fusedPlayer(int32_t a, const Ctx& c) const;  // a fused node's player (PlayerProp)
