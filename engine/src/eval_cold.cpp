@@ -257,8 +257,9 @@ Value Game::evalCold(int n, const Ctx& c) const {
   }
 }
 
-// Two lists (both in the scratch: the second is built after the first, which stays) are equal
-// when they have as many elements and each equals the other's at its place.
+// Two lists (both in the scratch, which only grows while an expression is evaluated: neither
+// operand's list is overwritten by the other's) are equal when they have as many elements and
+// each equals the other's at its place.
 bool Game::sameList(Value a, Value b) const {
   if (a.n() != b.n()) return false;
   for (int32_t i = 0; i < a.n(); i++)

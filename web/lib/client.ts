@@ -361,10 +361,9 @@ export interface ListedRoom {
  */
 export async function listRooms(url: string | URL, options: { timeoutMs?: number } = {}): Promise<ListedRoom[]> {
   checkOptions<{ timeoutMs?: number }>('listRooms', options, ['timeoutMs']);
-  let rooms: ListedRoom[] = [];
-  const watch = await watchLobby('listRooms', url, (r) => (rooms = r), options.timeoutMs);
+  const watch = await watchLobby('listRooms', url, () => {}, options.timeoutMs);
   await watch.close();
-  return rooms;
+  return watch.rooms;
 }
 
 /** Options of watchRooms. */
@@ -417,13 +416,27 @@ function listedRooms(listings: Iterable<Listing>): ListedRoom[] {
 async function watchLobby(what: string, url: string | URL, onChange: (rooms: ListedRoom[]) => void, timeoutMs = 10_000, onClose?: (error: Error) => void): Promise<RoomWatch> {
   if (typeof timeoutMs !== 'number' || !(timeoutMs > 0)) throw new RangeError(`rulestack: ${what}: timeoutMs must be a number of milliseconds above 0, not ${String(timeoutMs)}`);
   const lobby = await connecting('list the rooms', url, sdk(url).joinOrCreate('lobby'));
+  // a dropped lobby is said at once (the SDK would try for about a minute to rejoin a room that takes nobody back)
+  lobby.reconnection.enabled = false;
   const listings = new Map<string, Listing>();
   let rooms: ListedRoom[] = [];
+  let shown = '';
   let closing = false;
   let left = false; // (the connection closed: leave() would wait for ever)
   const changed = () => {
-    rooms = listedRooms(listings.values());
+    if (closing) return;
+    const now = listedRooms(listings.values());
+    const text = JSON.stringify(now);
+    if (text === shown) return; // (another server's room, or nothing the list shows)
+    rooms = now;
+    shown = text;
     onChange(rooms);
+  };
+  // (a server that stopped answering never confirms a leave: not waited for longer than this)
+  const leave = async () => {
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    await Promise.race([lobby.leave().catch(() => {}), new Promise((r) => (timer = setTimeout(r, 2000)))]);
+    clearTimeout(timer);
   };
   const cannot = (why: string) => new Error(`rulestack client: cannot list the rooms at ${String(url)}: ${why}`);
   try {
@@ -456,7 +469,7 @@ async function watchLobby(what: string, url: string | URL, onChange: (rooms: Lis
     });
   } catch (e) {
     closing = true;
-    if (!left) await lobby.leave().catch(() => {});
+    if (!left) await leave();
     throw e;
   }
   return {
@@ -466,7 +479,7 @@ async function watchLobby(what: string, url: string | URL, onChange: (rooms: Lis
     async close() {
       if (closing || left) return;
       closing = true;
-      await lobby.leave().catch(() => {});
+      await leave();
     },
   };
 }

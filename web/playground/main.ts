@@ -464,7 +464,8 @@ function announceEntries(what: 'Undone' | 'Redone', entries: HistoryEntry[]): vo
   const spectator = game!.view();
   const name = playerName(spectator);
   const reader = mode() === 'bot' ? humanId(spectator) : '';
-  announce(`${what}: ${entries.map((e) => `${name(e.player)}: ${e.labels.get(reader) ?? ''}`).join('; ')}.`);
+  const result = spectator.result ? ` Game over: ${resultText(spectator.result, name)}.` : '';
+  announce(`${what}: ${entries.map((e) => `${name(e.player)}: ${e.labels.get(reader) ?? ''}`).join('; ')}.${result}`);
 }
 
 /**

@@ -240,7 +240,7 @@ export function initOnline(host: OnlineHost): void {
         onClose: (e) => {
           if (!current()) return;
           lobbyWatch = null;
-          lobbyList.replaceChildren(h('li', { class: 'hint' }, `${connectError(e, 'The lobby closed')} — Refresh lists the rooms again.`));
+          lobbyList.replaceChildren(h('li', { class: 'hint' }, `The server's lobby closed the connection (${e.message.replace(/^.*\((\d+)\)$/, 'code $1')}): Refresh lists the rooms again.`));
         },
       });
       if (current()) lobbyWatch = watch;
@@ -253,6 +253,14 @@ export function initOnline(host: OnlineHost): void {
   }
 
   function showRooms(rooms: ListedRoom[]): void {
+    // the button that has the focus gets it back in the new list (a keyboard user is not thrown out of it by another room's change)
+    const focused = document.activeElement instanceof HTMLElement && lobbyList.contains(document.activeElement) ? document.activeElement : null;
+    const again = focused ? `button[data-room="${CSS.escape(focused.dataset.room ?? '')}"]${focused.textContent === 'Watch' ? ':not(.primary)' : '.primary'}` : null;
+    renderRooms(rooms);
+    if (again) (lobbyList.querySelector<HTMLElement>(again) ?? lobbyList.querySelector<HTMLElement>('button:not(:disabled)'))?.focus();
+  }
+
+  function renderRooms(rooms: ListedRoom[]): void {
     if (rooms.length === 0) {
       lobbyList.replaceChildren(h('li', { class: 'hint' }, 'No listed room on this server: create one with “List it in the lobby”, or open a link you were sent.'));
       return;

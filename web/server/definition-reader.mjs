@@ -58,7 +58,8 @@ export class DefinitionReader {
    */
   read(text, { example = false } = {}) {
     return new Promise((resolve, reject) => {
-      const wouldWait = this.#idle.length === 0 && this.#live >= this.#size;
+      // (behind others, or with every worker busy: a worker that could not start leaves the queue to those running)
+      const wouldWait = this.#idle.length === 0 && (this.#live >= this.#size || this.#queue.length > 0);
       if (!example && wouldWait && this.#queue.filter((job) => !job.example).length >= this.#waiting) return reject(new Error(READER_BUSY));
       this.#queue.push({ text, example, resolve, reject });
       this.#next();

@@ -88,7 +88,7 @@ test('watchRooms: the list at once, then each room listed, changed or ended as i
     assert.deepEqual(seen, [[]], 'called with the first list before it resolves');
     const p0 = await join(env.url, { game: 'tictactoe', seed: 5, listed: true });
     const hidden = await join(env.url, { game: 'tictactoe', seed: 6 });
-    let rooms = await until((r) => r.length === 1);
+    let rooms = await until((r) => r.length === 1 && r[0].openSeats.length === 1 && r[0].clients === 1);
     assert.deepEqual(rooms, [{ roomId: p0.roomId, game: 'tictactoe', name: 'Tic-tac-toe', players: ['0', '1'], openSeats: ['1'], bots: {}, seedChosen: true, clients: 1 }]);
     // a seat taken: the same room, changed
     const p1 = await join(env.url, p0.roomId);
@@ -121,8 +121,12 @@ test('watchRooms: bad arguments refused; onClose says when the server goes away'
     const gone = new Promise((r) => (closed = r));
     const watch = await watchRooms(server.url, () => {}, { onClose: closed });
     assert.deepEqual(watch.rooms, []);
+    // (a lobby joined more than 5 s before: the SDK would otherwise try to rejoin it for about a minute)
+    await sleep(5200);
+    const t0 = Date.now();
     server.child.kill('SIGKILL');
     const error = await gone;
+    assert.ok(Date.now() - t0 < 3000, `said at once (${Date.now() - t0} ms)`);
     assert.match(error.message, new RegExp(`^rulestack client: cannot list the rooms at ${server.url}: the lobby closed \\(\\d+\\)$`));
     await watch.close();
   } finally {
