@@ -216,4 +216,11 @@ test('a queue item that fails as it resolves is cancelled: the move stands, the 
   await expect(group.locator('.ev.game-error .badge')).toHaveText('game error');
   await expect(group.locator('.ev.cancelled .badge')).toHaveText('cancelled: Break');
   await expect(page.locator('[data-zone="Board"] [data-entity="T"]')).toHaveCount(1); // nothing moved
+  // undone, then redone: the same failure, said again
+  const failedHash = await page.locator('#hash').textContent();
+  await page.locator('#undo').click();
+  await expect(page.locator('#message')).toBeHidden();
+  await page.locator('#redo').click();
+  await expect(page.locator('#hash')).toHaveText(failedHash!);
+  await expect(page.locator('#message')).toHaveText('Game error: Break failed as it resolved and was cancelled: /actions/0/mutations/0: destination is not a zone');
 });

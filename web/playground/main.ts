@@ -433,18 +433,27 @@ function play(player: string, move: Move): string | null {
   render();
   if (refused === null) {
     const entry = history[history.length - 1]!;
-    const events = entry.eventCount > 0 ? game.log(null).slice(-entry.eventCount) : [];
+    const events = lastEvents(entry);
     announceMove(entry, events);
-    // a queue item that failed as it resolved: the move stands, the item was cancelled
-    const failed = gameErrorText(events);
-    if (failed !== null) {
-      showMessage(failed);
-      ui.message.classList.add('game-error');
-    }
+    showGameError(events);
   }
   settleFocus(ui.moves);
   scheduleBot();
   return refused;
+}
+
+/** The events of the last move (entry, the last of the history), as the spectator reads them. */
+function lastEvents(entry: HistoryEntry): GameEvent[] {
+  return entry.eventCount > 0 ? game!.log(null).slice(-entry.eventCount) : [];
+}
+
+/** A queue item that failed as it resolved (the move stands, the item was cancelled): said as an error. */
+function showGameError(events: GameEvent[]): void {
+  const failed = gameErrorText(events);
+  if (failed !== null) {
+    showMessage(failed);
+    ui.message.classList.add('game-error');
+  }
 }
 
 /** Tells a screen reader (and the line above the moves) what was just played, in public words. */
@@ -532,6 +541,7 @@ function redo(): void {
   }
   render();
   announceEntries('Redone', redone);
+  if (redone.length > 0) showGameError(lastEvents(redone[redone.length - 1]!));
   settleFocus(ui.moves);
   scheduleBot();
 }
