@@ -287,4 +287,13 @@ RULESTACK_SMALL void Game::logEvent(const Event& ev, bool before) {
   log.push_back(le);
 }
 
+// A zone's cards in a random order. Here rather than beside the other rare operations
+// (mutations_rare.cpp, compiled for size in wasm): a game's setup shuffles its decks, and
+// there the generator and the new handles were calls per card.
+void Game::shuffleZone(int32_t zone) {
+  Zone& v = st_.zones[zone];
+  for (size_t i = v.size(); i > 1; i--) std::swap(v[i - 1], v[st_.rng.below((uint32_t)i)]);
+  for (int32_t e : v) rehandle(e);  // a shuffled card cannot be followed
+}
+
 }  // namespace rulestack

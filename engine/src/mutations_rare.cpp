@@ -95,11 +95,7 @@ void Game::applyRareOp(const Mutation& m, Ctx& c, std::vector<Value>& targets) {
         for (int32_t i = 0; i < z.n(); i++)
           if (scratch_[z.v() + i].k() == VK::Zone) zoneIds.push_back(scratch_[z.v() + i].v());
       }
-      for (int32_t zi : zoneIds) {
-        auto& v = st_.zones[zi];
-        for (size_t i = v.size(); i > 1; i--) std::swap(v[i - 1], v[st_.rng.below((uint32_t)i)]);
-        for (int32_t e : v) rehandle(e);  // a shuffled card cannot be followed
-      }
+      for (int32_t zi : zoneIds) shuffleZone(zi);
       return;
     }
     case Op::Attach: {

@@ -421,6 +421,7 @@ class Game {
   void quickProp(const Mutation& m, const Ctx& c);
   void operateProp(int32_t e, const Mutation& m, Value v);
   void applyRareOp(const Mutation& m, Ctx& c, std::vector<Value>& targets);  // mutations_rare.cpp
+  void shuffleZone(int32_t zone);  // (in mutations.cpp: every game's start shuffles)
   bool quietDraw() const;
   void drawNow(int32_t player, int32_t from, int32_t to, int count, int32_t mover);
   void opTargets(const Mutation& m, const Ctx& c, std::vector<Value>& targets, bool players) const;
