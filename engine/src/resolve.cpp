@@ -687,8 +687,18 @@ void Game::stepTake(int fi) {
 // ---- executing a queue item ----
 
 bool Game::targetsStillValid(Item& it) {
+  if (it.targets.empty()) return true;  // (most items: nothing to re-check, and no frame for it)
+  return targetsKept(it);
+}
+
+// targetsStillValid's check: the targets that are still candidates are kept.
+bool Game::targetsKept(Item& it) {
   const Def& d = *def_;
   const TargetSpec* spec = nullptr;
+  if (it.kind == ItemKind::Action) spec = d.actions[it.def].targetSpec(it.mode);
+  else if (it.kind == ItemKind::Triggered) spec = d.triggered[it.def].target.ifPresent();
+  else spec = d.reactions[it.def].target.ifPresent();
+  if (!spec) return true;
   Ctx c;
   c.player = it.player;
   c.self = it.self;
@@ -697,10 +707,6 @@ bool Game::targetsStillValid(Item& it) {
   c.x = it.x;
   c.event = &it.event;
   c.props = &it.props;
-  if (it.kind == ItemKind::Action) spec = d.actions[it.def].targetSpec(it.mode);
-  else if (it.kind == ItemKind::Triggered) spec = d.triggered[it.def].target.ifPresent();
-  else spec = d.reactions[it.def].target.ifPresent();
-  if (!spec || it.targets.empty()) return true;
   std::vector<Slot> cands;
   targetCandidates(*spec, c, cands);
   std::vector<Slot> kept;

@@ -397,6 +397,7 @@ class Game {
   void cancelItem(Item&& it);
   bool itemLeft(Item&& it, Ev type, int32_t named, Slot entity, bool framed);  // to recent items + its event
   bool targetsStillValid(Item& it);
+  __attribute__((noinline)) bool targetsKept(Item& it);
   int32_t causeItem() const;
 
   // actions and legality
