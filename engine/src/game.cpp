@@ -238,12 +238,13 @@ int Game::nextInTurn(int player) const {
 // A queue past its bound is a loop nobody can stop (each move adds more than resolves): the
 // game ends in a draw, rather than refusing every move from then on.
 void Game::pushItem(Item&& it) {
-  if (st_.queue.size() >= kMaxQueue) {
-    endGame(-1);
-    return;
-  }
+  if (st_.queue.size() >= kMaxQueue) return queueFull();
   st_.queue.push_back(std::move(it));
 }
+
+// (apart from pushItem: endGame's event lives in memory, and wasm would give pushItem a stack
+// frame for it on every call)
+void Game::queueFull() { endGame(-1); }
 
 Item Game::newItem(ItemKind kind, int32_t def, int32_t player, int32_t self, const Event* ev) {
   Item it;

@@ -331,6 +331,7 @@ class Game {
   Event actionPlayed(const Item& it);
   void answer(int player, const Move& m);
   void pushItem(Item&& it);
+  __attribute__((noinline)) void queueFull();
   // A new queue item / pending decision with the next id (the caller fills the rest).
   Item newItem(ItemKind kind, int32_t def, int32_t player, int32_t self, const Event* ev);
   Decision& offer(DecisionKind kind, int32_t player, int32_t def, int32_t self, bool optional, const Event* ev);
