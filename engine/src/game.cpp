@@ -38,7 +38,7 @@ void Game::advance() {
   const Def& d = *def_;
   int turnsWithoutInput = 0;
   for (int guard = 0;; guard++) {
-    if (guard > kMaxAdvanceSteps) throw RuntimeError("loop_limit", "the flow of time ran more than 2000000 steps without asking a player");
+    if (guard > kMaxAdvanceSteps) advanceLimit();
     if (st_.over()) {  // whatever was still to resolve is moot
       st_.priority = -1;
       st_.stack.clear();
@@ -88,7 +88,12 @@ void Game::advance() {
   }
 }
 
-void Game::startTurn() {
+// (apart from advance: the error's strings live in memory)
+RULESTACK_SMALL void Game::advanceLimit() {
+  throw RuntimeError("loop_limit", "the flow of time ran more than 2000000 steps without asking a player");
+}
+
+RULESTACK_APART void Game::startTurn() {
   const Def& d = *def_;
   st_.turn++;
   endDirty_ |= Def::kEndTurn | Def::kEndOther;  // (the turn, the active player, the phase)
@@ -111,7 +116,7 @@ void Game::startTurn() {
 }
 
 // The phase's on_enter mutations run between the halves of PhaseExecute (resolve.cpp).
-void Game::startPhase() {
+RULESTACK_APART void Game::startPhase() {
   st_.phaseStarted = true;
   st_.priority = -1;
   st_.passes = 0;
@@ -190,7 +195,7 @@ __attribute__((noinline)) bool Game::holdsFor(const Expr& e, const PlayerCmp& q,
   return q.op == N::Const ? testAs(e, player) : compared(q, playerAt(q.who, player));
 }
 
-void Game::endGame(int32_t winner) {
+RULESTACK_APART void Game::endGame(int32_t winner) {
   if (st_.over()) return;
   st_.result = winner;
   st_.priority = -1;

@@ -31,6 +31,15 @@
 #define RULESTACK_INLINE
 #endif
 
+// A step of a hot loop that makes an event (whose address is taken, so it lives in memory):
+// a call of its own in wasm, where LLVM would set up the stack frame it needs at the entry of
+// the loop's function, on every call, whichever branch runs.
+#if defined(__clang__)
+#define RULESTACK_APART __attribute__((noinline))
+#else
+#define RULESTACK_APART
+#endif
+
 namespace rulestack {
 
 struct Move {
@@ -319,6 +328,7 @@ class Game {
   // flow (game.cpp)
   void advance();
   void startTurn();
+  [[noreturn]] void advanceLimit();
   void startPhase();
   void endPhase();
   bool checkEnd() {  // (most checks find nothing changed: no call)
