@@ -254,7 +254,11 @@ class Zone {
     size_t i = 0;
     while (i < n && b[i] != e) i++;
     if (i == n) return false;
-    if (i < n / 2) {  // the cards above it move down one
+    // the cards above it move down one; also for the middle card (as many moves either way),
+    // a zone's only card among them, so that the room stays on top, where putOnTop needs it
+    // (a queue's one card taken out from below shrank the buffer, and every few cards played
+    // grew it again: makeRoom, a resize that wasm runs as calls)
+    if (2 * i < n) {
       for (; i > 0; i--) b[i] = b[i - 1];
       head_++;
     } else {  // the cards below it move up one
