@@ -72,6 +72,19 @@ TEST_CASE("Zone: taken from the top and put at the bottom, its memory stays boun
   CHECK(z.footprint() <= 40);
 }
 
+TEST_CASE("Zone: its only card put on top and taken out again keeps the room above (no resize per few cards, as a queue's one item)") {
+  Zone z;
+  z.putOnTop(1);
+  const size_t footprint = z.footprint();
+  for (int k = 0; k < 100; k++) {
+    REQUIRE(z.takeOut(1));
+    CHECK(z.empty());
+    z.putOnTop(1);
+    CHECK(z.list() == std::vector<int32_t>{1});
+    REQUIRE(z.footprint() == footprint);  // (taken from below, each took a place off the buffer, until the room ran out)
+  }
+}
+
 TEST_CASE("Zone: a copy reads as the original, into a smaller or a larger buffer, and then works alone") {
   Zone big;
   for (int32_t e = 0; e < 12; e++) big.putOnTop(e);  // 11 10 ... 0, with room above

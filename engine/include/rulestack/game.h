@@ -32,8 +32,9 @@
 #endif
 
 // A step of a hot loop that makes an event (whose address is taken, so it lives in memory):
-// a call of its own in wasm, where LLVM would set up the stack frame it needs at the entry of
-// the loop's function, on every call, whichever branch runs.
+// a call of its own in clang builds (for wasm's sake: LLVM would set up the stack frame it
+// needs in linear memory at the entry of the loop's function, on every call, whichever branch
+// runs); g++ builds inline as they will.
 #if defined(__clang__)
 #define RULESTACK_APART __attribute__((noinline))
 #else
@@ -433,7 +434,7 @@ class Game {
   void quickProp(const Mutation& m, const Ctx& c);
   void operateProp(int32_t e, const Mutation& m, Value v);
   void applyRareOp(const Mutation& m, Ctx& c, std::vector<Value>& targets);  // mutations_rare.cpp
-  void shuffleZone(int32_t zone);  // (in mutations.cpp: every game's start shuffles)
+  void shuffleZone(int32_t zone);  // (in mutations.cpp, compiled for speed: a card game's start shuffles)
   bool quietDraw() const;
   void drawNow(int32_t player, int32_t from, int32_t to, int count, int32_t mover);
   void opTargets(const Mutation& m, const Ctx& c, std::vector<Value>& targets, bool players) const;
