@@ -420,16 +420,16 @@ async function watchLobby(what: string, url: string | URL, onChange: (rooms: Lis
   lobby.reconnection.enabled = false;
   const listings = new Map<string, Listing>();
   let rooms: ListedRoom[] = [];
-  let shown = '';
+  let lastText = ''; // (rooms as JSON: what onChange was last given)
   let closing = false;
   let left = false; // (the connection closed: leave() would wait for ever)
   const changed = () => {
     if (closing) return;
     const now = listedRooms(listings.values());
     const text = JSON.stringify(now);
-    if (text === shown) return; // (another server's room, or nothing the list shows)
+    if (text === lastText) return; // (another server's room, or nothing the list shows)
     rooms = now;
-    shown = text;
+    lastText = text;
     onChange(rooms);
   };
   // (a server that stopped answering never confirms a leave: not waited for longer than this)

@@ -168,7 +168,12 @@ class BoundedBodyServer extends http.Server {
   }
 
   #refuseBusy(req, res) {
-    refuse(req, res, 503, SERVER_BUSY, { 'retry-after': String(this.#budgets.retryAfter) });
+    this.#refuseForNow(req, res, 503, SERVER_BUSY);
+  }
+
+  /** A refusal the client may try again after Retry-After (429: its address's budget, 503: the server's). */
+  #refuseForNow(req, res, code, error) {
+    refuse(req, res, code, error, { 'retry-after': String(this.#budgets.retryAfter) });
   }
 
   /** The address's budget if the request may go on (counted once: a 100-continue request is admitted before it is told to send its body), else null, the request refused with 429. */
@@ -176,7 +181,7 @@ class BoundedBodyServer extends http.Server {
     if (req.admitted) return req.admitted;
     const budget = this.#budgets.admit(req.socket.remoteAddress);
     if (!budget || (hasBody(req) && budget.reading >= MAX_BODIES_PER_ADDRESS)) {
-      refuse(req, res, 429, TOO_MANY_REQUESTS, { 'retry-after': String(this.#budgets.retryAfter) });
+      this.#refuseForNow(req, res, 429, TOO_MANY_REQUESTS);
       return null;
     }
     req.admitted = budget;
