@@ -12,14 +12,15 @@
 // address's HTTP requests (matchmaking): REQUEST_BURST at once (default 60), then
 // REQUEST_PER_SECOND (default 2); more are refused with 429 (server.mjs); at most
 // REQUEST_READING_BYTES (default 256 MiB) of request bodies are kept at once while they
-// arrive, from all addresses together; a body that would pass it is refused with 503. With
+// arrive, from all addresses together; a body that would pass it is refused with 503, as is a
+// request from a new address while REQUEST_ADDRESSES (default 100,000) are kept. With
 // Redis, at start: a warning when Redis may evict the records, records of an earlier version
 // set to expire (record-store.mjs, tidy), exit 1 when it does not answer. A port it cannot listen on (in use): exit 1.
 import { REQUEST_LIMIT, createServer } from './server.mjs';
 import { RECORD_TTL_SECONDS, RECORD_LEASE_SECONDS, MAX_RECORD_TTL_SECONDS } from './record-store.mjs';
 import { RATE_LIMIT } from './rate-limit.mjs';
 
-const ENV = 'PORT, REDIS_URL, PUBLIC_ADDRESS, RECORD_TTL_SECONDS, RECORD_LEASE_SECONDS, RATE_BURST, RATE_PER_SECOND, RATE_FLOOD_REFUSALS, REQUEST_BURST, REQUEST_PER_SECOND and REQUEST_READING_BYTES';
+const ENV = 'PORT, REDIS_URL, PUBLIC_ADDRESS, RECORD_TTL_SECONDS, RECORD_LEASE_SECONDS, RATE_BURST, RATE_PER_SECOND, RATE_FLOOD_REFUSALS, REQUEST_BURST, REQUEST_PER_SECOND, REQUEST_READING_BYTES and REQUEST_ADDRESSES';
 // (a bound only against typing errors: a limit this high is as good as none)
 const MAX_RATE = 1_000_000;
 
@@ -66,6 +67,7 @@ const requestLimit = {
   burst: rate('REQUEST_BURST', REQUEST_LIMIT.burst),
   perSecond: rate('REQUEST_PER_SECOND', REQUEST_LIMIT.perSecond, true),
   readingBytes: wholeNumber('REQUEST_READING_BYTES', REQUEST_LIMIT.readingBytes, 1, Number.MAX_SAFE_INTEGER),
+  addresses: wholeNumber('REQUEST_ADDRESSES', REQUEST_LIMIT.addresses, 1, Number.MAX_SAFE_INTEGER),
 };
 const { server, store } = createServer({ recordTtlSeconds, recordLeaseSeconds, rateLimit, requestLimit });
 if (store.tidy) {

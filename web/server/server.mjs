@@ -38,13 +38,17 @@ export const REQUEST_TOO_LARGE = `rulestack server: the request is larger than $
  * request bodies the process keeps at once, from all addresses together, while they arrive
  * (up to MAX_BODIES_PER_ADDRESS of MAX_REQUEST_BYTES each from every address would be
  * unbounded); a body that would pass it is refused (503, SERVER_BUSY): at once when its
- * Content-Length says so, else when what has come of it does.
+ * Content-Length says so, else when what has come of it does. `addresses`: how many remote
+ * addresses the server keeps a budget for at once (an address is forgotten once its bucket is
+ * full again and it sends nothing): a request from another address while that many are kept
+ * is refused (503, SERVER_BUSY), so that a flood from many addresses cannot grow the table
+ * without bound.
  */
-export const REQUEST_LIMIT = Object.freeze({ burst: 60, perSecond: 2, readingBytes: 256 * 1024 * 1024 });
+export const REQUEST_LIMIT = Object.freeze({ burst: 60, perSecond: 2, readingBytes: 256 * 1024 * 1024, addresses: 100_000 });
 /** The most request bodies one address may be sending at once (each up to MAX_REQUEST_BYTES is kept while it arrives): more are refused (429). */
 export const MAX_BODIES_PER_ADDRESS = 4;
 export const TOO_MANY_REQUESTS = 'rulestack server: too many requests from this address: try again in a few seconds';
-/** How a request body is refused when the bodies all addresses are sending at once would pass REQUEST_LIMIT.readingBytes (503). */
+/** How a request is refused when the bodies all addresses are sending at once would pass REQUEST_LIMIT.readingBytes, or when it comes from a new address while REQUEST_LIMIT.addresses are kept (503). */
 export const SERVER_BUSY = 'rulestack server: the server is reading too many requests at once: try again in a few seconds';
 
 // @colyseus/core 0.18 checks a reconnected client against the global WebSocket.OPEN, which
@@ -100,26 +104,47 @@ function sayOversizeInOneLine(ws, req) {
 
 /**
  * Each remote address's HTTP requests: a token bucket (REQUEST_LIMIT) and the bodies it is
- * sending now. An address whose bucket is full again and that sends nothing is forgotten.
+ * sending now. An address whose bucket is full again and that sends nothing is forgotten:
+ * looked for when the table reaches #sweepAt, which then doubles past what is left (each sweep
+ * is paid for by as many new addresses as it looked at), and at most REQUEST_LIMIT.addresses
+ * are kept (a full table is swept at most once a second).
  */
+/** The size of the table of addresses at which idle ones are first looked for (RequestBudgets). */
+const SWEEP_FROM = 10_000;
+
 class RequestBudgets {
   #limits;
   #byAddress = new Map();
+  #sweepAt;
+  #sweptAt = -Infinity;
 
   constructor(limits) {
     this.#limits = limits;
+    this.#sweepAt = Math.min(SWEEP_FROM, limits.addresses);
   }
 
-  /** The address's entry if a request of it may go on now (a token taken), else null. */
+  /**
+   * The address's entry if a request of it may go on now (a token taken); else 429 (its
+   * budget spent) or 503 (a new address while the table is full).
+   */
   admit(address) {
     const key = addressKey(address);
     let entry = this.#byAddress.get(key);
     if (!entry) {
-      if (this.#byAddress.size >= 10_000) this.#forgetIdle();
+      if (this.#byAddress.size >= this.#sweepAt) {
+        // (a full table is looked at again only a second later: idle entries come with time)
+        const now = performance.now();
+        if (this.#byAddress.size < this.#limits.addresses || now - this.#sweptAt >= 1000) {
+          this.#forgetIdle();
+          this.#sweptAt = now;
+          this.#sweepAt = Math.min(this.#limits.addresses, Math.max(SWEEP_FROM, 2 * this.#byAddress.size));
+        }
+        if (this.#byAddress.size >= this.#limits.addresses) return 503;
+      }
       entry = { tokens: new TokenBucket(this.#limits.burst, this.#limits.perSecond), reading: 0 };
       this.#byAddress.set(key, entry);
     }
-    return entry.tokens.take() ? entry : null;
+    return entry.tokens.take() ? entry : 429;
   }
 
   /** Seconds until the address may make a request again (for Retry-After). */
@@ -152,12 +177,28 @@ class BoundedBodyServer extends http.Server {
     this.#readingBytes = limits.readingBytes;
     // (with a listener, node leaves 100 Continue to it instead of sending it before 'request')
     this.on('checkContinue', (req, res) => {
-      if (declaredTooLarge(req)) return refuseTooLarge(req, res);
-      if (!this.#admit(req, res)) return; // (refused before it is told to send its body)
-      if (!this.#hasRoom(req, res, declaredBytes(req))) return;
+      if (!this.#screen(req, res)) return; // (refused before it is told to send its body)
       res.writeContinue();
       this.emit('request', req, res);
     });
+  }
+
+  /**
+   * The address's budget if the request may go on, else null, the request refused. One order
+   * for a request and for one that waits for 100 Continue: a body declared too large (413: it
+   * never fits, whatever the client waits for), the address's budget (429), the room for the
+   * body among all those arriving (503). (Asked again as a 100-continue request is emitted:
+   * the answer is the same, its budget counted once.)
+   */
+  #screen(req, res) {
+    if (hasBody(req) && declaredTooLarge(req)) {
+      refuseTooLarge(req, res);
+      return null;
+    }
+    const budget = this.#admit(req, res);
+    if (!budget) return null;
+    if (hasBody(req) && !this.#hasRoom(req, res, declaredBytes(req))) return null;
+    return budget;
   }
 
   /** Whether a body of `bytes` (as declared) fits in what is kept now; if not, the request is refused (503). */
@@ -176,11 +217,15 @@ class BoundedBodyServer extends http.Server {
     refuse(req, res, code, error, { 'retry-after': String(this.#budgets.retryAfter) });
   }
 
-  /** The address's budget if the request may go on (counted once: a 100-continue request is admitted before it is told to send its body), else null, the request refused with 429. */
+  /** The address's budget if the request may go on (counted once: a 100-continue request is admitted before it is told to send its body), else null, the request refused with 429 (or 503: a new address while the table of addresses is full). */
   #admit(req, res) {
     if (req.admitted) return req.admitted;
     const budget = this.#budgets.admit(req.socket.remoteAddress);
-    if (!budget || (hasBody(req) && budget.reading >= MAX_BODIES_PER_ADDRESS)) {
+    if (budget === 503) {
+      this.#refuseBusy(req, res);
+      return null;
+    }
+    if (budget === 429 || (hasBody(req) && budget.reading >= MAX_BODIES_PER_ADDRESS)) {
       this.#refuseForNow(req, res, 429, TOO_MANY_REQUESTS);
       return null;
     }
@@ -192,15 +237,10 @@ class BoundedBodyServer extends http.Server {
     if (event !== 'request') return super.emit(event, ...args);
     const [req, res] = args;
     if (req.body !== undefined) return super.emit(event, ...args); // (its body read: counted when it came)
-    const budget = this.#admit(req, res);
+    // (a body is counted as it comes, not as declared: a request that declares one and sends none holds nothing)
+    const budget = this.#screen(req, res);
     if (!budget) return true;
     if (!hasBody(req)) return super.emit(event, ...args);
-    if (declaredTooLarge(req)) {
-      refuseTooLarge(req, res);
-      return true;
-    }
-    // (counted as it comes, not as declared: a request that declares a body and sends none holds nothing)
-    if (!this.#hasRoom(req, res, declaredBytes(req))) return true;
     let held = 0; // what has come of it
     budget.reading += 1;
     let reading = true;

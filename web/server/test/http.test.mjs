@@ -153,12 +153,13 @@ describe('requests a second, and bodies at once, from one address', () => {
   const body = JSON.stringify({ game: 'tictactoe', seed: 1 });
 
   test('the defaults, and bad limits refused with their names', () => {
-    assert.deepEqual(REQUEST_LIMIT, { burst: 60, perSecond: 2, readingBytes: 256 * 1024 * 1024 });
+    assert.deepEqual(REQUEST_LIMIT, { burst: 60, perSecond: 2, readingBytes: 256 * 1024 * 1024, addresses: 100_000 });
     assert.equal(MAX_BODIES_PER_ADDRESS, 4);
     assert.throws(() => createServer({ requestLimit: { burst: 0 } }), { message: 'rulestack server: the request limit burst must be a whole number from 1, not 0' });
     assert.throws(() => createServer({ requestLimit: { perSecond: 0 } }), { message: 'rulestack server: the request limit perSecond must be a number above 0, not 0' });
     assert.throws(() => createServer({ requestLimit: { readingBytes: 0.5 } }), { message: 'rulestack server: the request limit readingBytes must be a whole number from 1, not 0.5' });
-    assert.throws(() => createServer({ requestLimit: { brust: 1 } }), { message: "rulestack server: unknown request limit 'brust' (limits: burst, perSecond, readingBytes)" });
+    assert.throws(() => createServer({ requestLimit: { brust: 1 } }), { message: "rulestack server: unknown request limit 'brust' (limits: burst, perSecond, readingBytes, addresses)" });
+    assert.throws(() => createServer({ requestLimit: { addresses: -1 } }), { message: 'rulestack server: the request limit addresses must be a whole number from 1, not -1' });
   });
 
   test('past its burst an address is refused (429, with Retry-After and CORS), another address is not; a token comes back in time', async () => {
@@ -182,6 +183,46 @@ describe('requests a second, and bodies at once, from one address', () => {
       // 0.5 a second: one more after 2 s
       await new Promise((r) => setTimeout(r, 2100));
       assert.equal(status((await rawRequest(createHead(server.port, body), [], 5000, server.port)).response), 200);
+    } finally {
+      server.child.kill('SIGTERM');
+    }
+  });
+
+  test('at most `addresses` addresses are kept: a new one past them is refused (503) until one is idle; a known one is not', async () => {
+    const server = await spawnServer({ REQUEST_ADDRESSES: '2', REQUEST_BURST: '2', REQUEST_PER_SECOND: '1' });
+    try {
+      const from = (address, head = createHead(server.port, body)) => fromAddress(address, async () => (await rawRequest(head, [], 5000, server.port)).response);
+      assert.equal(status(await from('127.0.0.2')), 200);
+      assert.equal(status(await from('127.0.0.3')), 200);
+      const third = await from('127.0.0.4');
+      assert.equal(status(third), 503, third);
+      assert.deepEqual(jsonBody(third), { code: 503, error: SERVER_BUSY });
+      assert.match(third, /\r\nretry-after: 1\r\n/i);
+      // a known address goes on (its second token)
+      assert.equal(status(await from('127.0.0.2')), 200);
+      // one a second: 127.0.0.3's bucket is full again after 1 s, idle, and forgotten when a new
+      // address comes (a full table is looked at again a second after it was last)
+      await new Promise((r) => setTimeout(r, 1200));
+      assert.equal(status(await from('127.0.0.4')), 200);
+    } finally {
+      server.child.kill('SIGTERM');
+    }
+  });
+
+  test('one order of refusals with and without 100 Continue: a body declared too large is 413 even from an address past its budget', async () => {
+    const server = await spawnServer({ REQUEST_BURST: '1', REQUEST_PER_SECOND: '0.1' });
+    try {
+      const tooLarge = (extra) => ['POST /matchmake/create/rulestack HTTP/1.1', `Host: 127.0.0.1:${server.port}`, 'Content-Type: application/json', ...extra, `Content-Length: ${MAX_REQUEST_BYTES + 1}`, '', ''].join('\r\n');
+      const ask = async (head) => (await rawRequest(head, [], 5000, server.port)).response;
+      assert.equal(status(await ask(createHead(server.port, body))), 200);
+      // the budget spent (one request, then one in 10 s): a small request is 429
+      assert.equal(status(await ask(createHead(server.port, body))), 429);
+      for (const extra of [[], ['Expect: 100-continue']]) {
+        const response = await ask(tooLarge(extra));
+        assert.equal(status(response), 413, response);
+        assert.deepEqual(jsonBody(response), { code: 413, error: REQUEST_TOO_LARGE });
+        assert.doesNotMatch(response, /100 Continue/);
+      }
     } finally {
       server.child.kill('SIGTERM');
     }
