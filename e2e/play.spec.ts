@@ -372,6 +372,48 @@ test('a stopped bot’s answer that comes after all is never played; Undo takes 
   expect(fresh).toBeGreaterThanOrEqual(1);
 });
 
+test('a bot error leaves the bot stopped, with “Bot, move” (no Stop for a search that ended); asked again, it plays', async ({ page }) => {
+  test.setTimeout(60_000);
+  // the bot worker's first request carries a snapshot it cannot restore: its answer is an error
+  await page.addInitScript(() => {
+    const Native = window.Worker;
+    let spoiled = false;
+    window.Worker = class extends Native {
+      postMessage(message: unknown, ...rest: unknown[]) {
+        const m = message as { snapshot?: unknown };
+        if (!spoiled && m && typeof m === 'object' && 'snapshot' in m) {
+          spoiled = true;
+          message = { ...m, snapshot: { version: -1 } };
+        }
+        return (super.postMessage as (...a: unknown[]) => void)(message, ...rest);
+      }
+    };
+  });
+  await open(page, '?botDelay=0');
+  await page.locator('#mode').selectOption('bot');
+  await page.locator('#bot-strength').selectOption('random');
+  await loadGame(page, 'nexus.yaml', '3');
+  const before = await gameShown(page);
+  await move(page, 'Pass').click();
+  await expect(page.locator('#message')).toContainText('Bot error: ');
+  await expect(page.locator('#message')).toContainText('“Bot, move” asks it again; Undo takes back your move.');
+  await expect(page.locator('#announce')).toHaveText('Bot error: Player 1 (bot) did not move.');
+  await expect(page.locator('#moves .thinking')).toHaveCount(0);
+  await expect(page.getByRole('button', { name: 'Stop the bot' })).toHaveCount(0);
+  await expect(page.locator('#moves [data-player="1"]')).toContainText('stopped: the bot (Random (weakest)) waits until you ask it to move');
+  const again = page.getByRole('button', { name: 'Bot, move' });
+  await expect(again).toBeFocused();
+  const asked = await gameShown(page);
+  expect(asked.hash).not.toEqual(before.hash); // the pass was made; the bot did not move
+  await page.waitForTimeout(1000);
+  expect(await gameShown(page)).toEqual(asked);
+  // asked again (the request whole this time): the bot plays, then it is the human's turn
+  await again.click();
+  await expect(page.locator('#moves button.move[data-player="0"]').first()).toBeVisible({ timeout: 20_000 });
+  await expect(page.locator('#log .log-group summary').first()).toContainText('Player 1 (bot):');
+  await expect(page.locator('#message')).toBeHidden();
+});
+
 test('vs bot: Stop while the bot’s answer waits out its pause (it has come) plays nothing; its worker, idle, is kept', async ({ page }) => {
   const answers = await countBotAnswers(page, false);
   await open(page, '?botDelay=5000');

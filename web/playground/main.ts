@@ -587,7 +587,12 @@ function scheduleBot(): void {
       (e: unknown) => {
         if (pendingBot !== ticket) return;
         pendingBot = 0;
-        showMessage(`Bot error: ${e instanceof Error ? e.message : String(e)}`);
+        // as after Stop: the seat waits for "Bot, move" (no Stop left for a search that ended)
+        botStopped = true;
+        render();
+        showMessage(`Bot error: ${(e instanceof Error ? e.message : String(e)).replace(/\.$/, '')}. “Bot, move” asks it again; Undo takes back your move.`);
+        announce(`Bot error: ${playerName(g.view())(who)} did not move.`);
+        settleFocus(ui.moves);
       },
     );
   }, Math.min(BOT_DELAY, 150));
