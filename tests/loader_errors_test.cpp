@@ -252,7 +252,38 @@ TEST_CASE("malformed definitions: every error with its JSON pointer and message"
        "unknown action 'Nop' (did you mean 'Noop'?)", true},
       {"no phase with valid_actions", set("/flow/phases", R"([{"name": "Main"}])"), "/flow/phases",
        "no phase has valid_actions: the game would never ask a player for a move", true},
+      {"only empty valid_actions", set("/flow/phases", R"([{"name": "Main", "valid_actions": []}])"), "/flow/phases",
+       "no phase's valid_actions lists an action (an empty list lists none): the game would never ask a player for a move", true},
       {"no phase at all", set("/flow/phases", "[]"), "/flow/phases", "the flow needs at least one phase", true},
+      // ---- a target of a kind the operation never acts on (it would do nothing, silently)
+      {"Win of a zone", mut(R"({"operation": "Win", "target": "$zone.@Board"})"), M0 + "/target",
+       "expression error at column 1: expected a player (or an entity: its owner), or a list of them, found a zone", true},
+      {"DrawCard of a number", mut(R"({"operation": "DrawCard", "target": "$turn"})"), M0 + "/target",
+       "expected a player (or an entity: its owner), or a list of them, found", false},
+      {"Destroy of a zone", mut(R"({"operation": "Destroy", "target": "$zone.@Board"})"), M0 + "/target",
+       "expression error at column 1: expected an entity or a list of entities (a zone's entities: $zone.@Name.entities), found a zone", true},
+      {"MoveZone of a number", mut(R"({"operation": "MoveZone", "target": "$turn", "destination": "$zone.@Board"})"), M0 + "/target",
+       "expected an entity or a list of entities", false},
+      {"Shuffle of a number", mut(R"({"operation": "Shuffle", "target": 3})"), M0 + "/target", "expected a zone or a list of zones, found", false},
+      {"Shuffle of an entity", mut(R"({"operation": "Shuffle", "target": "$player.current"})"), M0 + "/target",
+       "expected a zone or a list of zones, found", false},
+      // ---- a created entity's id names it alone (a move's target is found by its id)
+      {"an id of the automatic form", mut(R"({"operation": "Create", "template": "Card", "destination": "$zone.@Board", "id": "Card#2"})"),
+       M0 + "/id", "the id 'Card#2' has the form of the ids Card's entities are numbered with (Card#1, Card#2, ...): an entity's id must name it alone", true},
+      {"a shared zone's id", mut(R"({"operation": "Create", "template": "Card", "destination": "$zone.@Board", "id": "Board"})"),
+       M0 + "/id", "the id 'Board' is a zone's id: an entity's id must name it alone", true},
+      {"a player's zone's id", mut(R"({"operation": "Create", "template": "Card", "destination": "$zone.@Board", "id": "Hand:1"})"),
+       M0 + "/id", "the id 'Hand:1' is a zone's id: an entity's id must name it alone", true},
+      {"the queue's id", mut(R"({"operation": "Create", "template": "Card", "destination": "$zone.@Board", "id": "Queue"})"),
+       M0 + "/id", "the id 'Queue' is a zone's id: an entity's id must name it alone", true},
+      {"a player's id", mut(R"({"operation": "Create", "template": "Card", "destination": "$zone.@Board", "id": "1"})"),
+       M0 + "/id", "the id '1' is a player's id: an entity's id must name it alone", true},
+      {"a queue item's id", mut(R"({"operation": "Create", "template": "Card", "destination": "$zone.@Board", "id": "q3"})"),
+       M0 + "/id", "the id 'q3' is a queue item's id (q1, q2, ...): an entity's id must name it alone", true},
+      {"a handle's form", mut(R"({"operation": "Create", "template": "Card", "destination": "$zone.@Board", "id": "?0a1b2c3d"})"),
+       M0 + "/id", "the id '?0a1b2c3d' starts with '?', as the handles of hidden entities do: an entity's id must name it alone", true},
+      {"an empty id", mut(R"({"operation": "Create", "template": "Card", "destination": "$zone.@Board", "id": ""})"),
+       M0 + "/id", "the id '' is empty: an entity's id must name it alone", true},
       {"duplicate phase", set("/flow/phases/1", R"({"name": "Main"})"), "/flow/phases/1/name", "duplicate phase 'Main'", true},
       {"unknown player in turn_order", set("/flow/turn_order", R"(["0", "2"])"), "/flow/turn_order/1", "unknown player '2'", false},
       {"turn_order misses a player", set("/flow/turn_order", R"(["0", "0"])"), "/flow/turn_order",
@@ -583,4 +614,14 @@ TEST_CASE("a list of zones as targets: each player's Board, the zones a list's e
   g.play("0", json{{"action", "Place"}, {"targets", {"Board:1"}}});
   CHECK(g.zone("Board:1") == std::vector<std::string>{"Token#1"});  // the Pile's top (made first)
   CHECK(g.eval("count($entity.all.zone)") == 2);  // now the Pile and Board:1
+}
+
+TEST_CASE("a created entity's id that names nothing else is taken: Card#x, Hand, Hand:2, q, Board2", "[loader]") {
+  for (const char* id : {"Card#x", "Card#", "Hand", "Hand:2", "q", "qa", "Board2", "Cards#1", "Hero"}) {
+    json j = base();
+    j["actions"][0]["mutations"] = json::array({{{"operation", "Create"}, {"template", "Card"}, {"destination", "$zone.@Board"}, {"id", id}}});
+    auto errs = rt::errorsOf(j);
+    INFO(id << ": " << rt::describe(errs));
+    CHECK(errs.empty());
+  }
 }

@@ -912,6 +912,11 @@ TEST_CASE("every reason a move is rejected (docs/language.md, Moves)", "[spec002
   g.illegal("0", kPass, "decision_pending");
   g.illegal("1", json{{"decision", d0}, {"targets", {"Card#1"}}}, "not_your_decision");   // not theirs
   g.illegal("0", json{{"decision", d0}, {"accept", false}}, "must_accept");
+  {  // its message names what the decision is: a discard, not a triggered action
+    std::string msg;
+    CHECK(g.apply("0", json{{"decision", d0}, {"accept", false}}, &msg) == "must_accept");
+    CHECK(msg == "this discard is not optional: choose the cards to discard");
+  }
   g.illegal("0", json{{"decision", "d99"}, {"targets", {"Card#1"}}}, "unknown_decision");
   g.play("0", json{{"decision", d0}, {"targets", {"Card#1"}}});
   REQUIRE(g.st().decisions.size() == 1);

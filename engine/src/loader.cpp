@@ -280,7 +280,7 @@ void Loader::flow(const json& f) {
   if (!list(f["phases"], "/flow/phases")) return;
   const json& ps = f["phases"];
   if (ps.empty()) error("/flow/phases", "the flow needs at least one phase");
-  bool anyActions = false;
+  bool anyActions = false, emptyActions = false;
   std::set<std::string> names;
   for (size_t i = 0; i < ps.size(); i++) {
     std::string pp = "/flow/phases/" + std::to_string(i);
@@ -307,12 +307,14 @@ void Loader::flow(const json& f) {
         }
       }
       ph.hasActions = true;
-      anyActions = true;
+      anyActions = anyActions || !va.empty();
+      emptyActions = emptyActions || va.empty();
     }
     d.phases.push_back(std::move(ph));
   }
   if (!anyActions && !ps.empty())
-    error("/flow/phases", "no phase has valid_actions: the game would never ask a player for a move");
+    error("/flow/phases", emptyActions ? "no phase's valid_actions lists an action (an empty list lists none): the game would never ask a player for a move"
+                                       : "no phase has valid_actions: the game would never ask a player for a move");
 }
 
 }  // namespace loader

@@ -90,6 +90,7 @@ struct Loader {
   int templateName(const json& j, const std::string& path);
 
   // ---- the parts of the rules (loader_rules.cpp)
+  std::string idClash(const std::string& id) const;
   void mutation(const json& j, const std::string& path, Mutation& m);
   void mutations(const json& j, const std::string& path, std::vector<Mutation>& out);
   void targetSpec(const json& j, const std::string& path, TargetSpec& t);

@@ -28,6 +28,29 @@ std::vector<std::string> namesOf(const char* const (&names)[N]) { return {names,
 
 }  // namespace
 
+// Why an id given to a created entity would name something else too (a move's target is read
+// by its id: it would find one of the two), or "" when it is free.
+std::string Loader::idClash(const std::string& id) const {
+  if (id.empty()) return "is empty";
+  if (id[0] == '?') return "starts with '?', as the handles of hidden entities do";
+  if (id.size() > 1 && id[0] == 'q' && id.find_first_not_of("0123456789", 1) == std::string::npos)
+    return "is a queue item's id (q1, q2, ...)";
+  for (const std::string& p : d.playerIds)
+    if (id == p) return "is a player's id";
+  for (const ZoneDef& z : d.zones) {
+    if (!z.perPlayer && id == z.name) return "is a zone's id";
+    if (z.perPlayer && id.size() > z.name.size() && id.compare(0, z.name.size(), z.name) == 0 && id[z.name.size()] == ':')
+      for (const std::string& p : d.playerIds)
+        if (id.compare(z.name.size() + 1, std::string::npos, p) == 0) return "is a zone's id";
+  }
+  const size_t hash = id.rfind('#');
+  if (hash != std::string::npos && hash + 1 < id.size() && id.find_first_not_of("0123456789", hash + 1) == std::string::npos)
+    for (const Template& t : d.templates)
+      if (id.compare(0, hash, t.id) == 0 && hash == t.id.size())
+        return "has the form of the ids " + t.id + "'s entities are numbered with (" + t.id + "#1, " + t.id + "#2, ...)";
+  return "";
+}
+
 void Loader::mutation(const json& j, const std::string& path, Mutation& m) {
   m.path = path;
   if (!j.is_object()) { error(path, "expected a mutation object, found " + typeName(j)); return; }
@@ -68,7 +91,10 @@ void Loader::mutation(const json& j, const std::string& path, Mutation& m) {
   want(m.condition, path + "/condition", Want::Condition);
   get("for_each", m.forEach);
   if (m.forEach.present()) scopes.push_back({path + "/", N::Item, m.forEach.root, true});
-  if (j.contains("id")) str(j["id"], path + "/id", m.id);
+  if (j.contains("id") && str(j["id"], path + "/id", m.id)) {
+    std::string clash = idClash(m.id);
+    if (!clash.empty()) error(path + "/id", "the id '" + m.id + "' " + clash + ": an entity's id must name it alone");
+  }
   if (j.contains("template")) m.tmpl = templateName(j["template"], path + "/template");
   if (j.contains("position")) {
     std::string p;
@@ -98,6 +124,19 @@ void Loader::mutation(const json& j, const std::string& path, Mutation& m) {
     if (m.eventField < 0 && m.prop >= 0 && m.target.present()) expects.push_back({m.target, path + "/target", Want::Changeable});
   }
   if (m.op == Op::Cancel && m.target.present()) expects.push_back({m.target, path + "/target", Want::Cancellable});
+  // the other operations' targets: a kind they never act on would do nothing, silently
+  if (m.target.present()) {
+    switch (m.op) {
+      case Op::Win: case Op::Lose: case Op::DrawCard: case Op::RequireDiscard:
+        expects.push_back({m.target, path + "/target", Want::Players});
+        break;
+      case Op::MoveZone: case Op::Destroy: case Op::Promote: case Op::Attach:
+        expects.push_back({m.target, path + "/target", Want::Entities});
+        break;
+      case Op::Shuffle: expects.push_back({m.target, path + "/target", Want::Zones}); break;
+      default: break;
+    }
+  }
 }
 
 void Loader::mutations(const json& j, const std::string& path, std::vector<Mutation>& out) {

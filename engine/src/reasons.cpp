@@ -71,7 +71,10 @@ std::string Game::check(int player, const Move& given, std::string* message) con
     if (di == st_.decisions.end()) return fail("unknown_decision", "no pending decision has that id");
     if (di->player != player) return fail("not_your_decision", "that decision belongs to player " + d.playerIds[di->player]);
     if (player != decisionTurnPlayer()) return fail("not_your_decision", "another player's decisions are answered first");
-    if (!m.accept && !di->optional) return fail("must_accept", "this triggered action is not optional");
+    if (!m.accept && !di->optional)
+      return fail("must_accept", di->kind == DecisionKind::Discard ? "this discard is not optional: choose the cards to discard"
+                                 : di->kind == DecisionKind::Reaction ? "this reaction is not optional"
+                                                                      : "this triggered action is not optional");
     if (m.accept && pastCap(m, legal) && answerPicked(player, *di, m.targets)) return "";
     return fail("bad_target", "those targets are not a legal choice for this decision");
   }

@@ -241,6 +241,12 @@ std::string mismatch(Want want, Kind k) {
       return numeric(k) ? "" : "a number";
     case Want::Changeable:
       return k == Kind::Ent || k == Kind::List ? "" : "an entity or a player (or a list of them)";
+    case Want::Players:
+      return k == Kind::Ent || k == Kind::List ? "" : "a player (or an entity: its owner), or a list of them";
+    case Want::Entities:
+      return k == Kind::Ent || k == Kind::List ? "" : "an entity or a list of entities (a zone's entities: $zone.@Name.entities)";
+    case Want::Zones:
+      return k == Kind::Zone || k == Kind::List ? "" : "a zone or a list of zones";
     case Want::Cancellable:
       return k == Kind::Item ? "" : "one queue item or event ($event.action, $event, $queue.top, $queue.items[i]; to cancel several, give for_each and target: $item)";
     case Want::Condition:  // (a list or a zone: true when not empty; an entity: when there is one)

@@ -48,6 +48,9 @@ enum class Want : uint8_t {
   Changeable,  // the target of a property change: an entity or player, or a list of them
   Condition,   // a condition: true or false (an integer: not 0 — a warning says so)
   Cancellable, // Cancel's target: one queue item or event
+  Players,     // Win, Lose, DrawCard, RequireDiscard: a player (an entity: its owner), or a list
+  Entities,    // MoveZone, Destroy, Promote, Attach: an entity, or a list of them
+  Zones,       // Shuffle: a zone, or a list of zones
 };
 
 // "" when an expression of kind k can be what `want` asks for, else what was expected.
