@@ -35,7 +35,7 @@ export type DefinitionInput = GameDefinition | Record<string, unknown> | string;
 
 export interface CreateGameOptions {
   /** Without a seed, a fresh random one is drawn (see `game.seed`, to replay the game). */
-  seed?: Seed;
+  seed?: Seed | null;
   /** How to read string input (default 'auto': JSON when it starts with '{', else YAML). */
   format?: DefinitionFormat;
   /**

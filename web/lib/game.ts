@@ -440,7 +440,8 @@ export class Bot {
     checkOptions<BotOptions>('bot', options, ['kind', 'level', 'seed', 'iterations', 'maxPlayoutMoves', 'omniscient']);
     const level = options.level;
     if (level !== undefined) checkOneOf('level', level, BOT_LEVELS);
-    const kind = options.kind ?? (level ? 'mcts' : 'random');
+    // (null is a value, not a key left out: refused as level's is)
+    const kind = options.kind === undefined ? (level ? 'mcts' : 'random') : options.kind;
     checkOneOf('kind', kind, BOT_KINDS);
     checkBoolean('bot', 'omniscient', options.omniscient);
     if (options.seed !== undefined) botSeed(options.seed, 0); // (a TypeError now for a seed that is not one)

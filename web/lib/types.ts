@@ -302,7 +302,7 @@ export interface SimulateOptions {
   games: number;
   /** 'random', 'mcts' (with `iterations`) or a level: MCTS with that level's budget. */
   bot?: 'random' | 'mcts' | BotLevel;
-  seed?: number;
+  seed?: number | null;
   iterations?: number;
   /** The most moves a game is played for (default and at most 100,000): one still on is unfinished. */
   maxMoves?: number;
@@ -327,7 +327,7 @@ export interface ParallelSimulateOptions extends SimulateOptions {
    */
   batch?: number;
   /** After each batch (in the order they end): games done, games in all, that batch. */
-  onProgress?: (done: number, total: number, batch: SimulateBatch) => void;
+  onProgress?: ((done: number, total: number, batch: SimulateBatch) => void) | null;
 }
 
 export interface SimulateResult {
@@ -336,7 +336,7 @@ export interface SimulateResult {
   wins: Record<PlayerId, number>;
   draws: number;
   /** Games that stopped at the engine's length limit without a result. */
-  unfinished?: number;
+  unfinished: number;
   meanLength: number;
   errors: number;
   /** Each game's final state hash, when asked with `hashes: true`. */

@@ -133,7 +133,7 @@ describe('rs.bot: the game, omniscient, level and kind', () => {
           message: `rulestack: invalid level: ${shown} (easy, normal, hard)`,
         });
       }
-      for (const [kind, shown] of [['minimax', '"minimax"'], ['MCTS', '"MCTS"'], [3, '3']] as const) {
+      for (const [kind, shown] of [['minimax', '"minimax"'], ['MCTS', '"MCTS"'], [3, '3'], [null, 'null']] as const) {
         assert.throws(() => rs.bot(game, { kind } as unknown as BotOptions), {
           name: 'RangeError',
           message: `rulestack: invalid kind: ${shown} (random, mcts)`,

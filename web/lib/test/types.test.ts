@@ -107,8 +107,14 @@ try {
 } catch (e) {
   if (e instanceof IllegalMoveError) described.push('illegal ' + e.reason);
 }
+// null where api.md says it counts as left out; a simulation's counts are all there
+const drawn = rs.createGame(readFileSync(process.argv[2]!, 'utf8'), { seed: null });
+drawn.dispose();
+const sim = rs.simulate(readFileSync(process.argv[2]!, 'utf8'), { games: 2, seed: null });
+const unfinished: number = sim.unfinished;
+await rs.simulateParallel(readFileSync(process.argv[2]!, 'utf8'), { games: 2, workers: 1, onProgress: null });
 const lines = game.log().map(summarize);
-console.log(JSON.stringify({ described: described.slice(0, 3), kinds: [...new Set(described.map((d) => d.split(' ')[0]))], lines: lines.length, turns: turnStarts.length, seen: [...seen].sort() }));
+console.log(JSON.stringify({ unfinished, described: described.slice(0, 3), kinds: [...new Set(described.map((d) => d.split(' ')[0]))], lines: lines.length, turns: turnStarts.length, seen: [...seen].sort() }));
 game.dispose();
 
 // ---- what the types forbid
@@ -153,6 +159,7 @@ test('tsc --strict: consumer code narrowing moves and events compiles against th
   const out = JSON.parse(run.stdout);
   assert.ok(out.lines > 50, run.stdout);
   assert.ok(out.turns >= 2, run.stdout);
+  assert.equal(out.unfinished, 0, run.stdout);
   assert.ok(out.kinds.includes('pass') && out.kinds.includes('Bolt') && out.kinds.includes('illegal'), run.stdout);
   for (const type of ['ActionPlayed', 'OnZoneEnter', 'Pass', 'PhaseExecute', 'TurnStart']) assert.ok(out.seen.includes(type), run.stdout);
 });
