@@ -362,6 +362,7 @@ test('npm run server takes its limits from RATE_BURST, RATE_PER_SECOND and RATE_
     [{ REQUEST_PER_SECOND: '-2' }, /^rulestack server: REQUEST_PER_SECOND must be a number above 0 and at most 1000000, not '-2'$/m],
     [{ REQUEST_READING_BYTES: '0' }, /^rulestack server: REQUEST_READING_BYTES must be a whole number from 1 to 9007199254740991, not '0'$/m],
     [{ REQUEST_READING_BYTES: '1e9' }, /^rulestack server: REQUEST_READING_BYTES must be a whole number from 1 to 9007199254740991, not '1e9'$/m],
+    [{ REQUEST_ADDRESSES: '0' }, /^rulestack server: REQUEST_ADDRESSES must be a whole number from 1 to 9007199254740991, not '0'$/m],
     [{ RECORD_TTL_SECONDS: '0' }, /^rulestack server: RECORD_TTL_SECONDS must be a number of seconds from 1 to 2147483, not '0'$/m],
   ];
   await Promise.all(

@@ -143,7 +143,7 @@ test('malformed messages get a clear answer and change nothing', async () => {
 test('npm run server takes no arguments, PORT is a port number, RECORD_TTL_SECONDS and RECORD_LEASE_SECONDS numbers of seconds', async () => {
   const main = new URL('../main.mjs', import.meta.url).pathname;
   const cases = [
-    [['--port', '3000'], {}, /^rulestack server: it takes no arguments, not --port 3000 \(set PORT, REDIS_URL, PUBLIC_ADDRESS, RECORD_TTL_SECONDS, RECORD_LEASE_SECONDS, RATE_BURST, RATE_PER_SECOND, RATE_FLOOD_REFUSALS, REQUEST_BURST, REQUEST_PER_SECOND and REQUEST_READING_BYTES in its environment\)$/m],
+    [['--port', '3000'], {}, /^rulestack server: it takes no arguments, not --port 3000 \(set PORT, REDIS_URL, PUBLIC_ADDRESS, RECORD_TTL_SECONDS, RECORD_LEASE_SECONDS, RATE_BURST, RATE_PER_SECOND, RATE_FLOOD_REFUSALS, REQUEST_BURST, REQUEST_PER_SECOND, REQUEST_READING_BYTES and REQUEST_ADDRESSES in its environment\)$/m],
     [[], { PORT: '0' }, /^rulestack server: PORT must be a port number from 1 to 65535, not '0'$/m],
     [[], { PORT: '0x64f1' }, /not '0x64f1'/],
     [[], { PORT: '' }, /not ''/],
