@@ -114,13 +114,23 @@ void Game::answer(int player, const Move& m) {
       if (t.queue) {
         pushItem(std::move(it));
         st_.passes = 0;
-        if (st_.priority >= 0) st_.priority = nextInTurn(player);
+        // (a step still resolving below gives priority when it ends: an action being taken,
+        // an item executing, a chain; until then it stays where it is)
+        if (st_.priority >= 0 && !priorityGivenLater()) st_.priority = nextInTurn(player);
       } else {
         pushExec(std::move(it), -1);
       }
       return;
     }
   }
+}
+
+// Whether a frame on the stack gives priority when it ends (stepTake, an Exec frame's
+// priorityTo, stepChain, a Priority frame).
+bool Game::priorityGivenLater() const {
+  for (const Frame& f : st_.stack)
+    if (f.kind == FK::Take || f.kind == FK::Chain || f.kind == FK::Priority || (f.kind == FK::Exec && f.a >= 0)) return true;
+  return false;
 }
 
 }  // namespace rulestack

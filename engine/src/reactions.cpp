@@ -16,6 +16,13 @@ void Game::stepReact(int fi) {
   Frame& f = st_.stack[fi];
   const int32_t evf = f.a;
   const Event& ev = st_.stack[evf].ev;
+  // A $Before half whose event a reaction before this one cancelled (or whose action, for an
+  // action's own events): it will not happen, so nothing more is asked about it, and a
+  // cancelled card goes to the cancel zone now, not after the other players were asked.
+  if (f.before && (ev.cancelled || ((ev.type == Ev::ActionPlayed || ev.type == Ev::Named) && itemCancelled(ev.item)))) {
+    st_.stack.pop_back();
+    return;
+  }
   const int key = Def::key(f.before, ev.type);
   const auto& reactions = d.reactionsByKey[key];
   const auto& triggered = d.triggeredByKey[key];
@@ -129,6 +136,12 @@ void Game::stepReact(int fi) {
     f.e = np;
   }
   st_.stack.pop_back();
+}
+
+// Whether the item with that id was cancelled (being taken, executing, queued or gone).
+bool Game::itemCancelled(int32_t id) const {
+  const Item* it = id >= 0 ? findItem(id) : nullptr;
+  return it && it->cancelled;
 }
 
 // A reaction goes ahead (mandatory, or accepted): on the queue, or its mutations now — for a

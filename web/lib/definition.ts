@@ -120,7 +120,12 @@ function makeYamlLocator(
       if (r) best = pos(r[0]);
     }
     if (column !== undefined && isScalar(node) && typeof node.value === 'string' && node.range) {
-      const at = scalarCharOffset(text, node.range[0], node.type, utf8Index(node.value, column - 1));
+      // at most the value's last character that is not a line break: an error at the end of
+      // the expression ("the expression ended") is placed there, not past a block scalar's
+      // final line break on the next key's line
+      let last = node.value.length - 1;
+      while (last > 0 && (node.value[last] === '\n' || node.value[last] === '\r')) last--;
+      const at = scalarCharOffset(text, node.range[0], node.type, Math.min(utf8Index(node.value, column - 1), Math.max(last, 0)));
       if (at !== undefined) return pos(at);
     }
     return best;

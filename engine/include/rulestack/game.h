@@ -396,6 +396,8 @@ class Game {
   void stepForEach(int fi);
   void stepEvent(int fi);
   void stepReact(int fi);
+  bool itemCancelled(int32_t id) const;
+  bool priorityGivenLater() const;
   void stepTake(int fi);
   void stepExec(int fi);
   void stepDiscard(int fi);

@@ -265,6 +265,14 @@ test("an expression's error is located at the character its column names, in eve
   assert.deepEqual(issue(`a:\n  condition: >-\n    $turn > 1 and\n    $foo.bar\n`, '/a/condition', 15), { line: 4, at: '$foo' });
   assert.deepEqual(issue(`a:\n  condition: |\n    $turn > 1 and\n    $foo.bar\n`, '/a/condition', 15), { line: 4, at: '$foo' });
   assert.deepEqual(issue(`a:\n  condition: $turn > 1 and   \n     $foo.bar\nb: 1\n`, '/a/condition', 15), { line: 3, at: '$foo' });
+  // past the end ("the expression ended"): the last character, in a block scalar too (not past
+  // its final line break, on the next key's line)
+  const ended = (text: string, column: number) => {
+    const [x] = locateIssues(parseDefinition(text), [{ path: '/a/condition', message: `expression error at column ${column}: expected ')' but the expression ended` }]);
+    return { line: x!.line, at: text.split('\n')[x!.line! - 1]!.slice(x!.column! - 1) };
+  };
+  for (const style of ['>', '|', '>-']) assert.deepEqual(ended(`a:\n  condition: ${style}\n    ($turn > 1 or\n    $turn == 0\nb: 1\n`, 26), { line: 4, at: '0' }, style);
+  assert.deepEqual(ended(`a:\n  condition: ($turn > 1 or $turn == 0\nb: 1\n`, 26), { line: 2, at: '0' });
   // flow style (the expression is quoted before YAML reads it: the author's column comes back)
   assert.deepEqual(issue(`a: { x: 1, condition: ${expr}, y: 2 }\n`, '/a/condition', 15), { line: 1, at: '$foo' });
   assert.deepEqual(issue(`a: [ { filter: $candidate.size > $foo } ]\n`, '/a/0/filter', 19), { line: 1, at: '$foo' });
