@@ -71,6 +71,10 @@ test('390×844: every visible button, select and text field is at least 44 px ta
   await page.locator('#sim-count').fill('3');
   await page.locator('#sim-run').click();
   await expect(page.locator('#sim-odd button').first()).toBeVisible({ timeout: 20_000 });
+  // the share link's text field (in its notice) too
+  await page.locator('#share').click();
+  const share = (await page.locator('#share-url').boundingBox())!;
+  expect(share.height).toBeGreaterThanOrEqual(44);
   const small = await page.evaluate(() =>
     [...document.querySelectorAll('button, select, input[type="text"], input[type="number"]')]
       .filter((el) => (el as HTMLElement).offsetParent !== null)

@@ -319,10 +319,11 @@ test('errors are shown: no server there, an address that is not one, a room that
   while (!(await portFree(dead)) && dead < TO) dead++;
   await open(page, `?server=${encodeURIComponent(`ws://127.0.0.1:${dead}`)}`);
   await page.locator('#play-online').click();
-  await page.locator('#online-create').click();
+  await page.locator('#online-create').press('Enter');
   await expect(page.locator('#online-message')).toContainText(`Cannot create the room: cannot reach the server at ws://127.0.0.1:${dead} (is \`npm run server\` running there?) — Failed to fetch`);
   await expect(page.locator('#online-message')).toHaveClass(/error/);
   await expect(page.locator('#online-create')).toBeEnabled(); // try again
+  await expect(page.locator('#online-create')).toBeFocused(); // (not <body>, as it was while the button was disabled)
 
   await page.locator('#online-server').fill('localhost:2567');
   await page.locator('#online-create').click();

@@ -228,6 +228,49 @@ test('import errors: a malformed file and an illegal move say what and where', a
   expect(await marks(page)).toMatchObject({ C: '0', N: '1' });
 });
 
+test('from the keyboard: Enter, Enter steps through an imported game (the focus stays on Step, then on Back to start); closing the bar or a notice gives the focus back', async ({ page }) => {
+  await openAt(page, '/');
+  const text = await example('tictactoe.yaml');
+  const mv = (player: string, cell: string) => ({ player, move: { action: 'Mark', targets: [cell] } });
+  const record = JSON.stringify({ format: 'rulestack-game', version: 1, definition: text, seed: 1, moves: [mv('0', 'C'), mv('1', 'N'), mv('0', 'NW')] });
+  await page.locator('#import-file').setInputFiles({ name: 'ttt.json', mimeType: 'application/json', buffer: Buffer.from(record) });
+  await expect(page.locator('#replay-pos')).toHaveText('move 0 of 3');
+
+  // Step keeps the focus while it can step: a second Enter is the record's next move, not a move of the page's
+  await page.locator('#replay-step').focus();
+  for (const at of [1, 2]) {
+    await page.keyboard.press('Enter');
+    await expect(page.locator('#replay-pos')).toHaveText(`move ${at} of 3`);
+    await expect(page.locator('#replay-step')).toBeFocused();
+  }
+  await page.keyboard.press('Enter');
+  await expect(page.locator('#replay-pos')).toHaveText('move 3 of 3');
+  await expect(page.locator('#replay-start')).toBeFocused(); // the end of the record: Step is disabled
+  expect(await marks(page)).toMatchObject({ C: '0', N: '1', NW: '0' });
+  await page.keyboard.press('Enter');
+  await expect(page.locator('#replay-pos')).toHaveText('move 0 of 3');
+  await expect(page.locator('#replay-start')).toBeFocused();
+  // Play all: to the end, then Back to start too
+  await page.locator('#replay-all').press('Enter');
+  await expect(page.locator('#replay-pos')).toHaveText('move 3 of 3');
+  await expect(page.locator('#replay-start')).toBeFocused();
+
+  // Close: the bar's buttons go, the focus goes back to Import game
+  await page.locator('#replay-close').press('Enter');
+  await expect(page.locator('#replay-bar')).toBeHidden();
+  await expect(page.locator('#import')).toBeFocused();
+  // a notice that came with no control focused: closed, the focus goes to the moves
+  await notice(page, 'import').locator('.notice-close').press('Enter');
+  await expect(notice(page, 'import')).toHaveCount(0);
+  await expect(page.locator('#moves button.move').first()).toBeFocused();
+  // Share link's notice: closed, back on Share link
+  await page.locator('#share').press('Enter');
+  await expect(page.locator('#share-url')).toBeFocused();
+  await notice(page, 'share').locator('.notice-close').press('Enter');
+  await expect(notice(page, 'share')).toHaveCount(0);
+  await expect(page.locator('#share')).toBeFocused();
+});
+
 test('a share link of an edited example opens as a custom definition; Revert goes back to the shared text, after a reload too', async ({ page, browser }) => {
   await openAt(page, '/');
   await page.locator('#game-picker').selectOption('duel.yaml');

@@ -235,12 +235,14 @@ test('Simulate: Stop ends a run with the games so far and its workers; the panel
   await page.locator('#sim-run').click();
   await expect(page.locator('#sim-status')).toHaveText('Games: a whole number from 1 to 10000.');
   await page.locator('#sim-count').fill('500');
-  await page.locator('#sim-run').click();
+  await page.locator('#sim-run').press('Enter'); // from the keyboard: the focus goes to Stop, and back when it is pressed
   await expect(page.locator('#sim-stop')).toBeEnabled();
+  await expect(page.locator('#sim-stop')).toBeFocused();
   await expect(page.locator('#sim-status')).toHaveText(/^[1-9]\d* \/ 500 games on 2 workers…$/, { timeout: 30_000 });
   expect(simWorkers(page)).toBe(3); // the panel's and the package's two
-  await page.locator('#sim-stop').click();
+  await page.locator('#sim-stop').press('Enter');
   await expect(page.locator('#sim-status')).toHaveText(/^Stopped after [1-9]\d* games\.$/);
+  await expect(page.locator('#sim-run')).toBeFocused();
   const n = Number((await page.locator('#sim-status').textContent())!.match(/\d+/)![0]);
   expect(n).toBeLessThan(500);
   await expect(page.locator('#sim-games')).toHaveText(String(n));
@@ -253,7 +255,9 @@ test('Simulate: Stop ends a run with the games so far and its workers; the panel
   await expect(page.locator('#sim-games')).toHaveText(String(n));
   await expect(page.locator('#sim-status')).toHaveText(`Stopped after ${n} games.`);
   // the panel runs again, to the command line's figures, and a game of it opens
+  await page.locator('#sim-run').focus(); // a run that ends by itself gives the focus back to Simulate too
   await simulate(page, 6, 'random', 3, 'Random', 60_000);
+  await expect(page.locator('#sim-run')).toBeFocused();
   await expectFigures(page, cli('nexus.yaml', 6, 3, 'random'));
   const shortest = page.locator('#sim-odd li[data-why="shortest"] button.sim-open');
   const s = await shortest.getAttribute('data-seed');

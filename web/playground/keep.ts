@@ -41,6 +41,7 @@ export class Keep {
     $('replay-close').addEventListener('click', () => {
       this.#replay?.close();
       this.#replay = null;
+      $('import').focus(); // the bar's buttons are gone: back to the button that opened it
     });
     // edits, the seed box, the menus: keep them a moment later; and always when the page goes
     document.addEventListener('input', () => this.saveSoon());
@@ -155,6 +156,7 @@ export class Keep {
     const url = await shareUrl(this.host.text());
     const box = document.createElement('input');
     box.id = 'share-url';
+    box.type = 'text'; // a text field as the others are: 44 px tall on a phone (style.css)
     box.readOnly = true;
     box.value = url;
     box.setAttribute('aria-label', 'Share link');

@@ -1,6 +1,7 @@
 // Notices of the page shell (#notices, above the panels): a restored or refused state, a share
 // link, an import's error. They stay until closed (a game load does not clear them, unlike the
 // game panel's message), and a new one of the same topic replaces the old.
+import { settleFocus } from './a11y.js';
 
 export type NoticeKind = 'error' | 'warn' | 'info';
 
@@ -22,7 +23,15 @@ export function notify(topic: string, kind: NoticeKind, text: string, extra?: HT
   close.title = 'Close';
   close.setAttribute('aria-label', 'Close this notice');
   close.textContent = '×';
-  close.addEventListener('click', () => el.remove());
+  // the control that had the focus when the notice came (Share link…) gets it back when it is closed
+  const opener = document.activeElement;
+  close.addEventListener('click', () => {
+    const keyed = el.contains(document.activeElement);
+    el.remove();
+    if (!keyed) return;
+    if (opener instanceof HTMLElement && opener !== document.body && opener.isConnected && !(opener as HTMLButtonElement).disabled) opener.focus();
+    else settleFocus(document.getElementById('moves')!);
+  });
   el.append(msg);
   if (extra) el.append(extra);
   el.append(close);

@@ -372,6 +372,7 @@ export function initOnline(host: OnlineHost): void {
     }
     server.value = url;
     status.textContent = `${what}: connecting to ${url}…`;
+    const from = document.activeElement; // Create room, or a room's Join
     create.disabled = true;
     try {
       attach(await task());
@@ -379,6 +380,9 @@ export function initOnline(host: OnlineHost): void {
       status.textContent = 'Not connected.';
       create.disabled = false;
       show(connectError(e, what));
+      // the focus fell to <body> as Create room was disabled: back on the control that asked, if it is still there
+      const lost = document.activeElement === null || document.activeElement === document.body;
+      if (lost && from instanceof HTMLElement && from.isConnected && !(from as HTMLButtonElement).disabled) from.focus();
     }
   }
 

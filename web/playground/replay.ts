@@ -62,20 +62,32 @@ export class Replay {
 
   /** Plays the next recorded move. False at the end, off the line, or when the move is refused (the notice says which). */
   step(): boolean {
+    const keyed = this.#bar.contains(document.activeElement); // Step or Play all has the focus
+    try {
+      return this.#playNext();
+    } finally {
+      if (keyed) this.#keepFocus();
+    }
+  }
+
+  #playNext(): boolean {
     const moves = this.record.moves;
     if (this.#at >= moves.length || this.#stuck !== null || !this.onLine()) {
       this.update();
       return false;
     }
     const i = this.#at;
+    // counted before it is played: the update the move's event brings finds the game on the
+    // line, so Step stays enabled and the page leaves the focus on it (Enter, Enter steps on)
+    this.#at = i + 1;
     const why = this.host.play(moves[i]!.player, moves[i]!.move);
     if (why !== null) {
+      this.#at = i;
       this.#stuck = i;
       notify('replay', 'error', `Import ${this.name}: ${describeMove(moves, i)} is illegal here: ${why}. The game shown is the one before it.`);
       this.update();
       return false;
     }
-    this.#at = i + 1;
     if (this.#at === moves.length) this.finished();
     this.update();
     return true;
@@ -83,6 +95,12 @@ export class Replay {
 
   playAll(): void {
     while (this.step());
+  }
+
+  /** The bar had the focus: at the end of the record (Step disabled, or the page took the focus to the moves) it goes to Back to start, not into the game. */
+  #keepFocus(): void {
+    const active = document.activeElement;
+    if (!this.#bar.contains(active) || (active as HTMLButtonElement).disabled) this.#start.focus();
   }
 
   /** Every move replayed: the state must be the one the file recorded. */

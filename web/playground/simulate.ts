@@ -134,8 +134,10 @@ export function initSimulate(host: SimulateHost): SimulatePanel | null {
       worker?.terminate();
       worker = null;
     }
+    const keyed = document.activeElement === stop;
     run.disabled = false;
     stop.disabled = true;
+    if (keyed) run.focus(); // Stop is disabled now: back on Simulate, to run again
     status.textContent = text;
     void draw(true, result);
   };
@@ -199,8 +201,10 @@ export function initSimulate(host: SimulateHost): SimulatePanel | null {
     runPlayers = host.players();
     progress.max = games;
     progress.value = 0;
+    const keyed = document.activeElement === run;
     run.disabled = true;
     stop.disabled = false;
+    if (keyed) stop.focus(); // Simulate is disabled now: Stop is the button to press
     status.textContent = `0 / ${games} games ${onWorkers(workers)}…`;
     void draw(false);
     worker.onmessage = (e: MessageEvent<SimResponse>) => {
