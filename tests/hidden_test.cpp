@@ -426,3 +426,86 @@ TEST_CASE("hidden targets are listed by handle, not in the order they were made"
   }
   CHECK(right < seeds - 8);  // (a guess: about half right)
 }
+
+TEST_CASE("hidden sources of actions of one name from two templates are one run, listed by handle", "[hidden]") {
+  // Bolt and Heal each have a Cast: listed template by template, the place where the handles'
+  // order starts again would tell every hidden card's template
+  const char* game = R"J({
+    "name": "Blind", "players": { "count": 2 },
+    "zones": [ { "name": "Deck", "per_player": true, "visibility": "nobody", "actions": true },
+               { "name": "Grave", "per_player": true } ],
+    "entities": [
+      { "id": "Bolt", "type": "card", "actions": [ { "name": "Cast", "queue": false,
+        "condition": "$entity.self.zone == $player.current.zone.@Deck",
+        "mutations": [ { "operation": "MoveZone", "target": "$entity.self", "destination": "$player.current.zone.@Grave" } ] } ] },
+      { "id": "Heal", "type": "card", "actions": [ { "name": "Cast", "queue": false,
+        "condition": "$entity.self.zone == $player.current.zone.@Deck",
+        "mutations": [ { "operation": "MoveZone", "target": "$entity.self", "destination": "$player.current.zone.@Grave" } ] } ] },
+      { "id": "Coin", "type": "token", "actions": [ { "name": "Flip", "queue": false, "mutations": [] } ] } ],
+    "setup": [ { "operation": "Create", "template": "Bolt", "count": 4, "destination": "$players[0].zone.@Deck" },
+               { "operation": "Create", "template": "Coin", "destination": "$players[0].zone.@Grave" },
+               { "operation": "Create", "template": "Heal", "count": 4, "destination": "$players[0].zone.@Deck" },
+               { "operation": "Shuffle", "target": "$players[0].zone.@Deck" } ],
+    "flow": { "phases": [ { "name": "Main", "valid_actions": ["Cast", "Flip"] } ] } })J";
+  for (int seed = 0; seed < 10; seed++) {
+    rulestack::Session s;
+    REQUIRE(s.load(game, std::to_string(seed)).empty());
+    std::vector<std::string> names, sources;
+    for (auto& m : json::parse(s.legalMoves("0"))) {
+      names.push_back(m["action"]);
+      if (m["action"] == "Cast") sources.push_back(m["source"]);
+    }
+    INFO("seed " << seed << ": " << json(names).dump() << " " << json(sources).dump());
+    REQUIRE(sources.size() == 8);
+    CHECK(std::is_sorted(sources.begin(), sources.end()));
+    // the eight Casts as one run, then Flip
+    CHECK(names == std::vector<std::string>{"Cast", "Cast", "Cast", "Cast", "Cast", "Cast", "Cast", "Cast", "Flip", "pass"});
+  }
+}
+
+TEST_CASE("fair bots: what a face-down card hides under its face is dealt with it (its properties too)", "[hidden][bots]") {
+  // Dragon (power 9) and Rat (power 1) turned face down: player 0 sees two alike faces. Attack
+  // wins when the target's power is below 5: a bot that read the power would always win.
+  std::vector<rulestack::DefError> errs;
+  auto def = rulestack::compileDefinition(R"J({
+    "name": "FaceDown", "players": { "count": 2 },
+    "zones": [ { "name": "Board", "per_player": true } ],
+    "entities": [ { "id": "Dragon", "type": "card", "properties": { "power": 9 } },
+                  { "id": "Rat", "type": "card", "properties": { "power": 1 } },
+                  { "id": "Hidden", "type": "facedown", "face_down": true, "properties": { "yield": 1 } } ],
+    "setup": [ { "operation": "Create", "template": "Dragon", "destination": "$players[1].zone.@Board" },
+               { "operation": "Create", "template": "Rat", "destination": "$players[1].zone.@Board" },
+               { "operation": "Promote", "target": "$players[1].zone.@Board.entities", "template": "Hidden" },
+               { "operation": "Shuffle", "target": "$players[1].zone.@Board" } ],
+    "actions": [ { "name": "Attack", "queue": false, "requires_target": { "from": "$players[1].zone.@Board" },
+                   "mutations": [ { "operation": "Win", "target": "$players[0]", "condition": "$target.power < 5" },
+                                  { "operation": "Win", "target": "$players[1]" } ] } ],
+    "flow": { "phases": [ { "name": "Main", "pass": false, "valid_actions": ["Attack"] } ] } })J", errs);
+  REQUIRE(def);
+  auto game = start(def, 1);
+  rulestack::Game& a = *game;
+  // b: the two cards under the faces swapped (template of origin, id, power), places and handles kept
+  rulestack::Game b = a;
+  rulestack::State& s = b.dealState();
+  const size_t np = def->propNames.size();
+  const int power = def->prop(def->syms.find("power"));
+  REQUIRE(power >= 0);
+  int32_t x = -1, y = -1;
+  for (int32_t e = def->numPlayers(); e < (int32_t)s.ents.size(); e++) (x < 0 ? x : y) = e;
+  std::swap(s.ents[x].idTmpl, s.ents[y].idTmpl);
+  std::swap(s.ents[x].serial, s.ents[y].serial);
+  std::swap(s.props[(size_t)x * np + power], s.props[(size_t)y * np + power]);
+  REQUIRE(rulestack::viewText(a, 0) == rulestack::viewText(b, 0));  // player 0 cannot tell them apart
+  int omniscientDiffers = 0;
+  for (uint64_t seed = 0; seed < 10; seed++) {
+    rulestack::BotOptions o;
+    o.mcts = true;
+    o.iterations = 2 * rulestack::kIterationsPerDeal;
+    o.seed = seed;
+    INFO("seed " << seed);
+    CHECK(rulestack::moveJson(a, rulestack::botChoose(a, 0, o), 0) == rulestack::moveJson(b, rulestack::botChoose(b, 0, o), 0));
+    o.omniscient = true;
+    if (!(rulestack::botChoose(a, 0, o) == rulestack::botChoose(b, 0, o))) omniscientDiffers++;
+  }
+  CHECK(omniscientDiffers > 0);  // (the test can tell)
+}

@@ -47,7 +47,8 @@ void determinize(Game& g, int player, Rng& rng, const std::vector<bool>* known) 
   State& s = g.dealState();  // (tmpl and props move together below)
   const size_t np = d.propNames.size();
   // What the player may not know, by owner: (0) cards in zones hidden from them: everything
-  // but the place; (1) face-down cards they see: the card under the face.
+  // but the place; (1) face-down cards they see: the card under the face (its template of
+  // origin, id and the properties the face does not show).
   struct Identity {
     int32_t tmpl, idTmpl, serial;
     std::vector<Slot> props;
@@ -60,6 +61,7 @@ void determinize(Game& g, int player, Rng& rng, const std::vector<bool>* known) 
       return false;
     }
   };
+  std::vector<char> faceShows;  // (the properties a face declares)
   for (int kind = 0; kind < 2; kind++) {
     for (int owner = 0; owner < d.numPlayers(); owner++) {
       std::vector<int32_t> places;
@@ -72,7 +74,9 @@ void determinize(Game& g, int player, Rng& rng, const std::vector<bool>* known) 
         if (hiddenZone != (kind == 0)) continue;
         places.push_back(e);
         Identity id{kind == 0 ? en.tmpl : -1, en.idTmpl, en.serial, {}};
-        if (kind == 0) id.props.assign(s.props.begin() + (size_t)e * np, s.props.begin() + (size_t)(e + 1) * np);
+        id.props.assign(s.props.begin() + (size_t)e * np, s.props.begin() + (size_t)(e + 1) * np);
+        if (kind == 1)  // (a face-down card's properties its face declares are shown: they stay with the place)
+          for (const auto& kv : d.templates[en.tmpl].props) id.props[(size_t)kv.first] = Slot{};
         ids.push_back(std::move(id));
       }
       if (places.size() < 2) continue;
@@ -83,9 +87,16 @@ void determinize(Game& g, int player, Rng& rng, const std::vector<bool>* known) 
       for (size_t i = 0; i < places.size(); i++) {
         Entity& en = s.ents[places[i]];
         const Identity& id = ids[i];
+        Slot* row = &s.props[(size_t)places[i] * np];
         if (kind == 0) {
           en.tmpl = id.tmpl;
-          std::copy(id.props.begin(), id.props.end(), s.props.begin() + (size_t)places[i] * np);
+          std::copy(id.props.begin(), id.props.end(), row);
+        } else {  // the card under the face: what the face does not show
+          std::vector<char>& shown = faceShows;
+          shown.assign(np, 0);
+          for (const auto& kv : d.templates[en.tmpl].props) shown[(size_t)kv.first] = 1;
+          for (size_t p = 0; p < np; p++)
+            if (!shown[p]) row[p] = id.props[p];
         }
         en.idTmpl = id.idTmpl;
         en.serial = id.serial;

@@ -150,22 +150,35 @@ uint32_t sourceKey(const Game& g, const Move& m, int viewer) {
 }  // namespace
 
 std::vector<uint32_t> Game::orderAsSeen(const std::vector<Move>& moves, int viewer) const {
-  // runs of one action's (or one decision's) moves: a run that shows a handle is sorted by the
-  // source's key, then the targets' keys in the order shown (fewer first); equal keys, and any
-  // other run, keep the engine's order (which then follows only what the viewer identifies)
+  // runs of one action's (or one decision's) moves, as the viewer names them: the moves of
+  // actions of one name (several templates may each have a Cast) are one run, at the place of
+  // its first move, else the runs' order would tell which template a hidden source is. A run
+  // that shows a handle is sorted by the source's key, then the targets' keys in the order
+  // shown (fewer first); equal keys, and any other run, keep the engine's order (which then
+  // follows only what the viewer identifies)
   struct Runs {
     const Game* g;
     const std::vector<Move>* moves;
     int viewer;
     std::vector<uint32_t> run, hidden;  // each move's run; whether a run shows a handle
   } x{this, &moves, viewer, {}, {}};
+  struct RunKey {
+    int kind, name, decision;
+    bool accept;
+  };
+  std::vector<RunKey> keys;
   for (size_t i = 0; i < moves.size(); i++) {
-    const Move &m = moves[i], &p = moves[i ? i - 1 : 0];
-    if (i == 0 || !(p.kind == m.kind && p.action == m.action && p.decision == m.decision && p.accept == m.accept))
+    const Move& m = moves[i];
+    const RunKey k{(int)m.kind, m.kind == Move::Take && m.action >= 0 ? def_->actions[m.action].nameSym : m.action, m.decision, m.accept};
+    size_t r = 0;
+    while (r < keys.size() && !(keys[r].kind == k.kind && keys[r].name == k.name && keys[r].decision == k.decision && keys[r].accept == k.accept)) r++;
+    if (r == keys.size()) {
+      keys.push_back(k);
       x.hidden.push_back(0);
-    x.run.push_back((uint32_t)x.hidden.size() - 1);
-    x.hidden.back() |= sourceKey(*this, m, viewer);
-    for (const Slot& t : m.targets) x.hidden.back() |= seenKey(t, viewer);
+    }
+    x.run.push_back((uint32_t)r);
+    x.hidden[r] |= sourceKey(*this, m, viewer);
+    for (const Slot& t : m.targets) x.hidden[r] |= seenKey(t, viewer);
   }
   return stableOrder(moves.size(), [](const void* c, size_t a, size_t b) {
     const Runs& x = *static_cast<const Runs*>(c);
