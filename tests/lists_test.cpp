@@ -57,3 +57,23 @@ TEST_CASE("two lists are equal when their elements are, in order; a list equals 
   // a list is not its zone (a zone is one value, compared as itself)
   CHECK(g.holds("$zone.@Pile.entities != $zone.@Pile"));
 }
+
+TEST_CASE("a where whose test does not read its $candidate tests once: wheres nested 40 deep in tests are quick", "[eval]") {
+  // over 70 cards each level would test 70 times: 70^40 tests without it
+  auto nest = [](const char* inner) {
+    std::string e = "count(";
+    for (int i = 0; i < 40; i++) e += "$zone.@Pile.entities.where(";
+    e += inner;
+    for (int i = 0; i < 40; i++) e += ")";
+    return e + ") > 0";
+  };
+  rt::json def = rt::json::parse(kPile);
+  def["actions"] = rt::json::array({{{"name", "Deep"}, {"condition", nest("$turn > 0")}, {"mutations", rt::json::array()}},
+                                    {{"name", "Never"}, {"condition", nest("$turn > 100")}, {"mutations", rt::json::array()}},
+                                    {{"name", "Noop"}, {"mutations", rt::json::array()}}});
+  def["flow"]["phases"][0]["valid_actions"] = rt::json::array({"Deep", "Never", "Noop"});
+  rt::G g(def);
+  std::vector<std::string> names;
+  for (auto& m : g.legal("0")) names.push_back(m["action"]);
+  CHECK(names == std::vector<std::string>{"Deep", "Noop", "pass"});
+}

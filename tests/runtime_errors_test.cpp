@@ -149,3 +149,38 @@ TEST_CASE("through the Session: the move is accepted and its events say what fai
   CHECK(s.undo());
   CHECK(s.stateHash() == before);
 }
+
+TEST_CASE("a player where an operation takes entities in zones is a run-time error, not a player in a zone", "[runtime]") {
+  // the loader cannot tell a player from an entity ($player.current is an entity): moved into a
+  // zone, a player broke the view and the snapshot (a player in no zone's list)
+  for (const char* mutation : {R"({ "operation": "MoveZone", "target": "$player.current", "destination": "$zone.@Board" })",
+                               R"({ "operation": "Destroy", "target": "$player.opponent" })",
+                               R"({ "operation": "Promote", "target": "$player.all", "template": "Card" })",
+                               R"({ "operation": "Attach", "target": "$player.current", "host": "$player.current.zone.@Hand.top" })",
+                               R"({ "operation": "Attach", "target": "$entity.card", "host": "$player.current" })"}) {
+    json def = game();
+    def["actions"].push_back({{"name", "Odd"}, {"queue", false}, {"mutations", json::array({json::parse(mutation)})}});
+    def["flow"]["phases"][0]["valid_actions"].push_back("Odd");
+    rt::G g(def);
+    const uint64_t h = g.g().hash();
+    std::string msg;
+    INFO(mutation);
+    CHECK(g.apply("0", json{{"action", "Odd"}}, &msg) == "runtime_error");
+    CHECK(msg.find("/actions/4/mutations/0: ") == 0);
+    CHECK((msg.find("player 0 cannot be") != std::string::npos || msg.find("player 1 cannot be") != std::string::npos ||
+           msg.find("a player cannot be a host") != std::string::npos));
+    CHECK(g.g().hash() == h);
+    CHECK(g.view()["players"].size() == 2);
+  }
+}
+
+TEST_CASE("a negative mode is a mode out of range, not a move without one", "[runtime]") {
+  rt::G g(game());
+  const uint64_t h = g.g().hash();
+  for (int mode : {-1, -2, -1000}) {
+    std::string msg;
+    CHECK(g.apply("0", json{{"action", "Good"}, {"mode", mode}}, &msg) == "bad_mode");
+    CHECK(msg == "'Good' has no modes");
+  }
+  CHECK(g.g().hash() == h);
+}

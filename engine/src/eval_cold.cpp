@@ -213,9 +213,17 @@ Value Game::evalCold(int n, const Ctx& c) const {
       uint64_t* keep = &few;
       if (n > 64) many.assign((size_t)(n + 63) / 64, 0), keep = many.data();
       Ctx c2 = c;
+      // (what a test adds to the scratch is read for its truth only: dropped at once, else
+      // .where nested in a test would keep a list per element of each level)
+      const size_t mark = scratch_.size();
       for (int32_t i = 0; i < n; i++) {
         c2.candidate = elemAt(l, i);
         keep[i >> 6] |= (uint64_t)truth(evalNode(nd.b, c2)) << (i & 63);
+        scratch_.resize(mark);
+        if (nd.imm && i == 0) {  // a test that does not read $candidate: the same for all (Loader::analyse)
+          if (n > 1 && (keep[0] & 1)) for (int32_t k = 1; k < n; k++) keep[k >> 6] |= (uint64_t)1 << (k & 63);
+          break;
+        }
       }
       int32_t off = (int32_t)scratch_.size();
       for (int32_t i = 0; i < n; i++)

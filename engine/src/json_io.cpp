@@ -450,7 +450,9 @@ bool parseMove(const Game& g, const json& j, Move& out, std::string& error, int 
   if (j.contains("source") && out.source < 0) out.source = (int32_t)g.state().ents.size();  // (bad_source)
   if (j.contains("mode")) {
     if (!j["mode"].is_number_integer()) { error = "mode must be a whole number"; return false; }
-    out.mode = (int32_t)std::max<long long>(-1, std::min<long long>(1000, j["mode"].get<long long>()));
+    // (a mode given is one: a negative one is out of range, as 1000 is, never "no mode")
+    const long long mode = j["mode"].get<long long>();
+    out.mode = (int32_t)(mode < 0 ? 1000 : std::min<long long>(1000, mode));
   }
   if (j.contains("x")) {
     if (!j["x"].is_number_integer()) { error = "x must be a whole number"; return false; }

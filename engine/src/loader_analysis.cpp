@@ -20,6 +20,10 @@ void Loader::propertyMembers() {
 // Which entity actions group identical cards, the split conditions, what each end condition
 // reads, the hoisted invariants, the fused nodes and the trigger indexes.
 void Loader::analyse() {
+  // a .where whose test does not read its $candidate tests once (imm 1): nested in each
+  // other's tests, wheres over n elements otherwise cost n^depth
+  for (Node& nd : d.nodes.nodes)
+    if (nd.op == N::Where) nd.imm = (d.reads(nd.b) & Def::kReadsCandidate) ? 0 : 1;
   // entity actions that read their source only through safe members (after the Prop pass)
   for (Action& a : d.actions) {
     if (a.tmpl < 0) continue;

@@ -88,7 +88,10 @@ void Game::applyOp(const Mutation& m, Ctx& c) {
       int32_t z = zoneOf(m.destination, "destination");
       std::vector<Event>& moves = evScratch_;  // (emitAll never comes back here: no reuse while in use)
       moves.clear();
-      for (Value t : targets) moves.push_back(moveEvent(t.v(), z, c.player));
+      for (Value t : targets) {
+        if (t.v() < d.numPlayers()) notAPlayer(m, t.v());
+        moves.push_back(moveEvent(t.v(), z, c.player));
+      }
       emitAll(moves, 3, m.bottom ? 1 : 0);
       return;
     }
@@ -96,6 +99,8 @@ void Game::applyOp(const Mutation& m, Ctx& c) {
       entityTargets();
       std::vector<Event>& discard = evScratch_;  // attachments of what is destroyed
       discard.clear();
+      for (Value t : targets)
+        if (t.v() < d.numPlayers()) notAPlayer(m, t.v());
       for (Value t : targets) {
         Entity& e = st_.ents[t.v()];
         if (e.zone >= 0) st_.zones[e.zone].takeOut(t.v());
@@ -223,6 +228,14 @@ int32_t Game::opZone(const Mutation& m, const Ctx& c, const Expr& e, const char*
 
 // (RULESTACK_SMALL: a definition error, once a game at most)
 RULESTACK_SMALL void Game::opError(const Mutation& m, const std::string& msg) const { throw RuntimeError("runtime_error", m.path + ": " + msg); }
+
+// A player where an operation takes entities in zones (MoveZone, Destroy, Promote, Attach): a
+// player is in no zone, has no template and is never destroyed.
+RULESTACK_SMALL void Game::notAPlayer(const Mutation& m, int32_t player) const {
+  static const char* const verbs[] = {"moved to a zone", "destroyed", "promoted", "attached"};
+  const int v = m.op == Op::MoveZone ? 0 : m.op == Op::Destroy ? 1 : m.op == Op::Promote ? 2 : 3;
+  opError(m, "player " + def_->playerIds[player] + " cannot be " + verbs[v] + ": only entities can");
+}
 
 // One new entity: made, then moved into its zone (an event; true when it became a frame).
 // (RULESTACK_SMALL: entities are made rarely, next to their moves)

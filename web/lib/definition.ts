@@ -501,7 +501,42 @@ function parseYaml(source: string): ParsedDefinition {
     ]);
   }
   if (!isPlainObject(value)) throw notAnObject('yaml');
-  return { json: JSON.stringify(value), value, format: 'yaml', locate: makeYamlLocator(Y, doc, text, where) };
+  const locate = makeYamlLocator(Y, doc, text, where);
+  return { json: definitionText(value, locate), value, format: 'yaml', locate };
+}
+
+/**
+ * The definition's JSON text for the engine. What JSON cannot say is refused here, where it
+ * is: a structure that contains itself (a YAML alias inside its own anchor), and a number
+ * that is not finite (YAML's .inf and .nan, JSON's 1e999, a JS Infinity), which
+ * JSON.stringify would turn into null without a word.
+ */
+function definitionText(value: unknown, locate: (pointer: string, column?: number) => Position | undefined = noLocation): string {
+  let json: string;
+  try {
+    json = JSON.stringify(value);
+  } catch (e) {
+    const why = e instanceof Error ? e.message : String(e);
+    throw new DefinitionError([
+      { path: '', message: /circular/i.test(why) ? 'the definition contains itself (a YAML alias inside its own anchor, or an object that holds itself): it cannot be read as JSON' : `the definition is not JSON-serializable: ${why}` },
+    ]);
+  }
+  const at = nonFinite(value, '', new Set());
+  if (at) throw new DefinitionError([{ path: at.path, message: `expected a finite number, found ${at.value}`, ...locate(at.path) }]);
+  return json;
+}
+
+/** The first number that is not finite (Infinity, -Infinity, NaN) in a value JSON can write, with its JSON pointer. */
+function nonFinite(v: unknown, path: string, seen: Set<object>): { path: string; value: number } | undefined {
+  if (typeof v === 'number') return Number.isFinite(v) ? undefined : { path, value: v };
+  if (v === null || typeof v !== 'object' || seen.has(v)) return undefined;
+  seen.add(v);
+  const entries: Array<[string, unknown]> = Array.isArray(v) ? v.map((x, i) => [String(i), x]) : Object.entries(v);
+  for (const [k, x] of entries) {
+    const found = nonFinite(x, `${path}/${k.replace(/~/g, '~0').replace(/\//g, '~1')}`, seen);
+    if (found) return found;
+  }
+  return undefined;
 }
 
 const noLocation = (): undefined => undefined;
@@ -594,7 +629,7 @@ export function parseDefinition(definition: unknown, format: DefinitionFormat = 
         }
       }
       if (!isPlainObject(value)) throw notAnObject('json');
-      return { json: JSON.stringify(value), value, format: 'json', locate: noLocation };
+      return { json: definitionText(value), value, format: 'json', locate: noLocation };
     }
     return parseYaml(text);
   }
@@ -603,15 +638,7 @@ export function parseDefinition(definition: unknown, format: DefinitionFormat = 
     return parseDefinition(new TextDecoder().decode(definition), format);
   }
   if (!isPlainObject(definition)) throw notAnObject('object');
-  let json: string;
-  try {
-    json = JSON.stringify(definition);
-  } catch (e) {
-    throw new DefinitionError([
-      { path: '', message: `the definition is not JSON-serializable: ${e instanceof Error ? e.message : String(e)}` },
-    ]);
-  }
-  return { json, value: definition, format: 'object', locate: noLocation };
+  return { json: definitionText(definition), value: definition, format: 'object', locate: noLocation };
 }
 
 /** Adds line/column (from the YAML source) to engine errors: an entry's key, or, for an

@@ -294,7 +294,12 @@ export class Rulestack {
     checkOptions<ValidateOptions>('restore', opts, ['format']);
     const parsed = parseDefinition(definition, opts.format);
     // (undefined or a function: no JSON at all, which the engine refuses as it refuses null)
-    const snapJson = typeof snapshot === 'string' ? snapshot : (JSON.stringify(snapshot) ?? 'null');
+    let snapJson: string;
+    try {
+      snapJson = typeof snapshot === 'string' ? snapshot : (JSON.stringify(snapshot) ?? 'null');
+    } catch (e) {  // (one that holds itself, a bigint, nested past the stack: not a snapshot the engine wrote)
+      throw new SnapshotError([{ path: '', message: `not JSON-serializable: ${e instanceof Error ? e.message : String(e)}` }]);
+    }
     const instance = this.#live();
     const session: Session = instance.run('restore', () => new instance.module.Session());
     let ok = false;

@@ -397,6 +397,7 @@ class Game {
   void stepEvent(int fi);
   void stepReact(int fi);
   bool itemCancelled(int32_t id) const;
+  [[noreturn]] void notAPlayer(const Mutation& m, int32_t player) const;
   bool priorityGivenLater() const;
   void stepTake(int fi);
   void stepExec(int fi);

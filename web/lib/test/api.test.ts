@@ -302,6 +302,11 @@ describe('playing', () => {
     const game = rs.createGame(TIC_TAC_TOE_YAML, { seed: 5 });
     try {
       assert.throws(() => rs.restore(TIC_TAC_TOE_YAML, { not: 'a snapshot' }), SnapshotError);
+      // one JSON cannot write (it holds itself, a bigint): a SnapshotError too, not a TypeError
+      const held: Record<string, unknown> = { format: 'rulestack-snapshot-1' };
+      held.self = held;
+      assert.throws(() => rs.restore(TIC_TAC_TOE_YAML, held as never), { name: 'SnapshotError', message: /^invalid snapshot: not JSON-serializable: / });
+      assert.throws(() => rs.restore(TIC_TAC_TOE_YAML, { rng: 5n } as never), { name: 'SnapshotError', message: /^invalid snapshot: not JSON-serializable: / });
       assert.throws(() => rs.restore(TIC_TAC_TOE_YAML, '{'), SnapshotError);
       // no snapshot at all: the same (before: embind's BindingError, "Cannot pass non-string")
       assert.throws(() => rs.restore(TIC_TAC_TOE_YAML, undefined as unknown as string), SnapshotError);

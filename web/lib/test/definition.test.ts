@@ -356,3 +356,27 @@ test('a pointer to an alias is located at its anchor, an expression column in th
   assert.deepEqual(p.locate('/b', 9), p.locate('/a', 9));
   assert.deepEqual(p.locate('/d/k'), { line: 4, column: 9 });
 });
+
+test('what JSON cannot say is a DefinitionError where it is: a definition that contains itself, a number that is not finite', () => {
+  const errorOf = (input: unknown) => {
+    try {
+      parseDefinition(input as string);
+    } catch (e) {
+      assert.ok(e instanceof DefinitionError, String(e));
+      return e.errors[0];
+    }
+    assert.fail('no error');
+  };
+  // a YAML alias inside its own anchor (JSON.stringify threw a TypeError)
+  for (const text of ['a: &a\n  b: *a\n', 'a: &a [ *a ]\n']) {
+    assert.equal(errorOf(text)!.message, 'the definition contains itself (a YAML alias inside its own anchor, or an object that holds itself): it cannot be read as JSON');
+  }
+  // .inf / .nan / 1e999 / Infinity were written as null without a word
+  assert.deepEqual(errorOf('name: T\nplayers:\n  count: 2\n  properties: { life: .inf }\n'), {
+    path: '/players/properties/life', message: 'expected a finite number, found Infinity', line: 4, column: 17,
+  });
+  assert.deepEqual(errorOf('name: T\nx: [1, -.inf]\n'), { path: '/x/1', message: 'expected a finite number, found -Infinity', line: 2, column: 8 });
+  assert.equal(errorOf('name: T\nx: .nan\n')!.message, 'expected a finite number, found NaN');
+  assert.deepEqual(errorOf('{"name": "T", "a/b": {"c": 1e999}}'), { path: '/a~1b/c', message: 'expected a finite number, found Infinity' });
+  assert.deepEqual(errorOf({ name: 'T', players: { count: NaN } } as unknown as string), { path: '/players/count', message: 'expected a finite number, found NaN' });
+});
