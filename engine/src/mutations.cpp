@@ -88,10 +88,8 @@ void Game::applyOp(const Mutation& m, Ctx& c) {
       int32_t z = zoneOf(m.destination, "destination");
       std::vector<Event>& moves = evScratch_;  // (emitAll never comes back here: no reuse while in use)
       moves.clear();
-      for (Value t : targets) {
-        if (t.v() < d.numPlayers()) notAPlayer(m, t.v());
-        moves.push_back(moveEvent(t.v(), z, c.player));
-      }
+      noPlayerAmong(m, targets);
+      for (Value t : targets) moves.push_back(moveEvent(t.v(), z, c.player));
       emitAll(moves, 3, m.bottom ? 1 : 0);
       return;
     }
@@ -99,8 +97,7 @@ void Game::applyOp(const Mutation& m, Ctx& c) {
       entityTargets();
       std::vector<Event>& discard = evScratch_;  // attachments of what is destroyed
       discard.clear();
-      for (Value t : targets)
-        if (t.v() < d.numPlayers()) notAPlayer(m, t.v());
+      noPlayerAmong(m, targets);
       for (Value t : targets) {
         Entity& e = st_.ents[t.v()];
         if (e.zone >= 0) st_.zones[e.zone].takeOut(t.v());

@@ -51,8 +51,7 @@ void Game::applyRareOp(const Mutation& m, Ctx& c, std::vector<Value>& targets) {
     }
     case Op::Promote: {
       opTargets(m, c, targets, false);
-      for (Value v : targets)
-        if (v.v() < d.numPlayers()) notAPlayer(m, v.v());
+      noPlayerAmong(m, targets);
       const Template& t = d.templates[m.tmpl];
       for (Value v : targets) {
         st_.ents[v.v()].tmpl = m.tmpl;
@@ -102,8 +101,7 @@ void Game::applyRareOp(const Mutation& m, Ctx& c, std::vector<Value>& targets) {
     }
     case Op::Attach: {
       opTargets(m, c, targets, false);
-      for (Value v : targets)
-        if (v.v() < d.numPlayers()) notAPlayer(m, v.v());
+      noPlayerAmong(m, targets);
       Value h = eval(m.host, c);
       if (h.k() != VK::Ent || !st_.ents[h.v()].alive || h.v() < d.numPlayers()) opError(m, "host is not an entity (a player cannot be a host)");
       std::vector<Event>& moving = evScratch_;

@@ -8,6 +8,13 @@ export function announce(text: string): void {
   el.textContent = text;
 }
 
+/** Gives the focus back to `el` if it is still on the page and enabled; false when it cannot. */
+export function refocus(el: Element | null): boolean {
+  if (!(el instanceof HTMLElement) || el === document.body || !el.isConnected || (el as HTMLButtonElement).disabled) return false;
+  el.focus();
+  return true;
+}
+
 /**
  * After a move the button that was clicked is gone; the focus goes to the first legal move
  * of the new position (or the button that asks a stopped bot to move), else to the moves panel

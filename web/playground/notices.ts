@@ -1,7 +1,7 @@
 // Notices of the page shell (#notices, above the panels): a restored or refused state, a share
 // link, an import's error. They stay until closed (a game load does not clear them, unlike the
 // game panel's message), and a new one of the same topic replaces the old.
-import { settleFocus } from './a11y.js';
+import { refocus, settleFocus } from './a11y.js';
 
 export type NoticeKind = 'error' | 'warn' | 'info';
 
@@ -28,9 +28,7 @@ export function notify(topic: string, kind: NoticeKind, text: string, extra?: HT
   close.addEventListener('click', () => {
     const keyed = el.contains(document.activeElement);
     el.remove();
-    if (!keyed) return;
-    if (opener instanceof HTMLElement && opener !== document.body && opener.isConnected && !(opener as HTMLButtonElement).disabled) opener.focus();
-    else settleFocus(document.getElementById('moves')!);
+    if (keyed && !refocus(opener)) settleFocus(document.getElementById('moves')!);
   });
   el.append(msg);
   if (extra) el.append(extra);

@@ -10,6 +10,7 @@ import type { ListedRoom, OnlineGame, RoomUpdate, RoomWatch } from 'rulestack/cl
 const client = () => import('rulestack/client');
 import { h, moveEntities, moveErrorText, moveLabel, Names, renderBoard, renderEvents, renderPrompt, renderSummary, resultText, useDefinition } from './render.js';
 import { checkServer, defaultServer, onlineParams, roomLink } from './online-links.js';
+import { refocus } from './a11y.js';
 import './online.css';
 
 export interface OnlineHost {
@@ -381,8 +382,7 @@ export function initOnline(host: OnlineHost): void {
       create.disabled = false;
       show(connectError(e, what));
       // the focus fell to <body> as Create room was disabled: back on the control that asked, if it is still there
-      const lost = document.activeElement === null || document.activeElement === document.body;
-      if (lost && from instanceof HTMLElement && from.isConnected && !(from as HTMLButtonElement).disabled) from.focus();
+      if (document.activeElement === null || document.activeElement === document.body) refocus(from);
     }
   }
 

@@ -398,6 +398,11 @@ class Game {
   void stepReact(int fi);
   bool itemCancelled(int32_t id) const;
   [[noreturn]] void notAPlayer(const Mutation& m, int32_t player) const;
+  // MoveZone, Destroy, Promote, Attach: a player among the targets is a run-time error
+  void noPlayerAmong(const Mutation& m, const std::vector<Value>& targets) const {
+    for (Value t : targets)
+      if (t.v() < def_->numPlayers()) notAPlayer(m, t.v());
+  }
   bool priorityGivenLater() const;
   void stepTake(int fi);
   void stepExec(int fi);
