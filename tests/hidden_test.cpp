@@ -509,3 +509,178 @@ TEST_CASE("fair bots: what a face-down card hides under its face is dealt with i
   }
   CHECK(omniscientDiffers > 0);  // (the test can tell)
 }
+
+namespace {
+// A card of player 0 given into player 1's deck (then shuffled), a card of player 1 destroyed
+// out of player 0's sight (the top of their hand), and one face down on the table.
+const char* kOutOfSight = R"J({
+  "name": "Out of sight",
+  "players": { "count": 2 },
+  "zones": [{ "name": "Hand", "per_player": true, "visibility": "owner" },
+            { "name": "Deck", "per_player": true, "visibility": "nobody" },
+            { "name": "Table" }],
+  "entities": [
+    { "id": "Red", "type": "card" }, { "id": "Green", "type": "card" }, { "id": "Blue", "type": "card" },
+    { "id": "Gift", "type": "gift" },
+    { "id": "Veiled", "type": "card", "face_down": true }
+  ],
+  "actions": [
+    { "name": "Burn", "queue": false, "mutations": [{ "operation": "Destroy", "target": "$player.opponent.zone.@Hand.top" }] },
+    { "name": "Give", "queue": false, "mutations": [
+      { "operation": "MoveZone", "target": "$entity.gift", "destination": "$player.opponent.zone.@Deck" },
+      { "operation": "Shuffle", "target": "$player.opponent.zone.@Deck" }] },
+    { "name": "Unveil", "queue": false, "mutations": [{ "operation": "Destroy", "target": "$zone.@Table.top" }] }
+  ],
+  "setup": [
+    { "operation": "Create", "template": "Red", "destination": "$item.zone.@Hand", "for_each": "$player.all" },
+    { "operation": "Create", "template": "Green", "destination": "$item.zone.@Hand", "for_each": "$player.all" },
+    { "operation": "Create", "template": "Blue", "destination": "$item.zone.@Hand", "for_each": "$player.all" },
+    { "operation": "Create", "template": "Red", "count": 3, "destination": "$item.zone.@Deck", "for_each": "$player.all" },
+    { "operation": "Create", "template": "Gift", "destination": "$zone.@Table", "owner": "$players[0]" },
+    { "operation": "Create", "template": "Green", "count": 2, "destination": "$zone.@Table", "owner": "$players[1]" },
+    { "operation": "Promote", "target": "$zone.@Table.entities.where($candidate.owner == $players[1])", "template": "Veiled" }
+  ],
+  "flow": { "turn_order": ["0", "1"], "first_player": "0", "phases": [{ "name": "Main", "valid_actions": ["Burn", "Give", "Unveil"] }] },
+  "end_conditions": [{ "when": "$turn > 8", "draw": true }]
+})J";
+
+void take(rulestack::Game& g, const char* action) {
+  std::vector<rulestack::Move> moves;
+  g.legalMoves(0, moves);
+  for (const auto& m : moves)
+    if (m.kind == rulestack::Move::Take && g.def().actions[m.action].name == action) {
+      std::string msg;
+      REQUIRE(g.apply(0, m, &msg) == "");
+      return;
+    }
+  FAIL("no " << action << " for player 0");
+}
+}  // namespace
+
+// What player 0 never saw go stays unknown to their fair bot: which card of player 1's hand
+// was destroyed (before: the deal left the destroyed card out, so the bot knew it), which
+// face-down card was, and where in player 1's shuffled deck player 0's own card lies (before:
+// a deal moved cards among their owner's places only, so it stayed where it truly was).
+TEST_CASE("fair bots: a deal covers cards destroyed out of sight and where each owner's cards lie", "[hidden][bots]") {
+  std::vector<rulestack::DefError> errs;
+  auto def = rulestack::compileDefinition(kOutOfSight, errs);
+  INFO((errs.empty() ? "" : errs[0].path + ": " + errs[0].message));
+  REQUIRE(def);
+  rulestack::Game g(def, 5, false);
+  const rulestack::State& s = g.state();
+  auto entity = [&](const std::string& id) {
+    for (int32_t e = 2; e < (int32_t)s.ents.size(); e++)
+      if (g.entityId(e) == id) return e;
+    FAIL("no " << id);
+    return -1;
+  };
+  auto zone = [&](const std::string& id) {
+    for (int32_t z = 0; z < (int32_t)s.zones.size(); z++)
+      if (g.zoneId(z) == id) return z;
+    FAIL("no zone " << id);
+    return -1;
+  };
+  const int32_t burnt = s.zones[zone("Hand:1")].front();  // the top of player 1's hand
+  REQUIRE(s.ents[burnt].owner == 1);
+  take(g, "Burn");
+  take(g, "Give");
+  take(g, "Unveil");
+  REQUIRE(!s.ents[burnt].alive);
+  CHECK(s.ents[burnt].goneHidden == 1);  // out of player 0's sight; player 1 saw it go
+  CHECK(s.ents[burnt].goneFaceDown == 0);
+  const int32_t veiled = [&] {
+    for (int32_t e = 2; e < (int32_t)s.ents.size(); e++)
+      if (!s.ents[e].alive && e != burnt) return e;
+    return -1;
+  }();
+  REQUIRE(veiled >= 0);
+  CHECK(s.ents[veiled].goneFaceDown == 1);
+  CHECK(s.ents[veiled].goneHidden == 0);
+  const int32_t gift = entity("Gift#1");
+  const int32_t deck1 = s.ents[gift].zone;
+  REQUIRE(g.zoneId(deck1) == "Deck:1");
+  const int burntTmpl = s.ents[burnt].tmpl;
+
+  // the snapshot keeps who saw what go; a live entity marked so is refused
+  std::string snap = rulestack::snapshotText(g);
+  {
+    rulestack::Game back(def, 1, false);
+    std::string err;
+    REQUIRE(rulestack::restoreSnapshot(back, json::parse(snap), err));
+    CHECK(back.state().ents[burnt].goneHidden == 1);
+    CHECK(back.state().ents[veiled].goneFaceDown == 1);
+    CHECK(back.hash() == g.hash());
+    json bad = json::parse(snap);
+    bad["entities"][gift] = bad["entities"][burnt];
+    bad["entities"][gift][7] = true;
+    bad["entities"][gift][5] = s.ents[gift].zone;
+    rulestack::Game other(def, 1, false);
+    CHECK_FALSE(rulestack::restoreSnapshot(other, bad, err));
+    CHECK(err == "inconsistent snapshot: out of sight of entity " + std::to_string(gift));
+  }
+
+  std::set<int> burntAs, giftAt;
+  int veiledIdentities = 0;
+  for (uint64_t seed = 1; seed <= 40; seed++) {
+    rulestack::Game dealt = g.clone();
+    rulestack::Rng rng;
+    rng.seed(seed);
+    rulestack::determinize(dealt, 0, rng);
+    const rulestack::State& d = dealt.state();
+    // the destroyed card of player 1 is dealt among player 1's cards hidden from player 0
+    burntAs.insert(d.ents[burnt].tmpl);
+    // player 0's card lies anywhere in that deck, and only player 0's cards are player 0's
+    const rulestack::Zone& deck = d.zones[deck1];
+    for (size_t i = 0; i < deck.size(); i++)
+      if (d.ents[deck[i]].owner == 0) giftAt.insert((int)i);
+    CHECK(d.ents[gift].zone == deck1);
+    CHECK(deck.size() == s.zones[deck1].size());
+    if (d.ents[veiled].idTmpl != s.ents[veiled].idTmpl || d.ents[veiled].serial != s.ents[veiled].serial) veiledIdentities++;
+    // player 1 saw everything: nothing of theirs is dealt, the destroyed card stays what it was
+    rulestack::Game own = g.clone();
+    rulestack::determinize(own, 1, rng);
+    CHECK(own.state().ents[burnt].tmpl == burntTmpl);
+    CHECK(own.state().ents[burnt].serial == s.ents[burnt].serial);
+  }
+  CHECK(burntAs.size() >= 2);      // Red and another: the bot does not know it was a Red
+  CHECK(giftAt.size() >= 3);       // 4 places in the deck
+  CHECK(veiledIdentities > 0);     // the other face-down card's identity with it
+}
+
+// Two states player 0 cannot tell apart (their card at another place in player 1's deck) get
+// the same deal: each place of the deck the same owner and card.
+TEST_CASE("fair bots: where another owner's card lies in a hidden zone does not steer the deal", "[hidden][bots]") {
+  std::vector<rulestack::DefError> errs;
+  auto def = rulestack::compileDefinition(kOutOfSight, errs);
+  REQUIRE(def);
+  rulestack::Game a(def, 5, false);
+  take(a, "Give");
+  rulestack::Game b = a.clone();
+  {
+    rulestack::State& s = b.mutableState();
+    for (rulestack::Zone& zone : s.zones)
+      for (size_t i = 0; i + 1 < zone.size(); i++)
+        if (s.ents[zone[i]].owner != s.ents[zone[i + 1]].owner) {  // the gift one place over
+          std::swap(zone[i], zone[i + 1]);
+          goto moved;
+        }
+    FAIL("no deck with two owners");
+  moved:;
+  }
+  REQUIRE(a.hash() != b.hash());
+  auto places = [&](const rulestack::Game& g) {
+    std::vector<std::string> out;
+    for (const rulestack::Zone& zone : g.state().zones)
+      for (int32_t e : zone) out.push_back(g.zoneId(g.state().ents[e].zone) + " " + std::to_string(g.state().ents[e].owner) + " " + g.entityId(e));
+    return out;
+  };
+  for (uint64_t seed = 1; seed <= 10; seed++) {
+    rulestack::Game da = a.clone(), db = b.clone();
+    rulestack::Rng ra, rb;
+    ra.seed(seed);
+    rb.seed(seed);
+    rulestack::determinize(da, 0, ra);
+    rulestack::determinize(db, 0, rb);
+    CHECK(places(da) == places(db));
+  }
+}

@@ -22,15 +22,15 @@ uint64_t infoHash(const Game& g, int player) {
 }
 
 namespace {
-// The hidden entities in the order of their places (zones in order, each from its top), not
-// of their indexes: identities dealt to places, so that the deal does not follow the true
-// order (a deck read in reverse deals alike). The entities stay where they are: moves,
-// decisions, queue items and attachments name them by index.
+// The hidden entities in the order of their places (zones in order, each from its top, then
+// the destroyed ones), not of their indexes: identities dealt to places, so that the deal does
+// not follow the true order (a deck read in reverse deals alike). The entities stay where they
+// are: moves, decisions, queue items and attachments name them by index.
 std::vector<int32_t> inPlaceOrder(const State& s, const std::vector<int32_t>& places) {
   std::vector<char> hidden(s.ents.size(), 0), inZone(s.zones.size(), 0);
   for (int32_t e : places) {
     hidden[e] = 1;
-    inZone[s.ents[e].zone] = 1;
+    if (s.ents[e].zone >= 0) inZone[s.ents[e].zone] = 1;
   }
   std::vector<int32_t> out;
   out.reserve(places.size());
@@ -38,7 +38,29 @@ std::vector<int32_t> inPlaceOrder(const State& s, const std::vector<int32_t>& pl
     if (inZone[z])
       for (int32_t e : s.zones[z])
         if (hidden[e]) out.push_back(e);
+  for (int32_t e : places)
+    if (s.ents[e].zone < 0) out.push_back(e);
   return out;
+}
+
+// Where in a zone hidden from the player the cards of each owner lie is hidden too (a card put
+// into another player's deck, then shuffled): the dealt cards of such a zone with cards of
+// several owners change places among themselves, in an order drawn from the owners alone.
+void dealPlaces(State& s, const std::vector<char>& dealt, Rng& rng) {
+  for (Zone& z : s.zones) {
+    std::vector<uint32_t> at;  // positions of the dealt cards
+    for (uint32_t i = 0; i < z.size(); i++)
+      if (dealt[z[i]] && s.ents[z[i]].host < 0) at.push_back(i);
+    bool owners = false;
+    for (uint32_t i : at) owners |= s.ents[z[i]].owner != s.ents[z[at[0]]].owner;
+    if (!owners) continue;
+    std::vector<int32_t> cards;
+    for (uint32_t i : at) cards.push_back(z[i]);
+    // by owner, each owner's in the order they were dealt: the same for any order of the places
+    std::stable_sort(cards.begin(), cards.end(), [&](int32_t a, int32_t b) { return s.ents[a].owner < s.ents[b].owner; });
+    for (size_t i = cards.size(); i > 1; i--) std::swap(cards[i - 1], cards[rng.below((uint32_t)i)]);
+    for (size_t k = 0; k < at.size(); k++) z[at[k]] = cards[k];
+  }
 }
 }  // namespace
 
@@ -48,7 +70,8 @@ void determinize(Game& g, int player, Rng& rng, const std::vector<bool>* known) 
   const size_t np = d.propNames.size();
   // What the player may not know, by owner: (0) cards in zones hidden from them: everything
   // but the place; (1) face-down cards they see: the card under the face (its template of
-  // origin, id and the properties the face does not show).
+  // origin, id and the properties the face does not show). A card destroyed where the player
+  // could not identify it is dealt with the others of its kind: they never learnt which went.
   struct Identity {
     int32_t tmpl, idTmpl, serial;
     std::vector<Slot> props;
@@ -62,16 +85,24 @@ void determinize(Game& g, int player, Rng& rng, const std::vector<bool>* known) 
     }
   };
   std::vector<char> faceShows;  // (the properties a face declares)
+  std::vector<char> dealtHidden(s.ents.size(), 0);  // dealt as kind 0, in a zone
+  const uint8_t bit = player >= 0 ? (uint8_t)(1u << player) : 0;
   for (int kind = 0; kind < 2; kind++) {
     for (int owner = 0; owner < d.numPlayers(); owner++) {
       std::vector<int32_t> places;
       std::vector<Identity> ids;
       for (int32_t e = d.numPlayers(); e < (int32_t)s.ents.size(); e++) {
         const Entity& en = s.ents[e];
-        if (!en.alive || en.owner != owner || g.identifies(player, e)) continue;
+        if (en.owner != owner) continue;
         if (known && (size_t)e < known->size() && (*known)[e]) continue;
-        bool hiddenZone = en.zone >= 0 && !g.seesZone(en.zone, player);
-        if (hiddenZone != (kind == 0)) continue;
+        if (en.alive) {
+          if (g.identifies(player, e)) continue;
+          bool hiddenZone = en.zone >= 0 && !g.seesZone(en.zone, player);
+          if (hiddenZone != (kind == 0)) continue;
+          if (kind == 0) dealtHidden[e] = 1;
+        } else if (!((kind == 0 ? en.goneHidden : en.goneFaceDown) & bit)) {
+          continue;
+        }
         places.push_back(e);
         Identity id{kind == 0 ? en.tmpl : -1, en.idTmpl, en.serial, {}};
         id.props.assign(s.props.begin() + (size_t)e * np, s.props.begin() + (size_t)(e + 1) * np);
@@ -103,6 +134,7 @@ void determinize(Game& g, int player, Rng& rng, const std::vector<bool>* known) 
         if (en.serial < 0) s.customIds[-1 - en.serial].first = places[i];
       }
     }
+    if (kind == 0) dealPlaces(s, dealtHidden, rng);
   }
   s.rng.seed(rng.next());  // the order of what is still to be shuffled or drawn is hidden too
 }

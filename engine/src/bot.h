@@ -43,7 +43,8 @@ void search(const Game& g, const std::vector<Move>& moves, int iterations, int m
 // A hash of what `player` may know now (their view).
 uint64_t infoHash(const Game& g, int player);
 // Deals anew what `player` may not know: the cards in zones hidden from them (each owner's
-// among that owner's), the faces of face-down cards they see, and the RNG. The same deal for
+// among that owner's, and where each owner's lie in such a zone), the faces of face-down cards
+// they see, the cards destroyed out of their sight (Entity::goneHidden), and the RNG. The same deal for
 // any two states the player cannot tell apart (the hidden cards are put in a canonical
 // order first). `known`: entities the player knows (they saw where they went), left alone.
 void determinize(Game& g, int player, Rng& rng, const std::vector<bool>* known = nullptr);

@@ -113,6 +113,12 @@ bool Game::identifiesIn(int viewer, int32_t e, int32_t zone) const {
   return !def_->templates[en.tmpl].faceDown || viewer == en.owner;
 }
 
+void Game::goneOutOfSight(int32_t e) {
+  Entity& en = st_.ents[e];
+  for (int p = 0; p < def_->numPlayers(); p++)
+    if (!identifies(p, e)) (en.zone >= 0 && !seesZone(en.zone, p) ? en.goneHidden : en.goneFaceDown) |= (uint8_t)(1u << p);
+}
+
 uint32_t Game::handleCode(int32_t handle) const {
   // splitmix64's finaliser over the salt and the number: without the salt (which only the
   // full record holds) a handle says nothing about when it was drawn

@@ -717,7 +717,12 @@ void writeSnapshot(JsonWriter& w, const Game& g) {
   for (auto& d : s.decisions) tuple(w, d.id, d.kind, d.player, d.def, d.self, d.optional, d.event, d.options, d.count, d.dest, d.evFrame);
   w.endArray();
   w.key("entities").beginArray();
-  for (auto& e : s.ents) tuple(w, e.tmpl, e.idTmpl, e.serial, e.owner, e.controller, e.zone, e.host, e.alive, e.handle, e.prevHandle);
+  for (auto& e : s.ents)
+    if (e.goneHidden | e.goneFaceDown)  // (who did not see it destroyed: only where someone did not)
+      tuple(w, e.tmpl, e.idTmpl, e.serial, e.owner, e.controller, e.zone, e.host, e.alive, e.handle, e.prevHandle,
+            e.goneHidden, e.goneFaceDown);
+    else
+      tuple(w, e.tmpl, e.idTmpl, e.serial, e.owner, e.controller, e.zone, e.host, e.alive, e.handle, e.prevHandle);
   w.endArray();
   w.key("flow");
   tuple(w, s.turn, s.phase, s.active, s.priority, s.passes, s.nextItemId, s.nextDecisionId, s.result, s.phaseStarted, s.endTurn,
@@ -800,6 +805,13 @@ bool restoreSnapshot(Game& g, const json& j, std::string& error) {
       en.tmpl = e.at(0); en.idTmpl = e.at(1); en.serial = e.at(2); en.owner = e.at(3); en.controller = e.at(4);
       en.zone = e.at(5); en.host = e.at(6); en.alive = e.at(7);
       if (e.size() > 9) { en.handle = e.at(8); en.prevHandle = e.at(9); }
+      if (e.size() > 11) {
+        const int gh = e.at(10), gf = e.at(11);
+        if (gh < 0 || gh >= (1 << d.numPlayers()) || gf < 0 || gf >= (1 << d.numPlayers()) || (en.alive && (gh | gf)))
+          return inconsistent(error, "out of sight of entity", (long)s.ents.size());
+        en.goneHidden = (uint8_t)gh;
+        en.goneFaceDown = (uint8_t)gf;
+      }
       s.ents.push_back(en);
     }
     for (auto& p : j.at("props")) s.props.push_back(slotFrom(p));

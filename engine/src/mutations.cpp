@@ -100,6 +100,7 @@ void Game::applyOp(const Mutation& m, Ctx& c) {
       noPlayerAmong(m, targets);
       for (Value t : targets) {
         Entity& e = st_.ents[t.v()];
+        goneOutOfSight(t.v());
         if (e.zone >= 0) st_.zones[e.zone].takeOut(t.v());
         e.zone = -1;
         e.alive = false;

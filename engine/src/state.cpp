@@ -46,6 +46,7 @@ uint64_t hashState(const State& s) {
   for (auto& e : s.ents) {
     h.i32(e.tmpl); h.i32(e.idTmpl); h.i32(e.serial); h.i32(e.owner); h.i32(e.controller);
     h.i32(e.zone); h.i32(e.host); h.i32(e.handle); h.i32(e.prevHandle); h.byte(e.alive);
+    if (e.goneHidden | e.goneFaceDown) { h.byte(e.goneHidden); h.byte(e.goneFaceDown); }  // (the hashes of before them kept)
   }
   for (auto& p : s.props) h.slot(p);
   h.i32((int32_t)s.zones.size());

@@ -403,6 +403,7 @@ class Game {
     for (Value t : targets)
       if (t.v() < def_->numPlayers()) notAPlayer(m, t.v());
   }
+  void goneOutOfSight(int32_t e);  // Destroy: who could not identify it (Entity::goneHidden)
   bool priorityGivenLater() const;
   void stepTake(int fi);
   void stepExec(int fi);

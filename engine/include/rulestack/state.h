@@ -23,6 +23,10 @@ struct Entity {
   // game's salt (Game::handleOf). prevHandle: the one it had before its last move.
   int32_t handle = 0, prevHandle = 0;
   bool alive = true;
+  // Destroyed out of a player's sight (bit p: player p): in a zone hidden from them
+  // (goneHidden), or face down where they saw only its face (goneFaceDown). p never learnt
+  // which card went, so p's fair bot deals it with the cards p cannot tell apart.
+  uint8_t goneHidden = 0, goneFaceDown = 0;
 };
 
 // A pending or just-happened event: fields are plain values (an item is referenced by id).
