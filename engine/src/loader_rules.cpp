@@ -227,6 +227,7 @@ void Loader::reaction(const json& j, const std::string& path, int tmpl, int acti
   trigger(j["trigger"], path + "/trigger", r.before, r.event, r.namedAction);
   if (j.contains("condition")) r.condition = want(value(j["condition"], path + "/condition", true), path + "/condition", Want::Condition);
   if (j.contains("requires_target")) targetSpec(j["requires_target"], path + "/requires_target", r.target);
+  else if (action >= 0) r.target = d.actions[action].target;  // answering takes the action: its targets too
   if (j.contains("mutations")) mutations(j["mutations"], path + "/mutations", r.mutations);
   if (j.contains("queue")) boolean(j["queue"], path + "/queue", r.queue);
   r.optional = action >= 0;  // a reaction inside an action is its controller's choice
@@ -306,8 +307,15 @@ void Loader::action(const json& j, const std::string& path, int tmpl) {
   if (tmpl >= 0) d.templates[tmpl].actions.push_back(idx);
   if (j.contains("reactions")) {
     const json& rs = j["reactions"];
-    if (list(rs, path + "/reactions"))
+    if (list(rs, path + "/reactions")) {
+      // an answer chooses whether to take the action, and its targets: no mode, no X
+      const Action& taken = d.actions[idx];
+      if (!rs.empty() && (taken.hasX || !taken.modes.empty()))
+        error(path + "/reactions", std::string("an action with ") + (taken.hasX ? "'x'" : "'modes'") +
+                                       " cannot be taken in answer (a reaction's decision chooses no mode and no X): "
+                                       "give the reaction its own action");
       for (size_t i = 0; i < rs.size(); i++) reaction(rs[i], path + "/reactions/" + std::to_string(i), tmpl, idx);
+    }
   }
 }
 

@@ -8,7 +8,7 @@
 namespace rulestack {
 
 // For each player from the active one in turn order: the game's own reactions (for the
-// event's player), then that player's entities' reactions, then triggered actions. Each
+// event's player) and those listed in global actions (for whoever could take the action), then that player's entities' reactions, then triggered actions. Each
 // is looked at when the cursor reaches it, so it sees what the ones before it did.
 
 void Game::stepReact(int fi) {
@@ -81,7 +81,8 @@ void Game::stepReact(int fi) {
       while (f.idx < (int32_t)reactions.size()) {
         int ri = reactions[f.idx++];
         const Reaction& r = d.reactions[ri];
-        if (r.tmpl >= 0 || r.action >= 0 || p != evPlayer || (r.event == Ev::Named && r.namedAction != ev.named)) continue;
+        // (one listed in a global action: any player who could take that action may answer with it)
+        if (r.tmpl >= 0 || (r.action < 0 && p != evPlayer) || (r.event == Ev::Named && r.namedAction != ev.named)) continue;
         if (ready(ri, p, -1)) return act(ri, p, -1);
       }
       f.part = 1;
@@ -98,7 +99,9 @@ void Game::stepReact(int fi) {
             f.e = e + 1;
             const Entity& en = st_.ents[e];
             if (!en.alive || en.tmpl != r.tmpl || en.controller != p || en.zone < 0) continue;
-            if (!d.zones[zoneDefOf(en.zone)].active) continue;
+            // live in an active zone; one listed in an action, where that action can be taken
+            const ZoneDef& zd = d.zones[zoneDefOf(en.zone)];
+            if (!(r.action >= 0 ? zd.actions : zd.active)) continue;
             if (ready(ri, p, e)) return act(ri, p, e);
           }
         }
