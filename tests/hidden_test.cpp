@@ -684,3 +684,41 @@ TEST_CASE("fair bots: where another owner's card lies in a hidden zone does not 
     CHECK(places(da) == places(db));
   }
 }
+
+// A Promote changes a card in place: its handle stays, so the handles of a hidden hand do
+// not tell which of its cards were promoted (before: each promoted card got a new handle,
+// and comparing the hand's handles before and after named them).
+TEST_CASE("hidden information: a promoted card keeps its handle", "[hidden]") {
+  const char* game = R"J({
+    "name": "Hatch",
+    "players": { "count": 2 },
+    "zones": [{ "name": "Hand", "per_player": true, "visibility": "owner" }],
+    "entities": [{ "id": "Egg", "type": "card" }, { "id": "Rock", "type": "card" }, { "id": "Dragon", "type": "card" }],
+    "actions": [{ "name": "Hatch", "queue": false, "mutations": [
+      { "operation": "Promote", "target": "$zone.@Hand.entities.where($candidate.template == 'Egg')", "template": "Dragon" }] }],
+    "setup": [
+      { "operation": "Create", "template": "Egg", "count": 2, "destination": "$players[0].zone.@Hand" },
+      { "operation": "Create", "template": "Rock", "count": 3, "destination": "$players[0].zone.@Hand" },
+      { "operation": "Shuffle", "target": "$players[0].zone.@Hand" }],
+    "flow": { "turn_order": ["0", "1"], "first_player": "0", "phases": [{ "name": "Main", "valid_actions": ["Hatch"] }] },
+    "end_conditions": [{ "when": "$turn > 4", "draw": true }]
+  })J";
+  std::vector<rulestack::DefError> errs;
+  auto def = rulestack::compileDefinition(game, errs);
+  REQUIRE(def);
+  rulestack::Game g(def, 3, false);
+  auto handles = [&] {
+    std::vector<std::string> out;
+    for (const rulestack::Zone& z : g.state().zones)
+      for (int32_t e : z) out.push_back(g.entityIdFor(e, 1));
+    return out;
+  };
+  const std::vector<std::string> before = handles();
+  REQUIRE(before.size() == 5);
+  for (const std::string& h : before) CHECK(h[0] == '?');
+  take(g, "Hatch");
+  int dragons = 0;
+  for (const rulestack::Entity& en : g.state().ents) dragons += en.alive && en.tmpl == 2;
+  CHECK(dragons == 2);
+  CHECK(handles() == before);
+}

@@ -57,7 +57,8 @@ void Game::applyRareOp(const Mutation& m, Ctx& c, std::vector<Value>& targets) {
         st_.ents[v.v()].tmpl = m.tmpl;
         entsIndexed_ = false;
         propsVary_ = true;  // (what its new template does not declare, it keeps)
-        rehandle(v.v());
+        // (the handle stays: a card changes in place, as everyone saw; a new handle would tell
+        // a player which cards of a hidden hand were promoted)
         for (auto& kv : t.props) setProp(v.v(), kv.first, kv.second.get());
       }
       return;
