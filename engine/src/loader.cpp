@@ -22,6 +22,7 @@ void Loader::load(const json& j) {
   const json* ents = nullptr;
   if (j.contains("entities") && list(j["entities"], "/entities")) ents = &j["entities"];
   if (ents) templates(*ents);
+  namesApart(j);
   collectActionNames(j, ents);
   if (j.contains("settings")) settings(j["settings"]);
   if (d.discardZone < 0) d.discardZone = d.cancelZone;
@@ -34,6 +35,28 @@ void Loader::load(const json& j) {
   unknownMembers();
   if (errs.empty()) kinds();  // (on a definition that is otherwise sound: one error at a time)
   analyse();
+}
+
+// Player ids and zone names that a move could not tell from another id (a zone named as a
+// player, a player named q1): a move naming one would be refused though listed.
+void Loader::namesApart(const json& j) {
+  const json* ids = j.contains("players") && j["players"].is_object() && j["players"].contains("ids") ? &j["players"]["ids"] : nullptr;
+  for (size_t i = 0; ids && ids->is_array() && i < ids->size() && i < d.playerIds.size(); i++) {
+    std::string clash = idClash(d.playerIds[i], IdKind::Player);
+    for (const ZoneDef& z : d.zones)
+      if (!z.perPlayer && z.name == d.playerIds[i]) clash.clear();  // (said at the zone's name)
+    if (!clash.empty() && !d.playerIds[i].empty())
+      error("/players/ids/" + std::to_string(i), "the player id '" + d.playerIds[i] + "' " + clash + ": a player's id must name them alone");
+  }
+  if (!j.contains("zones") || !j["zones"].is_array()) return;
+  const json& zs = j["zones"];
+  for (size_t i = 0; i < zs.size(); i++) {
+    if (!zs[i].is_object() || !zs[i].contains("name") || !zs[i]["name"].is_string()) continue;
+    const std::string name = zs[i]["name"].get<std::string>();
+    if (name.empty() || name == "Queue" || name.find(':') != std::string::npos) continue;  // (said above)
+    const std::string clash = idClash(name, IdKind::Zone);
+    if (!clash.empty()) error("/zones/" + std::to_string(i) + "/name", "the zone name '" + name + "' " + clash + ": a zone's id must name it alone");
+  }
 }
 
 // The names every expression may use as members, interned first (symbol 0 is the empty string).
@@ -242,7 +265,8 @@ void Loader::endConditions(const json& es) {
     c.when = want(value(e["when"], ep + "/when", true), ep + "/when", Want::Condition);
     if (e.contains("winner") == e.contains("draw")) error(ep, "an end condition needs exactly one of 'winner' or 'draw'");
     if (e.contains("winner")) c.winner = value(e["winner"], ep + "/winner", true);
-    if (e.contains("draw")) boolean(e["draw"], ep + "/draw", c.draw);
+    if (e.contains("draw") && boolean(e["draw"], ep + "/draw", c.draw) && !c.draw)
+      error(ep + "/draw", "draw: false ends nothing: an end condition ends the game in a draw (draw: true) or names its 'winner'");
     d.ends.push_back(c);
   }
 }
@@ -291,7 +315,10 @@ void Loader::flow(const json& f) {
     ph.nameSym = d.syms.intern(ph.name);
     if (ps[i].contains("pass")) boolean(ps[i]["pass"], pp + "/pass", ph.canPass);
     if (ps[i].contains("on_enter")) mutations(ps[i]["on_enter"], pp + "/on_enter", ph.onEnter);
-    if (ps[i].contains("mutations")) mutations(ps[i]["mutations"], pp + "/mutations", ph.onEnter);
+    if (ps[i].contains("mutations")) {
+      if (ps[i].contains("on_enter")) error(pp + "/mutations", "'mutations' is another name for 'on_enter': give one of them");
+      else mutations(ps[i]["mutations"], pp + "/mutations", ph.onEnter);
+    }
     if (ps[i].contains("valid_actions") && list(ps[i]["valid_actions"], pp + "/valid_actions")) {
       const json& va = ps[i]["valid_actions"];
       for (size_t k = 0; k < va.size(); k++) {

@@ -90,7 +90,11 @@ struct Loader {
   int templateName(const json& j, const std::string& path);
 
   // ---- the parts of the rules (loader_rules.cpp)
-  std::string idClash(const std::string& id) const;
+  // What else an id would name (a move names its targets by id), or "": an entity's given id,
+  // a player's, a zone's name
+  enum class IdKind { Entity, Player, Zone };
+  std::string idClash(const std::string& id, IdKind kind) const;
+  void namesApart(const json& j);
   void mutation(const json& j, const std::string& path, Mutation& m);
   void mutations(const json& j, const std::string& path, std::vector<Mutation>& out);
   void targetSpec(const json& j, const std::string& path, TargetSpec& t);

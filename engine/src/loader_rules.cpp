@@ -30,14 +30,16 @@ std::vector<std::string> namesOf(const char* const (&names)[N]) { return {names,
 
 // Why an id given to a created entity would name something else too (a move's target is read
 // by its id: it would find one of the two), or "" when it is free.
-std::string Loader::idClash(const std::string& id) const {
+std::string Loader::idClash(const std::string& id, IdKind kind) const {
   if (id.empty()) return "is empty";
   if (id[0] == '?') return "starts with '?', as the handles of hidden entities do";
   if (id.size() > 1 && id[0] == 'q' && id.find_first_not_of("0123456789", 1) == std::string::npos)
     return "is a queue item's id (q1, q2, ...)";
-  for (const std::string& p : d.playerIds)
-    if (id == p) return "is a player's id";
+  if (kind != IdKind::Player)
+    for (const std::string& p : d.playerIds)
+      if (id == p) return "is a player's id";
   for (const ZoneDef& z : d.zones) {
+    if (kind == IdKind::Zone) break;
     if (!z.perPlayer && id == z.name) return "is a zone's id";
     if (z.perPlayer && id.size() > z.name.size() && id.compare(0, z.name.size(), z.name) == 0 && id[z.name.size()] == ':')
       for (const std::string& p : d.playerIds)
@@ -92,7 +94,8 @@ void Loader::mutation(const json& j, const std::string& path, Mutation& m) {
   get("for_each", m.forEach);
   if (m.forEach.present()) scopes.push_back({path + "/", N::Item, m.forEach.root, true});
   if (j.contains("id") && str(j["id"], path + "/id", m.id)) {
-    std::string clash = idClash(m.id);
+    std::string clash = !m.id.empty() && (m.id[0] == '$' || m.id[0] == '(') ? "is an expression, and an id is literal text"
+                                                                             : idClash(m.id, IdKind::Entity);
     if (!clash.empty()) error(path + "/id", "the id '" + m.id + "' " + clash + ": an entity's id must name it alone");
   }
   if (j.contains("template")) m.tmpl = templateName(j["template"], path + "/template");
@@ -214,6 +217,16 @@ bool Loader::trigger(const json& j, const std::string& path, bool& before, Ev& e
     return false;
   }
   ev = (Ev)it;
+  // halves that never happen: a trigger on them would load and never fire
+  if (ev == Ev::GameOver) {
+    error(path, "nothing can answer GameOver: the game is over when it happens");
+    return false;
+  }
+  if (b && (ev == Ev::ActionExecuted || ev == Ev::ActionCancelled)) {
+    error(path, std::string(kEvents[it]) + " has no $Before half" +
+                    (ev == Ev::ActionExecuted ? " ($Before.@Name answers a named action about to execute)" : " (a cancel cannot be stopped once it happens)"));
+    return false;
+  }
   return true;
 }
 
