@@ -126,8 +126,13 @@ export class WorkerPool {
     };
   }
 
-  async take(): Promise<PoolWorker> {
+  /**
+   * A worker for a run: an idle one, a new one while the bound allows, else the next one
+   * given back. Undefined once `gone()` says the run ended meanwhile (it needs none now).
+   */
+  async take(gone: () => boolean = () => false): Promise<PoolWorker | undefined> {
     for (;;) {
+      if (gone()) return undefined;
       let w = this.#idle.pop();
       while (w?.dead) {
         this.#live--;
@@ -221,9 +226,11 @@ export interface PoolRun {
 
 /**
  * Plays every batch on `workers` workers (at most one a batch, and fewer while other runs
- * hold the pool's); resolves when all answered.
+ * hold the pool's); resolves when all answered. The promise is returned at once, before the
+ * workers are taken: a run that fails (an answer refused by `onAnswer`, a worker's error)
+ * while it still waits for a worker held by another run rejects it, never throws elsewhere.
  */
-export async function runInWorkers(run: PoolRun): Promise<void> {
+export function runInWorkers(run: PoolRun): Promise<void> {
   const count = Math.max(1, Math.min(run.workers, run.options.length));
   const leave = run.pool.enter(count);
   const used: PoolWorker[] = [];
@@ -251,32 +258,34 @@ export async function runInWorkers(run: PoolRun): Promise<void> {
       w.post({ type: 'batch', id, options: run.options[id]! });
     }
   };
-  try {
+  // every answer, however late, is this run's: what it throws ends the run with that error
+  const receive = (w: PoolWorker) => (m: FromWorker) => {
+    if (settled) return;
+    try {
+      if (m.error) return finish(rebuilt(m.error));
+      run.onAnswer(m.id, m.text ?? '');
+      if (++answered === run.options.length) return finish();
+      nextBatch(w);
+    } catch (e) {
+      finish(e);
+    }
+  };
+  const start = async () => {
     for (let i = 0; i < count && !settled; i++) {
-      const w = await run.pool.take();
+      const w = await run.pool.take(() => settled);
+      if (!w) break;
       if (settled) {
         run.pool.give(w); // an early failure: the rest is not started
         break;
       }
       used.push(w);
-      w.receive = (m) => {
-        if (settled) return;
-        if (m.error) return finish(rebuilt(m.error));
-        try {
-          run.onAnswer(m.id, m.text ?? '');
-        } catch (e) {
-          return finish(e);
-        }
-        if (++answered === run.options.length) return finish();
-        nextBatch(w);
-      };
+      w.receive = receive(w);
       w.fail = (e) => finish(e);
       w.post({ type: 'definition', definition: run.definition });
       nextBatch(w);
       nextBatch(w); // a second one waiting in the worker: no idle round trip between two batches
     }
-  } catch (e) {
-    finish(e);
-  }
+  };
+  start().catch(finish);
   return done;
 }

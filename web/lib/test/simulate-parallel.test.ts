@@ -202,6 +202,45 @@ describe('simulateParallel keeps its workers between runs', () => {
     assert.deepEqual(y, rs.simulate(ttt, { games: 15, seed: 8, hashes: true }));
   });
 
+  test('a run that fails while it waits for a worker another run holds rejects (never an uncaught error), and the other plays on', { timeout: 120_000 }, async () => {
+    const { WorkerPool, runInWorkers } = await import('../simulate-pool.js');
+    const { compileEngine } = await import('../wasm-load.js');
+    const { parseDefinition } = await import('../definition.js');
+    const pool = new WorkerPool(await compileEngine({}));
+    const json = parseDefinition(ttt).json;
+    // the long run holds one of the two workers until its 30 batches are played: the short
+    // one fails at its first answer while it still waits for its second worker
+    const long = Array.from({ length: 30 }, (_, i) => JSON.stringify({ games: 1, seed: 1 + i, hashes: true }));
+    const texts: string[] = new Array(long.length);
+    for (let round = 0; round < 3; round++) {
+      const [a, b] = await Promise.allSettled([
+        runInWorkers({ pool, definition: json, options: long, workers: 2, onAnswer: (i, t) => (texts[i] = t) }),
+        runInWorkers({ pool, definition: json, options: ['{"games":1}', '{"games":1}'], workers: 2, onAnswer: () => { throw new Error('refused'); } }),
+      ]);
+      assert.equal(a.status, 'fulfilled', `round ${round}`);
+      assert.ok(b.status === 'rejected' && (b.reason as Error).message === 'refused', `round ${round}`);
+      assert.deepEqual(texts.flatMap((t) => (JSON.parse(t) as { hashes: string[] }).hashes), rs.simulate(ttt, { games: 30, seed: 1, hashes: true }).hashes);
+    }
+    pool.close();
+  });
+
+  test('at the API: of two calls at once, one that fails (a bad definition, onProgress throws) rejects, the other gives what simulate gives', { timeout: 120_000 }, async () => {
+    const duel = example('duel');
+    const want = rs.simulate(duel, { games: 60, seed: 2 });
+    for (let round = 0; round < 3; round++) {
+      const [good, bad, thrown] = await Promise.allSettled([
+        rs.simulateParallel(duel, { games: 60, seed: 2, workers: 2, batch: 2 }),
+        rs.simulateParallel('name: x', { games: 10, workers: 2, batch: 1 }),
+        rs.simulateParallel(ttt, { games: 10, workers: 2, batch: 1, onProgress: () => { throw new Error('progress refused'); } }),
+      ]);
+      assert.ok(good.status === 'fulfilled', `round ${round}`);
+      assert.deepEqual(good.value, want);
+      assert.ok(bad.status === 'rejected' && bad.reason instanceof DefinitionError, `round ${round}`);
+      assert.match((bad.reason as Error).message, /missing required key 'players'/);
+      assert.ok(thrown.status === 'rejected' && (thrown.reason as Error).message === 'progress refused', `round ${round}`);
+    }
+  });
+
   test('a failed run ends its workers (the next starts new ones); idle workers end after idleMs', { timeout: 120_000 }, async () => {
     const { WorkerPool, runInWorkers } = await import('../simulate-pool.js');
     const { compileEngine } = await import('../wasm-load.js');
