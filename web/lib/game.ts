@@ -283,6 +283,8 @@ export class Game {
   /**
    * Performs the move and returns its events. Throws IllegalMoveError (state unchanged) for
    * any move or player that will not do, `unknown_player` for a player the game does not have.
+   * A listener that throws (see `on`) does not stop the others: once all were called, apply
+   * throws the first listener's error, the move made.
    */
   apply(player: PlayerRef, move: Move): GameEvent[] {
     const engine = engines.get(this);
@@ -311,11 +313,16 @@ export class Game {
     if (!r.ok) throw new IllegalMoveError(r.reason ?? 'illegal', r.message ?? '', move, id);
     this.#steps = r.steps ?? [];
     const events = r.events ?? [];
-    this.#emit('event', events);
-    if (this.#listeners.move.size > 0) {
-      const record: MoveRecord = { player: id, move, events };
-      for (const cb of [...this.#listeners.move]) cb(record);
-    }
+    // the move is made: every listener hears of it, even when one throws (then apply throws
+    // the first listener's error, once all were called)
+    callEach((call) => {
+      const eventCbs = [...this.#listeners.event];
+      for (const ev of events) for (const cb of eventCbs) call(() => cb(ev));
+      if (this.#listeners.move.size > 0) {
+        const record: MoveRecord = { player: id, move, events };
+        for (const cb of [...this.#listeners.move]) call(() => cb(record));
+      }
+    });
     return events;
   }
 
@@ -339,7 +346,7 @@ export class Game {
   /** Goes back to the state before the last applied move. False when there is none. */
   undo(): boolean {
     const ok = this.#call('game.undo', (s) => s.undo());
-    if (ok) for (const cb of [...this.#listeners.undo]) cb(undefined);
+    if (ok) callEach((call) => { for (const cb of [...this.#listeners.undo]) call(() => cb(undefined)); });
     return ok;
   }
 
@@ -375,7 +382,9 @@ export class Game {
 
   /**
    * Subscribes to 'event' (each event apply returns), 'move' (each applied move) or
-   * 'undo'. Returns a function that unsubscribes.
+   * 'undo'. Returns a function that unsubscribes. Every listener is called even when one
+   * throws; once all were, `apply` (or `undo`) throws the first listener's error, the move
+   * (or undo) made.
    */
   on<K extends GameEventName>(name: K, callback: Listener<K>): () => void {
     this.#live();
@@ -400,13 +409,26 @@ export class Game {
     for (const set of Object.values(this.#listeners)) set.clear();
     e.instance.free(e.session);
   }
+}
 
-  #emit(name: 'event', events: GameEvent[]): void {
-    const set = this.#listeners[name];
-    if (set.size === 0) return;
-    const cbs = [...set];
-    for (const ev of events) for (const cb of cbs) cb(ev);
-  }
+/**
+ * Makes every listener call `each` asks for, even when some throw; then throws the first
+ * error thrown (the others are dropped), if any.
+ */
+function callEach(each: (call: (listener: () => void) => void) => void): void {
+  let failed = false;
+  let first: unknown;
+  each((listener) => {
+    try {
+      listener();
+    } catch (e) {
+      if (!failed) {
+        failed = true;
+        first = e;
+      }
+    }
+  });
+  if (failed) throw first;
 }
 
 /** @internal A bot's kinds, and its levels (MCTS with a budget each). */

@@ -347,6 +347,47 @@ describe('playing', () => {
     }
   });
 
+  test('a listener that throws: every other listener still hears of the move, then apply (or undo) throws its error, the move made', () => {
+    const game = rs.createGame(TIC_TAC_TOE_YAML, { seed: 1 });
+    try {
+      const before = game.stateHash();
+      const boom = new Error('first listener');
+      const seen: unknown[] = [];
+      const moves: unknown[] = [];
+      let firstCalls = 0;
+      game.on('event', () => {
+        firstCalls++;
+        throw boom;
+      });
+      game.on('event', (ev) => seen.push(ev));
+      game.on('move', (m) => {
+        moves.push(m);
+        throw new Error('move listener'); // a later error is dropped: the first is thrown
+      });
+      const logged = game.log('0').length;
+      assert.throws(() => game.apply('0', { action: 'Place', targets: ['c0'] }), (e) => e === boom);
+      const events = game.log('0').slice(logged); // (the move's events, as apply returns them to the mover)
+      assert.ok(events.length > 0);
+      assert.equal(firstCalls, events.length, 'the throwing listener is called for each event too');
+      assert.deepEqual(seen, events, 'the second listener heard every event');
+      assert.deepEqual(moves, [{ player: '0', move: { action: 'Place', targets: ['c0'] }, events }]);
+      assert.notEqual(game.stateHash(), before, 'the move stays made');
+      assert.equal(game.view().toAct[0], '1');
+      // undo: every undo listener is called, then the first error is thrown, the undo made
+      let undos = 0;
+      game.on('undo', () => {
+        undos++;
+        throw new Error('undo listener');
+      });
+      game.on('undo', () => undos++);
+      assert.throws(() => game.undo(), { message: 'undo listener' });
+      assert.equal(undos, 2);
+      assert.equal(game.stateHash(), before);
+    } finally {
+      game.dispose();
+    }
+  });
+
   test('bots choose legal moves', () => {
     for (const kind of ['random', 'mcts'] as const) {
       const game = rs.createGame(TIC_TAC_TOE_YAML, { seed: 2 });
