@@ -326,11 +326,46 @@ function sdk(url: string | URL): Client {
 }
 
 /**
+ * Nothing when `url` is a server's address as the SDK takes it (a ws://, wss://, http:// or
+ * https:// URL naming a host, as a string or a URL; or a path from '/', on the SDK's default
+ * endpoint: the page's host in a browser), else a TypeError naming the call: before anything
+ * is sent (the SDK's own is a bare 'Invalid URL', or a request to nowhere).
+ */
+function checkUrl(what: string, url: unknown): void {
+  const text = url instanceof URL ? url.href : typeof url === 'string' ? url : undefined;
+  if (text === undefined)
+    throw new TypeError(`rulestack: ${what}: url must be the server's address, a string such as 'ws://localhost:2567' or a URL, not ${shown(url)}`);
+  if (text.startsWith('/')) return;
+  let parsed: URL | undefined;
+  try {
+    parsed = new URL(text);
+  } catch {
+    parsed = undefined;
+  }
+  if (!parsed || !['ws:', 'wss:', 'http:', 'https:'].includes(parsed.protocol) || !parsed.host)
+    throw new TypeError(`rulestack: ${what}: url must be a ws://, wss://, http:// or https:// address naming a host (such as 'ws://localhost:2567'), not ${shown(text)}`);
+}
+
+/**
  * Joins a room of a rulestack server: `room` is a room id, or the options of a new room
- * ({ game: 'duel', … }). Resolves once the room has sent this seat its first view.
+ * ({ game: 'duel', … }). Resolves once the room has sent this seat its first view. Its
+ * arguments are checked before anything is sent: a TypeError (a RangeError for an empty room
+ * id, a seat that is a number but not a player's, or an unknown option) naming join and the argument.
  */
 export async function join(url: string | URL, room: string | RoomOptions, options: JoinOptions = {}): Promise<OnlineGame> {
+  checkUrl('join', url);
+  if (typeof room === 'string') {
+    if (room === '') throw new RangeError("rulestack: join: room must be a room id or a new room's options, not an empty string");
+  } else if (typeof room !== 'object' || room === null || Array.isArray(room)) {
+    throw new TypeError(`rulestack: join: room must be a room id (a string) or a new room's options (an object such as { game: 'duel' }), not ${Array.isArray(room) ? 'an array' : shown(room)}`);
+  }
   checkOptions<JoinOptions>('join', options, ['seat'], typeof room === 'string' ? `: joining room '${room}' takes a seat only (a new room's options are join's second argument)` : '');
+  // (the room reads null as 'spectator', and a number as that player's id)
+  const seat: unknown = options?.seat;
+  if (seat !== undefined && seat !== null && typeof seat !== 'string') {
+    if (typeof seat !== 'number') throw new TypeError(`rulestack: join: seat must be a player id or 'spectator', not ${shown(seat)}`);
+    if (!Number.isSafeInteger(seat) || seat < 0) throw new RangeError(`rulestack: join: seat must be a player id or 'spectator', not ${shown(seat)}`);
+  }
   const client = sdk(url);
   const what = typeof room === 'string' ? `join room '${room}'` : 'create a room';
   const r = await connecting(what, url, typeof room === 'string' ? client.joinById(room, options) : client.create('rulestack', { ...room, ...options }));
@@ -360,6 +395,7 @@ export interface ListedRoom {
  * server's lobby lists them now.
  */
 export async function listRooms(url: string | URL, options: { timeoutMs?: number } = {}): Promise<ListedRoom[]> {
+  checkUrl('listRooms', url);
   checkOptions<{ timeoutMs?: number }>('listRooms', options, ['timeoutMs']);
   const watch = await watchLobby('listRooms', url, () => {}, options.timeoutMs);
   await watch.close();
@@ -388,6 +424,7 @@ export interface RoomWatch {
  * changes (a seat taken or left) or leaves the list (its game ended, the room closed).
  */
 export async function watchRooms(url: string | URL, onChange: (rooms: ListedRoom[]) => void, options: WatchRoomsOptions = {}): Promise<RoomWatch> {
+  checkUrl('watchRooms', url);
   checkOptions<WatchRoomsOptions>('watchRooms', options, ['timeoutMs', 'onClose']);
   if (typeof onChange !== 'function') throw new TypeError(`rulestack: watchRooms: onChange must be a function, not ${shown(onChange)}`);
   const { onClose } = options;
@@ -484,8 +521,18 @@ async function watchLobby(what: string, url: string | URL, onChange: (rooms: Lis
   };
 }
 
-/** Takes a seat back with its reconnection token (after a page reload, within the grace period). */
+/**
+ * Takes a seat back with its reconnection token (after a page reload, within the grace
+ * period). A url or token that is not one is a TypeError (a token that is a string but not
+ * 'roomId:token' a RangeError) naming rejoin and the argument, before anything is sent.
+ */
 export async function rejoin(url: string | URL, reconnectionToken: string): Promise<OnlineGame> {
+  checkUrl('rejoin', url);
+  if (typeof reconnectionToken !== 'string')
+    throw new TypeError(`rulestack: rejoin: reconnectionToken must be a string (an OnlineGame's reconnectionToken), not ${shown(reconnectionToken)}`);
+  // (the SDK's form: the room's id, a colon, the token)
+  if (!/^[^:]+:[^:]+/.test(reconnectionToken))
+    throw new RangeError(`rulestack: rejoin: reconnectionToken must be 'roomId:token', as an OnlineGame's reconnectionToken is, not ${shown(reconnectionToken)}`);
   const r = await connecting('rejoin', url, sdk(url).reconnect(reconnectionToken));
   const game = new OnlineGame(r);
   await game.ready;

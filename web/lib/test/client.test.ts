@@ -8,7 +8,7 @@ import { spawnSync } from 'node:child_process';
 import { writeFileSync, existsSync } from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
-import { join, rejoin, listRooms, OnlineGame } from 'rulestack/client';
+import { join, rejoin, listRooms, watchRooms, OnlineGame } from 'rulestack/client';
 import { consumerApp, ROOT, TSC } from './consumer-app.js';
 
 let app: string;
@@ -42,6 +42,51 @@ test('no server there: join and rejoin reject with what was asked, where, and wh
   await assert.rejects(listRooms(`ws://127.0.0.1:${port}`), {
     message: `rulestack client: cannot list the rooms at ws://127.0.0.1:${port}: fetch failed (ECONNREFUSED)`,
   });
+});
+
+test('bad arguments: a TypeError or RangeError naming the call and the argument, before anything is sent', async () => {
+  // a listener that counts the connections made to it: none may be
+  let connections = 0;
+  const srv = net.createServer((socket) => {
+    connections++;
+    socket.destroy();
+  });
+  await new Promise<void>((resolve) => srv.listen(0, '127.0.0.1', resolve));
+  const url = `ws://127.0.0.1:${(srv.address() as net.AddressInfo).port}`;
+  try {
+    const anyJoin = join as (...args: unknown[]) => Promise<unknown>;
+    const anyRejoin = rejoin as (...args: unknown[]) => Promise<unknown>;
+    const refused: Array<[() => Promise<unknown>, string, RegExp | string]> = [
+      [() => anyJoin(url, 5), 'TypeError', "rulestack: join: room must be a room id (a string) or a new room's options (an object such as { game: 'duel' }), not 5"],
+      [() => anyJoin(url, null), 'TypeError', /^rulestack: join: room must be a room id .*, not null$/],
+      [() => anyJoin(url), 'TypeError', /^rulestack: join: room must be a room id .*, not undefined$/],
+      [() => anyJoin(url, ['r1']), 'TypeError', /^rulestack: join: room must be a room id .*, not an array$/],
+      [() => anyJoin(url, ''), 'RangeError', "rulestack: join: room must be a room id or a new room's options, not an empty string"],
+      [() => anyJoin('not a url', 'r1'), 'TypeError', `rulestack: join: url must be a ws://, wss://, http:// or https:// address naming a host (such as 'ws://localhost:2567'), not "not a url"`],
+      [() => anyJoin('localhost:2567', 'r1'), 'TypeError', /^rulestack: join: url must be a ws:\/\/, .* not "localhost:2567"$/],
+      [() => anyJoin(5, 'r1'), 'TypeError', "rulestack: join: url must be the server's address, a string such as 'ws://localhost:2567' or a URL, not 5"],
+      [() => anyJoin(undefined, { game: 'duel' }), 'TypeError', /^rulestack: join: url must be the server's address, .* not undefined$/],
+      [() => anyJoin(url, 'r1', { seat: {} }), 'TypeError', `rulestack: join: seat must be a player id or 'spectator', not {}`],
+      [() => anyJoin(url, { game: 'duel' }, { seat: true }), 'TypeError', `rulestack: join: seat must be a player id or 'spectator', not true`],
+      [() => anyJoin(url, 'r1', { seat: 1.5 }), 'RangeError', `rulestack: join: seat must be a player id or 'spectator', not 1.5`],
+      [() => anyJoin(url, 'r1', 'spectator'), 'TypeError', 'rulestack: join options must be an object, not string'],
+      [() => anyRejoin(url, 5), 'TypeError', "rulestack: rejoin: reconnectionToken must be a string (an OnlineGame's reconnectionToken), not 5"],
+      [() => anyRejoin(url), 'TypeError', /^rulestack: rejoin: reconnectionToken must be a string .*, not undefined$/],
+      [() => anyRejoin(url, 'no-colon'), 'RangeError', `rulestack: rejoin: reconnectionToken must be 'roomId:token', as an OnlineGame's reconnectionToken is, not "no-colon"`],
+      [() => anyRejoin('nope', 'r1:token'), 'TypeError', /^rulestack: rejoin: url must be a ws:\/\/, .* not "nope"$/],
+      [() => (listRooms as (...args: unknown[]) => Promise<unknown>)(null), 'TypeError', /^rulestack: listRooms: url must be the server's address, .* not null$/],
+      [() => (watchRooms as (...args: unknown[]) => Promise<unknown>)('ftp://x', () => {}), 'TypeError', /^rulestack: watchRooms: url must be a ws:\/\/, .* not "ftp:\/\/x"$/],
+    ];
+    for (const [call, name, message] of refused) await assert.rejects(call(), { name, message });
+    assert.equal(connections, 0, 'nothing was sent for a refused call');
+    // a URL object, http://, a seat that is a number pass the checks: then the network's error
+    for (const [good, seat] of [[new URL(url), undefined], [url.replace('ws:', 'http:'), undefined], [url, 1]] as const) {
+      await assert.rejects(join(good, 'r1', { seat: seat as unknown as string }), { message: /^rulestack client: cannot join room 'r1' at / });
+    }
+    assert.ok(connections >= 3, `those went to the network (${connections} connections)`);
+  } finally {
+    await new Promise((r) => srv.close(r));
+  }
 });
 
 const CONSUMER = `import { join, listRooms, type ListedRoom, type OnlineGame, type RoomUpdate, type TimeoutNotice } from 'rulestack/client';
