@@ -54,10 +54,11 @@ void dealPlaces(State& s, const std::vector<char>& dealt, Rng& rng) {
     bool owners = false;
     for (uint32_t i : at) owners |= s.ents[z[i]].owner != s.ents[z[at[0]]].owner;
     if (!owners) continue;
-    std::vector<int32_t> cards;
-    for (uint32_t i : at) cards.push_back(z[i]);
     // by owner, each owner's in the order they were dealt: the same for any order of the places
-    std::stable_sort(cards.begin(), cards.end(), [&](int32_t a, int32_t b) { return s.ents[a].owner < s.ents[b].owner; });
+    std::vector<int32_t> cards;
+    for (int32_t o = -1; o < 8; o++)  // (an owner is a player, at most 8; -1 none)
+      for (uint32_t i : at)
+        if (s.ents[z[i]].owner == o) cards.push_back(z[i]);
     for (size_t i = cards.size(); i > 1; i--) std::swap(cards[i - 1], cards[rng.below((uint32_t)i)]);
     for (size_t k = 0; k < at.size(); k++) z[at[k]] = cards[k];
   }

@@ -40,23 +40,16 @@ void Loader::load(const json& j) {
 // Player ids and zone names that a move could not tell from another id (a zone named as a
 // player, a player named q1): a move naming one would be refused though listed.
 void Loader::namesApart(const json& j) {
-  const json* ids = j.contains("players") && j["players"].is_object() && j["players"].contains("ids") ? &j["players"]["ids"] : nullptr;
-  for (size_t i = 0; ids && ids->is_array() && i < ids->size() && i < d.playerIds.size(); i++) {
-    std::string clash = idClash(d.playerIds[i], IdKind::Player);
-    for (const ZoneDef& z : d.zones)
-      if (!z.perPlayer && z.name == d.playerIds[i]) clash.clear();  // (said at the zone's name)
-    if (!clash.empty() && !d.playerIds[i].empty())
-      error("/players/ids/" + std::to_string(i), "the player id '" + d.playerIds[i] + "' " + clash + ": a player's id must name them alone");
-  }
-  if (!j.contains("zones") || !j["zones"].is_array()) return;
-  const json& zs = j["zones"];
-  for (size_t i = 0; i < zs.size(); i++) {
-    if (!zs[i].is_object() || !zs[i].contains("name") || !zs[i]["name"].is_string()) continue;
-    const std::string name = zs[i]["name"].get<std::string>();
-    if (name.empty() || name == "Queue" || name.find(':') != std::string::npos) continue;  // (said above)
-    const std::string clash = idClash(name, IdKind::Zone);
-    if (!clash.empty()) error("/zones/" + std::to_string(i) + "/name", "the zone name '" + name + "' " + clash + ": a zone's id must name it alone");
-  }
+  auto apart = [&](const std::string& path, const std::string& name, IdKind kind) {
+    const std::string clash = name.empty() ? "" : idClash(name, kind);
+    if (!clash.empty()) error(path, "'" + name + "' " + clash + ": a move could not tell them apart");
+  };
+  // (default ids clash only with a zone's name: said there; a shared zone's name likewise)
+  if (j.contains("players") && j["players"].is_object() && j["players"].contains("ids"))
+    for (size_t i = 0; i < d.playerIds.size(); i++)
+      if (!zoneByName.count(d.playerIds[i])) apart("/players/ids/" + std::to_string(i), d.playerIds[i], IdKind::Player);
+  for (size_t i = 0; i < d.zones.size(); i++)  // (a per-player zone's ids are Name:player)
+    if (!d.zones[i].perPlayer) apart("/zones/" + std::to_string(i) + "/name", d.zones[i].name, IdKind::Zone);
 }
 
 // The names every expression may use as members, interned first (symbol 0 is the empty string).
@@ -266,7 +259,7 @@ void Loader::endConditions(const json& es) {
     if (e.contains("winner") == e.contains("draw")) error(ep, "an end condition needs exactly one of 'winner' or 'draw'");
     if (e.contains("winner")) c.winner = value(e["winner"], ep + "/winner", true);
     if (e.contains("draw") && boolean(e["draw"], ep + "/draw", c.draw) && !c.draw)
-      error(ep + "/draw", "draw: false ends nothing: an end condition ends the game in a draw (draw: true) or names its 'winner'");
+      error(ep + "/draw", "draw: false ends nothing (write draw: true, or a winner)");
     d.ends.push_back(c);
   }
 }
@@ -316,7 +309,7 @@ void Loader::flow(const json& f) {
     if (ps[i].contains("pass")) boolean(ps[i]["pass"], pp + "/pass", ph.canPass);
     if (ps[i].contains("on_enter")) mutations(ps[i]["on_enter"], pp + "/on_enter", ph.onEnter);
     if (ps[i].contains("mutations")) {
-      if (ps[i].contains("on_enter")) error(pp + "/mutations", "'mutations' is another name for 'on_enter': give one of them");
+      if (ps[i].contains("on_enter")) error(pp + "/mutations", "give on_enter or mutations, not both");
       else mutations(ps[i]["mutations"], pp + "/mutations", ph.onEnter);
     }
     if (ps[i].contains("valid_actions") && list(ps[i]["valid_actions"], pp + "/valid_actions")) {

@@ -218,13 +218,8 @@ bool Loader::trigger(const json& j, const std::string& path, bool& before, Ev& e
   }
   ev = (Ev)it;
   // halves that never happen: a trigger on them would load and never fire
-  if (ev == Ev::GameOver) {
-    error(path, "nothing can answer GameOver: the game is over when it happens");
-    return false;
-  }
-  if (b && (ev == Ev::ActionExecuted || ev == Ev::ActionCancelled)) {
-    error(path, std::string(kEvents[it]) + " has no $Before half" +
-                    (ev == Ev::ActionExecuted ? " ($Before.@Name answers a named action about to execute)" : " (a cancel cannot be stopped once it happens)"));
+  if (ev == Ev::GameOver || (b && (ev == Ev::ActionExecuted || ev == Ev::ActionCancelled))) {
+    error(path, "this half of " + t + " never happens: nothing would answer it");
     return false;
   }
   return true;
@@ -324,9 +319,7 @@ void Loader::action(const json& j, const std::string& path, int tmpl) {
       // an answer chooses whether to take the action, and its targets: no mode, no X
       const Action& taken = d.actions[idx];
       if (!rs.empty() && (taken.hasX || !taken.modes.empty()))
-        error(path + "/reactions", std::string("an action with ") + (taken.hasX ? "'x'" : "'modes'") +
-                                       " cannot be taken in answer (a reaction's decision chooses no mode and no X): "
-                                       "give the reaction its own action");
+        error(path + "/reactions", "an action with modes or x cannot be answered with (a decision picks neither)");
       for (size_t i = 0; i < rs.size(); i++) reaction(rs[i], path + "/reactions/" + std::to_string(i), tmpl, idx);
     }
   }
