@@ -7,7 +7,7 @@ import path from 'node:path';
 import { createInterface } from 'node:readline';
 import { parseArgs } from 'node:util';
 import { loadEngine, type Rulestack } from './engine.js';
-import { DefinitionError, IllegalMoveError, type DefinitionIssue } from './errors.js';
+import { DefinitionError, IllegalMoveError, clipped, type DefinitionIssue } from './errors.js';
 import { loadYaml, locateIssues, parseDefinition, type DefinitionFormat, type ParsedDefinition } from './definition.js';
 import type { Game } from './game.js';
 import { coreCount } from './simulate-pool.js';
@@ -243,6 +243,8 @@ function applyMovesText(game: Game, text: string): { applied: MoveLine[]; failur
     if (typeof entry !== 'object' || entry === null || Array.isArray(entry)) {
       return malformed('expected {"player": ..., "move": {...}}');
     }
+    for (const key of Object.keys(entry))
+      if (key !== 'player' && key !== 'move') return malformed(`unknown key '${clipped(key)}' (a line has "player" and "move", nothing else)`);
     const { player, move } = entry;
     if (typeof player !== 'string' && typeof player !== 'number') return malformed('"player" must be a player id');
     if (typeof move !== 'object' || move === null || Array.isArray(move)) return malformed('"move" must be an object');
@@ -489,7 +491,7 @@ const PLAY_HELP = `commands:
   view [P]      the whole view of player P (default: yours) as JSON
   queue         the action queue
   undo          take back the last move
-  save FILE     write the moves so far as moves JSON lines (rulestack play GAME --moves FILE replays them)
+  save FILE     write the moves so far as moves JSON lines (rulestack play GAME --seed N --moves FILE replays them)
   help          this list
   quit          leave (also: end of input)`;
 

@@ -3,8 +3,8 @@
 // game; this object holds only what the server sent this seat (its view, its legal moves,
 // its events), so apply is asynchronous and the rest reads the last update.
 import { Client, type Room } from '@colyseus/sdk';
-import { IllegalMoveError } from './errors.js';
-import { checkOptions, shown } from './options.js';
+import { IllegalMoveError, boundedMessage } from './errors.js';
+import { checkOptions, shown, shownText } from './options.js';
 import type { GameEvent, GameView, Move, PlayerId } from './types.js';
 import type { GameLog } from './game.js';
 
@@ -177,7 +177,7 @@ export class OnlineGame {
   #own(player: unknown, what: string): void {
     if (player === undefined || (player === null && this.seat === null)) return;
     if (player === null || String(player) !== this.seat) {
-      const asked = player === null ? 'the spectator view' : `player '${String(player)}'`;
+      const asked = player === null ? 'the spectator view' : `player '${shownText(player)}'`;
       throw new RangeError(`rulestack client: ${what}: this client holds only the ${this.seat === null ? 'spectator' : `player ${this.seat}`} view, not ${asked}`);
     }
   }
@@ -208,7 +208,7 @@ export class OnlineGame {
     if (this.#down) return Promise.reject(new Error('rulestack client: the connection to the room is down (the SDK is reconnecting): move again once it is back (the next update)'));
     if (this.seat === null) return Promise.reject(new IllegalMoveError('unknown_player', 'rulestack client: a spectator cannot move', move, String(player)));
     if (String(player) !== this.seat) {
-      return Promise.reject(new IllegalMoveError('unknown_player', `rulestack client: this client plays '${this.seat}', not '${String(player)}'`, move, String(player)));
+      return Promise.reject(new IllegalMoveError('unknown_player', `rulestack client: this client plays '${this.seat}', not '${shownText(player)}'`, move, String(player)));
     }
     const id = this.#nextId++;
     return new Promise((resolve, reject) => {
@@ -218,7 +218,7 @@ export class OnlineGame {
   }
 
   on<K extends OnlineGameEventName>(name: K, callback: (arg: OnlineGameEventMap[K]) => void): () => void {
-    if (!Object.hasOwn(this.#listeners, name)) throw new TypeError(`rulestack client: unknown event '${String(name)}' (events: ${Object.keys(this.#listeners).join(', ')})`);
+    if (!Object.hasOwn(this.#listeners, name)) throw new TypeError(`rulestack client: unknown event '${shownText(name)}' (events: ${Object.keys(this.#listeners).join(', ')})`);
     if (typeof callback !== 'function') throw new TypeError(`rulestack client: callback must be a function, not ${shown(callback)}`);
     const set = this.#listeners[name];
     set.add(callback);
@@ -264,7 +264,7 @@ export class OnlineGame {
     for (const [id, p] of this.#pending) {
       if (!which(p)) continue;
       this.#pending.delete(id);
-      p.reject(new Error(message));
+      p.reject(new Error(boundedMessage(message)));
     }
   }
 
@@ -317,7 +317,7 @@ async function connecting(what: string, url: string | URL, p: Promise<Room>): Pr
   } catch (e) {
     const err = e as { message?: string; code?: unknown };
     const code = err.code === undefined ? '' : ` (${String(err.code)})`;
-    throw Object.assign(new Error(`rulestack client: cannot ${what} at ${String(url)}: ${err.message ?? String(e)}${code}`, { cause: e }), { code: err.code });
+    throw Object.assign(new Error(`rulestack client: cannot ${what} at ${shownText(url)}: ${boundedMessage(err.message ?? String(e))}${code}`, { cause: e }), { code: err.code });
   }
 }
 
@@ -451,7 +451,7 @@ function listedRooms(listings: Iterable<Listing>): ListedRoom[] {
  * changed ('+') and unlisted ('-'); resolves once the list has come.
  */
 async function watchLobby(what: string, url: string | URL, onChange: (rooms: ListedRoom[]) => void, timeoutMs = 10_000, onClose?: (error: Error) => void): Promise<RoomWatch> {
-  if (typeof timeoutMs !== 'number' || !(timeoutMs > 0)) throw new RangeError(`rulestack: ${what}: timeoutMs must be a number of milliseconds above 0, not ${String(timeoutMs)}`);
+  if (typeof timeoutMs !== 'number' || !(timeoutMs > 0)) throw new RangeError(`rulestack: ${what}: timeoutMs must be a number of milliseconds above 0, not ${shownText(timeoutMs)}`);
   const lobby = await connecting('list the rooms', url, sdk(url).joinOrCreate('lobby'));
   // a dropped lobby is said at once (the SDK would try for about a minute to rejoin a room that takes nobody back)
   lobby.reconnection.enabled = false;
@@ -475,7 +475,7 @@ async function watchLobby(what: string, url: string | URL, onChange: (rooms: Lis
     await Promise.race([lobby.leave().catch(() => {}), new Promise((r) => (timer = setTimeout(r, 2000)))]);
     clearTimeout(timer);
   };
-  const cannot = (why: string) => new Error(`rulestack client: cannot list the rooms at ${String(url)}: ${why}`);
+  const cannot = (why: string) => new Error(`rulestack client: cannot list the rooms at ${shownText(url)}: ${boundedMessage(why)}`);
   try {
     await new Promise<void>((resolve, reject) => {
       let listed = false;

@@ -5,6 +5,7 @@
 // its own). loadEngine() calls loadYaml() unless it is given `{ yaml: false }`.
 import type { Document, Node as YamlNode } from 'yaml';
 import { DefinitionError, type DefinitionIssue } from './errors.js';
+import { shown } from './options.js';
 
 type YamlModule = typeof import('yaml');
 let Y: YamlModule | undefined;
@@ -605,7 +606,7 @@ function utf8Length(text: string): number {
  */
 export function parseDefinition(definition: unknown, format: DefinitionFormat = 'auto'): ParsedDefinition {
   if (format !== 'auto' && format !== 'json' && format !== 'yaml')
-    throw new RangeError(`rulestack: format must be 'auto', 'json' or 'yaml', not ${JSON.stringify(format)}`);
+    throw new RangeError(`rulestack: format must be 'auto', 'json' or 'yaml', not ${shown(format)}`);
   if (typeof definition === 'string') {
     // a byte-order mark (as some editors write one) is not part of the text, as the engine reads it
     const text = definition.charCodeAt(0) === 0xfeff ? definition.slice(1) : definition;

@@ -2,14 +2,14 @@
 // the Rulestack API object.
 import type { EngineModule } from './wasm/engine.mjs';
 import { compileEngine, instantiateLater, instantiateNow, type WasmSource } from './wasm-load.js';
-import { DefinitionError, EngineCrashedError, SnapshotError, type DefinitionIssue } from './errors.js';
+import { DefinitionError, EngineCrashedError, SnapshotError, boundedMessage, clipped, type DefinitionIssue } from './errors.js';
 import { parseDefinition, locateIssues, loadYaml, type DefinitionFormat, type ParsedDefinition } from './definition.js';
 import { Game, Bot, EngineInstance, crashText, parseEngineJson, BOT_KINDS, BOT_LEVELS, DEFAULT_LOG_LIMIT, MAX_LOG_LIMIT } from './game.js';
 import type { Session } from './wasm/engine.mjs';
 import { batchesOf, mergeResults, runOf, simulateAnswer } from './simulate-batches.js';
 import { coreCount, runInWorkers, WorkerPool } from './simulate-pool.js';
 import { jsonWithSeed, seedJson } from './seed.js';
-import { checkBoolean, checkOneOf, checkOptions, countOption, shown } from './options.js';
+import { checkBoolean, checkOneOf, checkOptions, countOption, shown, shownText } from './options.js';
 import type {
   BotOptions,
   GameDefinition,
@@ -101,6 +101,7 @@ let cached: Promise<Rulestack> | undefined;
 export function loadEngine(opts: LoadOptions = {}): Promise<Rulestack> {
   try {
     checkOptions<LoadOptions>('loadEngine', opts, ['wasmUrl', 'wasmBinary', 'yaml']);
+    checkBoolean('loadEngine', 'yaml', opts.yaml);
   } catch (e) {
     return Promise.reject(e);
   }
@@ -134,7 +135,7 @@ function engineIssues(text: string, what: string): { errors: EngineIssue[]; warn
   // not a fault of the definition or the snapshot: the engine's memory is full
   if (r.outOfMemory === true) {
     const first = Array.isArray(r.errors) ? (r.errors[0] as { message?: unknown } | undefined) : undefined;
-    throw new RangeError(`rulestack: ${typeof first?.message === 'string' ? first.message : `${what}: the engine is out of memory`}`);
+    throw new RangeError(boundedMessage(`rulestack: ${typeof first?.message === 'string' ? first.message : `${what}: the engine is out of memory`}`));
   }
   return {
     errors: Array.isArray(r.errors) ? r.errors : [{ path: '', message: `unexpected engine answer: ${text.slice(0, 200)}` }],
@@ -149,7 +150,7 @@ function engineErrors(text: string, what: string): EngineIssue[] {
 /** An integer from 1 to MAX_LOG_LIMIT (default DEFAULT_LOG_LIMIT). */
 function logLimitOf(x: unknown): number {
   if (x === undefined) return DEFAULT_LOG_LIMIT;
-  if (typeof x !== 'number') throw new TypeError(`rulestack: invalid logLimit: ${String(x)} (an integer from 1 to ${MAX_LOG_LIMIT})`);
+  if (typeof x !== 'number') throw new TypeError(`rulestack: invalid logLimit: ${shownText(x)} (an integer from 1 to ${MAX_LOG_LIMIT})`);
   if (!Number.isInteger(x) || x < 1 || x > MAX_LOG_LIMIT)
     throw new RangeError(`rulestack: invalid logLimit: ${x} (an integer from 1 to ${MAX_LOG_LIMIT})`);
   return x;
@@ -384,20 +385,71 @@ export class Rulestack {
   }
 
   /**
-   * Runs a scenario: `{ game: <definition object>, seed, steps: [...] }` (the game
+   * Runs a scenario: `{ name?, game: <definition object>, seed?, steps: [...] }` (the game
    * inline; the CLI resolves paths). A bigint `seed` is read as createGame reads it (from
    * -2^63 to 2^63-1, else a TypeError before anything runs); any other seed as the engine
-   * reads a scenario file's (one it refuses is the scenario's failure).
+   * reads a scenario file's (one it refuses is the scenario's failure). A key it does not
+   * have, or a `game` that is text, is the scenario's failure (see `scenarioProblem`); a
+   * scenario that contains itself is a DefinitionError, as such a definition is in createGame.
    */
   runScenario(scenario: Record<string, unknown> | string): ScenarioResult {
     let text: string;
-    if (typeof scenario === 'string') text = scenario;
-    else if (typeof (scenario as { seed?: unknown } | null)?.seed === 'bigint') {
-      const { seed, ...rest } = scenario;
-      text = jsonWithSeed(rest, seed);
-    } else text = JSON.stringify(scenario);
-    return parseEngineJson<ScenarioResult>(this.#run('runScenario', (m) => m.runScenario(text)), 'runScenario');
+    let value: unknown = scenario;
+    if (typeof scenario === 'string') {
+      text = scenario;
+      try {
+        value = JSON.parse(text);
+      } catch {
+        value = undefined; // (the engine says what is wrong with it)
+      }
+    } else {
+      try {
+        if (typeof (scenario as { seed?: unknown } | null)?.seed === 'bigint') {
+          const { seed, ...rest } = scenario;
+          text = jsonWithSeed(rest, seed);
+        } else text = JSON.stringify(scenario);
+      } catch (e) {
+        if (e instanceof TypeError && /invalid seed/.test(e.message)) throw e; // (createGame's, for a bigint out of range)
+        const why = e instanceof Error ? e.message : String(e);
+        throw new DefinitionError(
+          [{ path: '', message: /circular/i.test(why) ? SCENARIO_CONTAINS_ITSELF : `the scenario is not JSON-serializable: ${why}` }],
+          `invalid scenario: ${/circular/i.test(why) ? SCENARIO_CONTAINS_ITSELF : `the scenario is not JSON-serializable: ${why}`}`,
+        );
+      }
+    }
+    const problem = scenarioProblem(value);
+    if (problem !== undefined) return { failures: [{ message: problem, step: -1 }], ok: false, steps: 0 };
+    const r = parseEngineJson<ScenarioResult>(this.#run('runScenario', (m) => m.runScenario(text)), 'runScenario');
+    // (the engine writes a definition error at the top of the game as "game definition: : …")
+    if (Array.isArray(r.failures))
+      for (const f of r.failures) if (typeof f.message === 'string') f.message = f.message.replace(/^game definition: : /, 'game definition: ');
+    return r;
   }
+}
+
+/** The keys of a scenario (docs/language.md, Scenarios). */
+export const SCENARIO_KEYS = ['name', 'game', 'seed', 'steps'] as const;
+
+const SCENARIO_CONTAINS_ITSELF = 'the scenario contains itself (an object that holds itself): it cannot be read as JSON';
+
+/**
+ * Why a scenario (an object, as read) fails as a whole before it runs, where the engine would
+ * not say it (or not clearly): a `game` that is text (a path or YAML text: runScenario takes
+ * the definition itself; the CLI reads paths), a key it does not have (`stepz`, which the
+ * engine would ignore). Undefined when there is none of these, and when `steps` is not a list:
+ * the engine says that, as natively (a typo `step:` leaves no `steps`). Both `runScenario` and
+ * the CLI's `test` (which calls it) report them.
+ */
+export function scenarioProblem(scenario: unknown): string | undefined {
+  if (typeof scenario !== 'object' || scenario === null || Array.isArray(scenario)) return undefined; // (the engine says it)
+  const { game, steps } = scenario as { game?: unknown; steps?: unknown };
+  if (typeof game === 'string')
+    return "the scenario's game is text: runScenario takes an inline definition (an object: for YAML or JSON text, rs.parse(text).value), not a path or text (`rulestack test` reads a game's path)";
+  if (!Array.isArray(steps)) return undefined;
+  for (const key of Object.keys(scenario))
+    if (!(SCENARIO_KEYS as readonly string[]).includes(key))
+      return `unknown key '${clipped(key)}' in the scenario (keys: ${SCENARIO_KEYS.join(', ')})`;
+  return undefined;
 }
 
 /**

@@ -1,9 +1,9 @@
 // Game: one running game over an engine Session. Bot: a bot bound to a game.
 // EngineInstance: one instantiation of engine.wasm, which a trap kills (see Rulestack).
 import type { EngineModule, Session } from './wasm/engine.mjs';
-import { EngineCrashedError, IllegalMoveError } from './errors.js';
+import { EngineCrashedError, IllegalMoveError, boundedMessage, clipped } from './errors.js';
 import { botSeed, jsonWithSeed } from './seed.js';
-import { checkBoolean, checkOneOf, checkOptions, countOption, shown } from './options.js';
+import { checkBoolean, checkOneOf, checkOptions, countOption, shown, shownText } from './options.js';
 import type { GameEvent, GameView, Move, PlayerId, PlayerRef, ResolutionStep, Snapshot, BotOptions, Seed } from './types.js';
 
 export interface MoveRecord {
@@ -49,7 +49,7 @@ export function playerId(player: unknown): PlayerId {
 
 /** A value as the errors show it: a string in single quotes (a player id), anything else as `shown` does. */
 function describe(x: unknown): string {
-  return typeof x === 'string' ? `'${x}'` : shown(x);
+  return typeof x === 'string' ? `'${clipped(x)}'` : shown(x);
 }
 
 // ------------------------------------------------------------------ the engine instance
@@ -166,6 +166,10 @@ const registry: FinalizationRegistry<Engine> | undefined =
       })
     : undefined;
 
+// Every game createGame or restore made (disposed or not): an object made from Game.prototype
+// otherwise is no game.
+const madeGames = new WeakSet<Game>();
+
 // The live session of each game (and the engine instance it is in); a disposed game has none.
 const engines = new WeakMap<Game, Engine>();
 
@@ -230,6 +234,7 @@ export class Game {
   constructor(session: Session, instance: EngineInstance, definitionJson: string, seed: Seed | null, logLimit = DEFAULT_LOG_LIMIT) {
     const engine = { session, instance };
     engines.set(this, engine);
+    madeGames.add(this);
     this.definitionJson = definitionJson;
     this.seed = seed;
     this.logLimit = logLimit;
@@ -331,6 +336,8 @@ export class Game {
    * no cost). `steps()` then returns those of the last applied move.
    */
   setTrace(on: boolean): void {
+    this.#live();
+    if (typeof on !== 'boolean') throw new TypeError(`rulestack: setTrace: on must be true or false, not ${shown(on)}`);
     this.#call('game.setTrace', (s) => s.setTrace(on));
     if (!on) this.#steps = [];
   }
@@ -441,6 +448,8 @@ function notAGame(x: unknown): string {
   if (Array.isArray(x)) return 'an array';
   const name = (Object.getPrototypeOf(x) as { constructor?: { name?: unknown } } | null)?.constructor?.name;
   if (typeof name !== 'string' || name === '' || name === 'Object') return 'a plain object';
+  // (made from this Game.prototype, but not by createGame or restore: Object.create(Game.prototype))
+  if (x instanceof Game) return 'an object made from Game.prototype (not by createGame or restore)';
   // (a Game of another copy of the package: its games and sessions are that copy's)
   return name === 'Game' ? 'a Game of another copy of rulestack' : `${/^[AEIOU]/.test(name) ? 'an' : 'a'} ${name}`;
 }
@@ -457,7 +466,8 @@ export class Bot {
    * one or an `omniscient` that is not a boolean.
    */
   constructor(game: Game, options: BotOptions = {}) {
-    if (!(game instanceof Game)) throw new TypeError(`rulestack: bot: game must be a Game from createGame or restore, not ${notAGame(game)}`);
+    if (!(game instanceof Game) || !madeGames.has(game))
+      throw new TypeError(`rulestack: bot: game must be a Game from createGame or restore, not ${notAGame(game)}`);
     if (game.disposed) throw disposedError();
     checkOptions<BotOptions>('bot', options, ['kind', 'level', 'seed', 'iterations', 'maxPlayoutMoves', 'omniscient']);
     const level = options.level;
@@ -485,7 +495,7 @@ export class Bot {
     const r = parseEngineJson<unknown>(callGame(this.game, 'bot.choose', (s) => s.botChoose(id, optsJson)), 'botChoose');
     if (r === null || r === undefined) return null;
     if (typeof r === 'object' && !Array.isArray(r) && 'error' in (r as object) && !('action' in (r as object)) && !('decision' in (r as object))) {
-      throw new Error(`rulestack bot: ${String((r as { error: unknown }).error)}`);
+      throw new Error(boundedMessage(`rulestack bot: ${String((r as { error: unknown }).error)}`));
     }
     return r as Move;
   }

@@ -264,6 +264,19 @@ describe('play', () => {
     assert.match(r.stderr, /^line 2: not_your_priority: .+/);
   });
 
+  test('a line with a key besides player and move: line N, exit 1, nothing after it applied', () => {
+    writeFileSync(path.join(dir, 'extra.jsonl'), jsonl([WINNING_MOVES[0], { ...WINNING_MOVES[1], extra: 1 }]));
+    for (const cmd of ['play', 'moves']) {
+      const r = run(cmd, 'ttt.yaml', '--moves', 'extra.jsonl');
+      assert.equal(r.code, 1, r.stdout + r.stderr);
+      assert.equal(r.stdout, '');
+      assert.equal(r.stderr, `line 2: malformed_move: unknown key 'extra' (a line has "player" and "move", nothing else)\n`);
+    }
+    const j = run('play', 'ttt.yaml', '--moves', 'extra.jsonl', '--json');
+    assert.equal(j.code, 1);
+    assert.deepEqual(JSON.parse(j.stdout).error, { line: 2, reason: 'malformed_move', message: `unknown key 'extra' (a line has "player" and "move", nothing else)` });
+  });
+
   test('a line that is not JSON: exit 1', () => {
     const r = run('play', 'ttt.yaml', '--moves', 'garbage.jsonl');
     assert.equal(r.code, 1);
@@ -348,6 +361,9 @@ describe('play --interactive (scripted stdin)', () => {
     assert.match(r.stdout, /1> player 1: Place → c2\n/);
     assert.match(r.stdout, /saved 2 moves to saved\.jsonl/);
     assert.match(r.stdout, /unknown command "foo"/);
+    // help says how a saved file replays, as docs/api.md does: with the seed
+    const help = runWith('help\nquit\n', 'play', 'ttt.yaml', '--interactive');
+    assert.match(help.stdout, /save FILE {5}write the moves so far as moves JSON lines \(rulestack play GAME --seed N --moves FILE replays them\)/);
     assert.match(r.stdout, /player 0 sees:\n {2}players:\n/);
     assert.match(r.stdout, /Board \(9\): c0 \(mark "0", pos 0\), c1 \(pos 1\)/);
     const saved = readFileSync(path.join(dir, 'saved.jsonl'), 'utf8');
@@ -626,6 +642,13 @@ describe('test', () => {
       "FAIL inline broken: game: inline-bad.scenario.yaml:11:25: /flow/phases/0/valid_actions/0: unknown action 'Nope'",
       "FAIL inline broken json: game: inline-bad.scenario.json:23:13: /flow/phases/0/valid_actions/0: unknown action 'Nope'",
     ]);
+  });
+
+  test('a key a scenario does not have (stepz) fails it, as runScenario does', () => {
+    writeFileSync(path.join(dir, 'stepz.scenario.yaml'), 'name: typo\ngame: ttt.yaml\nseed: 1\nsteps: []\nstepz:\n  - { expect: "$turn == 1" }\n');
+    const r = run('test', 'stepz.scenario.yaml');
+    assert.equal(r.code, 1, r.stdout + r.stderr);
+    assert.equal(r.stdout, "FAIL typo: unknown key 'stepz' in the scenario (keys: name, game, seed, steps)\n");
   });
 
   test('a missing scenario file and a scenario with an invalid game fail, exit 1', () => {

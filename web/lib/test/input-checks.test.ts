@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { parse as parseYaml } from 'yaml';
-import { loadEngine, type Rulestack, type BotOptions, type Game, type ParallelSimulateOptions } from '../index.js';
+import { loadEngine, Game, type Rulestack, type BotOptions, type ParallelSimulateOptions } from '../index.js';
 import { TIC_TAC_TOE_YAML } from './fixtures.js';
 
 const TTT = parseYaml(TIC_TAC_TOE_YAML) as Record<string, unknown>;
@@ -95,6 +95,7 @@ describe('rs.bot: the game, omniscient, level and kind', () => {
       [{}, 'a plain object'],
       [fake, 'a plain object'],
       [rs, 'a Rulestack'],
+      [Object.create(Game.prototype), 'an object made from Game.prototype (not by createGame or restore)'],
     ];
     for (const [game, shown] of cases) {
       assert.throws(() => rs.bot(game as Game, { level: 'easy' }), {
@@ -199,6 +200,98 @@ describe('seeds', () => {
       );
       assert.equal(calls, 0);
     }
+  });
+});
+
+describe('boolean options: true or false, else a TypeError', () => {
+  test("loadEngine's yaml", async () => {
+    for (const [yaml, shown] of [['no', '"no"'], [0, '0'], [1, '1'], [null, 'null'], ['false', '"false"']] as const) {
+      await assert.rejects(loadEngine({ yaml: yaml as unknown as boolean }), {
+        name: 'TypeError',
+        message: `rulestack: loadEngine: yaml must be true or false, not ${shown}`,
+      });
+    }
+    assert.equal(await loadEngine({ yaml: false }), rs);
+  });
+
+  test("game.setTrace's on (left out too); nothing is changed", () => {
+    const game = rs.createGame(TTT, { seed: 1 });
+    game.setTrace(true);
+    for (const [on, shown] of [['yes', '"yes"'], [undefined, 'undefined'], [1, '1'], [null, 'null']] as const) {
+      assert.throws(() => (game.setTrace as (on?: unknown) => void)(...(on === undefined ? [] : [on])), {
+        name: 'TypeError',
+        message: `rulestack: setTrace: on must be true or false, not ${shown}`,
+      });
+    }
+    game.apply('0', game.legalMoves('0')[0]!);
+    assert.ok(game.steps().length > 0, 'tracing is still on');
+    game.setTrace(false);
+    game.undo();
+    game.apply('0', game.legalMoves('0')[0]!);
+    assert.deepEqual(game.steps(), []);
+    game.dispose();
+  });
+});
+
+describe('runScenario: what fails before it runs', () => {
+  const steps = [{ expect: '$turn == 1' }];
+  test('a scenario that contains itself is a DefinitionError, as such a definition is in createGame; nothing runs', async () => {
+    const scenario: Record<string, unknown> = { game: DUEL, seed: 1, steps };
+    scenario.again = scenario;
+    const inGame: Record<string, unknown> = { ...DUEL };
+    inGame.self = inGame;
+    for (const s of [scenario, { game: inGame, steps }, { game: inGame, seed: 5n, steps }]) {
+      const calls = await counting('runScenario', () =>
+        assert.throws(() => rs.runScenario(s), {
+          name: 'DefinitionError',
+          message: 'invalid scenario: the scenario contains itself (an object that holds itself): it cannot be read as JSON',
+        }),
+      );
+      assert.equal(calls, 0);
+    }
+    // (a definition that contains itself, for comparison)
+    assert.throws(() => rs.createGame(inGame), { name: 'DefinitionError', message: /^invalid definition: \/: the definition contains itself/ });
+  });
+
+  test("a game given as text (a path, YAML) says that runScenario takes the definition itself", () => {
+    for (const game of ['../examples/duel.yaml', 'name: T\nplayers: { count: 2 }\n']) {
+      for (const s of [{ game, steps }, JSON.stringify({ game, steps })]) {
+        const r = rs.runScenario(s);
+        assert.equal(r.ok, false);
+        assert.deepEqual(r.failures, [{
+          message: "the scenario's game is text: runScenario takes an inline definition (an object: for YAML or JSON text, rs.parse(text).value), not a path or text (`rulestack test` reads a game's path)",
+          step: -1,
+        }]);
+      }
+    }
+  });
+
+  test("an inline game's error at its top shows no empty path", () => {
+    const r = rs.runScenario({ game: { name: 'x' }, steps });
+    assert.equal(r.ok, false);
+    assert.ok(r.failures.length > 0);
+    for (const f of r.failures) {
+      assert.equal(f.step, -1);
+      assert.doesNotMatch(f.message, /: : /);
+    }
+    assert.ok(r.failures.some((f) => f.message === "game definition: missing required key 'players'"), JSON.stringify(r.failures));
+    // a deeper error keeps its path
+    const deeper = rs.runScenario({ game: { ...DUEL, zones: [{ name: 7 }] }, steps });
+    assert.match(deeper.failures[0]!.message, /^game definition: \/zones\/0/);
+  });
+
+  test('a key a scenario does not have (stepz) is its failure, as in the CLI; nothing runs', async () => {
+    for (const s of [{ game: DUEL, seed: 1, steps, stepz: [] }, JSON.stringify({ name: 'n', game: DUEL, steps, stepz: [] })]) {
+      const calls = await counting('runScenario', () => {
+        assert.deepEqual(rs.runScenario(s), {
+          failures: [{ message: "unknown key 'stepz' in the scenario (keys: name, game, seed, steps)", step: -1 }],
+          ok: false,
+          steps: 0,
+        });
+      });
+      assert.equal(calls, 0);
+    }
+    assert.equal(rs.runScenario({ name: 'n', game: DUEL, seed: 1, steps }).ok, true);
   });
 });
 
