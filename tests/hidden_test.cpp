@@ -722,3 +722,83 @@ TEST_CASE("hidden information: a promoted card keeps its handle", "[hidden]") {
   CHECK(dragons == 2);
   CHECK(handles() == before);
 }
+
+// After a shuffle nothing names a card by its new handle except its own moves: not the events
+// of the action that put it there, not a queue item's targets, not a property that holds it
+// (before: each named it by its new handle, so whoever read it knew which later draw it was).
+TEST_CASE("hidden information: nothing ties a shuffled card to its new handle", "[hidden]") {
+  const char* game = R"J({
+    "name": "Rebirth",
+    "players": { "count": 2, "properties": { "marked": null } },
+    "zones": [{ "name": "Deck", "per_player": true, "visibility": "nobody" },
+              { "name": "Hand", "per_player": true, "visibility": "owner" }, { "name": "Table" }],
+    "entities": [
+      { "id": "Filler", "type": "card" },
+      { "id": "Phoenix", "type": "card", "actions": [{ "name": "Rebirth", "play": true, "queue": false,
+        "condition": "$entity.self.zone == $zone.@Hand",
+        "mutations": [{ "operation": "MoveZone", "target": "$entity.self", "destination": "$zone.@Deck" },
+                      { "operation": "Shuffle", "target": "$zone.@Deck" }] }] },
+      { "id": "Dragon", "type": "card" }
+    ],
+    "actions": [
+      { "name": "Mark", "requires_target": "$zone.@Table.entities",
+        "mutations": [{ "target": "$player.current", "property": "marked", "operation": "=", "value": "$target" }] },
+      { "name": "Bury", "queue": false, "mutations": [
+        { "operation": "MoveZone", "target": "$zone.@Table.entities", "destination": "$players[1].zone.@Deck" },
+        { "operation": "Shuffle", "target": "$players[1].zone.@Deck" }] }
+    ],
+    "setup": [
+      { "operation": "Create", "template": "Filler", "count": 6, "destination": "$players[1].zone.@Deck" },
+      { "operation": "Create", "template": "Phoenix", "destination": "$players[1].zone.@Hand" },
+      { "operation": "Create", "template": "Dragon", "destination": "$zone.@Table" }],
+    "flow": { "turn_order": ["1", "0"], "first_player": "1", "phases": [{ "name": "Main", "valid_actions": ["Rebirth", "Mark", "Bury"] }] },
+    "end_conditions": [{ "when": "$turn > 6", "draw": true }]
+  })J";
+  std::vector<rulestack::DefError> errs;
+  auto def = rulestack::compileDefinition(game, errs);
+  INFO((errs.empty() ? "" : errs[0].path + ": " + errs[0].message));
+  REQUIRE(def);
+  rulestack::Game g(def, 4, true);
+  const rulestack::State& s = g.state();
+  auto play = [&](int player, const char* action) {
+    std::vector<rulestack::Move> moves;
+    g.legalMoves(player, moves);
+    for (const auto& m : moves)
+      if (m.kind == rulestack::Move::Take && g.def().actions[m.action].name == action) {
+        std::string msg;
+        REQUIRE(g.apply(player, m, &msg) == "");
+        return;
+      }
+    FAIL("no " << action << " for " << player);
+  };
+  auto find = [&](const char* id) {
+    for (int32_t e = 2; e < (int32_t)s.ents.size(); e++)
+      if (g.entityId(e) == id) return e;
+    return -1;
+  };
+  auto seenBy0 = [&] {
+    std::string all = rulestack::viewJson(g, 0).dump();
+    for (auto& le : g.log) all += rulestack::eventJson(g, le, 0).dump();
+    return all;
+  };
+  const int32_t phoenix = find("Phoenix#1"), dragon = find("Dragon#1");
+  play(1, "Rebirth");  // back into player 1's deck, shuffled
+  REQUIRE(g.zoneId(s.ents[phoenix].zone) == "Deck:1");
+  CHECK(seenBy0().find(g.handleName(s.ents[phoenix].handle)) == std::string::npos);
+  bool unnamed = false;
+  for (auto& le : g.log) {
+    json ev = rulestack::eventJson(g, le, 0);
+    if (ev["type"] == "ActionExecuted") unnamed = ev["entity"] == "?";
+  }
+  CHECK(unnamed);
+  // player 0 marks the Dragon (queued, and held by a property), player 1 buries it in the deck
+  std::string msg;
+  REQUIRE(g.apply(1, rulestack::Move{}, &msg) == "");  // (a pass: priority to player 0)
+  play(0, "Mark");
+  play(1, "Bury");
+  REQUIRE(g.zoneId(s.ents[dragon].zone) == "Deck:1");
+  json view = rulestack::viewJson(g, 0);
+  REQUIRE(view["queue"].size() == 1);
+  CHECK(view["queue"][0]["targets"] == json::array({"?"}));
+  CHECK(seenBy0().find(g.handleName(s.ents[dragon].handle)) == std::string::npos);
+}

@@ -52,18 +52,28 @@ void writeSlotId(JsonWriter& w, const Game& g, const Slot& s, int viewer) {
   else w.value(g.slotId(s));
 }
 
+// A reference (a queue item's source or targets, a property's value) to a card in a place
+// the viewer does not see is "?", with no handle: a handle there would tie the card to where
+// it went, through a shuffle too; a card in a hidden place is only counted. (A move's events
+// and the moves a player may make name it by its handle.)
+void writeRef(JsonWriter& w, const Game& g, const Slot& s, int viewer) {
+  const int32_t z = s.k == VK::Ent && s.v >= g.def().numPlayers() ? g.state().ents[s.v].zone : -1;
+  if (z >= 0 && !g.seesZone(z, viewer)) w.value("?");
+  else writeSlotId(w, g, s, viewer);
+}
+
 // Targets as the viewer is shown them: those it identifies in the engine's order (the order
 // the entities were made), then the others by handle (Game::seenKey), for that order would
-// tell which hidden card is which.
-void writeSlotList(JsonWriter& w, const Game& g, const std::vector<Slot>& targets, int viewer) {
+// tell which hidden card is which. `ref`: a reference's (writeRef).
+void writeSlotList(JsonWriter& w, const Game& g, const std::vector<Slot>& targets, int viewer, bool ref = false) {
   w.beginArray();
   for (uint64_t k = g.nextAsSeen(targets, viewer, 0); k != ~0ULL; k = g.nextAsSeen(targets, viewer, k + 1))
-    writeSlotId(w, g, targets[(uint32_t)k], viewer);
+    (ref ? writeRef : writeSlotId)(w, g, targets[(uint32_t)k], viewer);
   w.endArray();
 }
 
-void writeTargets(JsonWriter& w, const Game& g, const std::vector<Slot>& targets, int viewer) {
-  writeSlotList(w.key("targets"), g, targets, viewer);
+void writeTargets(JsonWriter& w, const Game& g, const std::vector<Slot>& targets, int viewer, bool ref = false) {
+  writeSlotList(w.key("targets"), g, targets, viewer, ref);
 }
 
 void writeValue(JsonWriter& w, const Game& g, Value v, int viewer) {
@@ -72,7 +82,7 @@ void writeValue(JsonWriter& w, const Game& g, Value v, int viewer) {
     case VK::Int: w.value(v.v()); break;
     case VK::Bool: w.value(v.v() != 0); break;
     case VK::Str: w.value(d.syms.names[v.v()]); break;
-    case VK::Ent: writeEntityId(w, g, v.v(), viewer); break;
+    case VK::Ent: writeRef(w, g, Slot{v.v(), VK::Ent}, viewer); break;
     case VK::Zone: w.value(g.zoneId(v.v())); break;
     case VK::Item: writeItemId(w, v.v()); break;
     default: w.null();
@@ -164,9 +174,9 @@ void writeItem(JsonWriter& w, const Game& g, const Item& it, int viewer) {
   else w.null();
   w.field("player", d.playerIds[it.player]);
   w.key("source");
-  if (it.source >= 0) writeEntityId(w, g, it.source, viewer);
+  if (it.source >= 0) writeRef(w, g, Slot{it.source, VK::Ent}, viewer);
   else w.null();
-  writeTargets(w, g, it.targets, viewer);
+  writeTargets(w, g, it.targets, viewer, true);
   w.key("x");
   if (it.hasX) w.value(it.x);
   else w.null();
@@ -480,7 +490,7 @@ void writeEvent(JsonWriter& w, const Game& g, const LogEntry& le, int viewer) {
   // what the viewer could not identify when it happened shows under the handle it had then
   uint32_t bit = viewer == -2 ? 0 : viewer < 0 ? LogEntry::kSpectator : (viewer < 31 ? 1u << viewer : 0);
   auto who = [&](const Slot& s, uint32_t hidden, int32_t handle) {
-    if (hidden & bit) w.value(g.handleName(handle));
+    if (hidden & bit) w.value(handle ? g.handleName(handle) : std::string("?"));  // (0: in a hidden place)
     else writeSlot(w, g, s);
   };
   w.beginObject();  // (keys in order)

@@ -213,7 +213,7 @@ bool Loader::trigger(const json& j, const std::string& path, bool& before, Ev& e
   int it = indexIn(kEvents, t);
   if (it < 0) {
     error(path, "unknown event '" + t + "'" + didYouMean(t, namesOf(kEvents)) + " (events: ActionPlayed, ActionExecuted, "
-                "ActionCancelled, OnZoneEnter, DamageTaken, PhaseExecute, TurnStart, DrawFailed, GameOver, or @ActionName)");
+                "ActionCancelled, OnZoneEnter, DamageTaken, PhaseExecute, TurnStart, DrawFailed, or @ActionName)");
     return false;
   }
   ev = (Ev)it;

@@ -277,7 +277,11 @@ RULESTACK_SMALL void Game::logEvent(const Event& ev, bool before) {
     for (int p = 0; p < np && p < 31; p++)
       if (!identifiesIn(p, s.v, zone)) m |= 1u << p;
     if (!identifiesIn(-1, s.v, zone)) m |= LogEntry::kSpectator;
-    handle = st_.ents[s.v].handle;
+    // a move's halves name it by its handle (whoever saw the move can follow it); any other
+    // event names a card in a place not everyone sees as "?" (handle 0): a handle would tie
+    // it to where it went, through a shuffle too
+    const bool followed = ev.type == Ev::OnZoneEnter || zone < 0 || def_->zones[zoneDefOf(zone)].vis == Vis::Everyone;
+    handle = followed ? st_.ents[s.v].handle : 0;
     return m;
   };
   // an entity being made is seen as where it is going (a card made into a deck is unnamed)
