@@ -802,3 +802,115 @@ TEST_CASE("hidden information: nothing ties a shuffled card to its new handle", 
   CHECK(view["queue"][0]["targets"] == json::array({"?"}));
   CHECK(seenBy0().find(g.handleName(s.ents[dragon].handle)) == std::string::npos);
 }
+
+// Which id goes with which card is hidden too: two crazy-eights states that differ only in the
+// ranks and suits of two hidden cards (one in the opponent's hand, one in the stock) are dealt
+// alike, place by place (before: the deal kept each id with its card, so the two deals
+// differed and so did the fair bot's move).
+TEST_CASE("fair bots: the deal does not keep a hidden card's id with its properties", "[hidden][bots]") {
+  auto def = load("crazy-eights.json");
+  const size_t np = def->propNames.size();
+  int compared = 0;
+  for (uint64_t seed = 1; seed <= 4; seed++) {
+    auto game = start(def, seed);
+    rulestack::Game& g = *game;
+    const int viewer = g.nextToAct();
+    // two cards of one template that the viewer cannot identify, in different zones
+    int32_t a = -1, b = -1;
+    for (int32_t e = def->numPlayers(); e < (int32_t)g.state().ents.size() && b < 0; e++) {
+      const rulestack::Entity& en = g.state().ents[e];
+      if (!en.alive || g.identifies(viewer, e) || en.zone < 0) continue;
+      if (a < 0) a = e;
+      else if (en.zone != g.state().ents[a].zone && en.tmpl == g.state().ents[a].tmpl && en.owner == g.state().ents[a].owner) b = e;
+    }
+    if (b < 0) continue;
+    rulestack::Game t = g;  // (the log too)
+    {
+      rulestack::State& st = t.mutableState();
+      for (size_t p = 0; p < np; p++) std::swap(st.props[(size_t)a * np + p], st.props[(size_t)b * np + p]);
+    }
+    {
+      const std::string og = observe(g, viewer), ot = observe(t, viewer);
+      size_t at = 0;
+      while (at < og.size() && at < ot.size() && og[at] == ot[at]) at++;
+      INFO("viewer " << viewer << " a " << a << " b " << b << ": " << og.substr(at > 200 ? at - 200 : 0, 400) << "\n---\n" << ot.substr(at > 200 ? at - 200 : 0, 400));
+      REQUIRE(og == ot);
+    }
+    REQUIRE(g.hash() != t.hash());
+    auto places = [&](const rulestack::Game& x) {
+      std::string out;
+      for (const rulestack::Zone& z : x.state().zones)
+        for (int32_t e : z) {
+          out += x.entityId(e) + ":";
+          for (size_t p = 0; p < np; p++) out += std::to_string(x.state().props[(size_t)e * np + p].v) + ",";
+          out += " ";
+        }
+      return out;
+    };
+    for (uint64_t k = 1; k <= 5; k++) {
+      rulestack::Game dg = g.clone(), dt = t.clone();
+      rulestack::Rng rg, rt2;
+      rg.seed(k);
+      rt2.seed(k);
+      rulestack::determinize(dg, viewer, rg);
+      rulestack::determinize(dt, viewer, rt2);
+      CHECK(places(dg) == places(dt));
+      compared++;
+    }
+  }
+  CHECK(compared >= 10);
+}
+
+// $target of a move with several targets is the first as its player is shown them (the
+// known ones, then handles in the order of their digits), not the one made first (before: the
+// engine's order, so taking $target of two hidden cards told which had been made first).
+TEST_CASE("hidden information: \$target is the first target as the player sees them", "[hidden]") {
+  const char* game = R"J({
+    "name": "Pick",
+    "players": { "count": 2 },
+    "zones": [{ "name": "Hand", "per_player": true, "visibility": "owner" }, { "name": "Table" }],
+    "entities": [{ "id": "Card", "type": "card" }],
+    "actions": [{ "name": "Pick2", "queue": false, "requires_target": { "from": "$player.opponent.zone.@Hand", "count": 2 },
+      "mutations": [{ "operation": "MoveZone", "target": "$target", "destination": "$zone.@Table" }] }],
+    "setup": [{ "operation": "Create", "template": "Card", "count": 5, "destination": "$players[1].zone.@Hand" },
+              { "operation": "Shuffle", "target": "$players[1].zone.@Hand" }],
+    "flow": { "turn_order": ["0", "1"], "first_player": "0", "phases": [{ "name": "Main", "valid_actions": ["Pick2"] }] },
+    "end_conditions": [{ "when": "$turn > 4", "draw": true }]
+  })J";
+  std::vector<rulestack::DefError> errs;
+  auto def = rulestack::compileDefinition(game, errs);
+  REQUIRE(def);
+  int pairs = 0, notFirstMade = 0;
+  for (uint64_t seed = 1; seed <= 4; seed++) {
+    rulestack::Game g(def, seed, false);
+    std::vector<rulestack::Move> moves;
+    g.legalMoves(0, moves);
+    REQUIRE(moves.size() == 11);  // (ten pairs, and pass)
+    for (const rulestack::Move& m : moves) {
+      if (m.kind != rulestack::Move::Take) continue;
+      json listed = rulestack::moveJson(g, m, 0)["targets"];
+      REQUIRE(listed.size() == 2);
+      const int32_t first = g.findEntityFor(listed[0].get<std::string>(), 0), second = g.findEntityFor(listed[1].get<std::string>(), 0);
+      REQUIRE(first >= 0);
+      REQUIRE(second >= 0);
+      for (bool checked : {false, true}) {  // a bot's move, and the same move through apply in any order
+        rulestack::Game t = g.clone();
+        std::string msg;
+        if (checked) {
+          rulestack::Move back = m;
+          std::reverse(back.targets.begin(), back.targets.end());
+          REQUIRE(t.apply(0, back, &msg) == "");
+        } else {
+          t.applyUnchecked(0, m);
+        }
+        const rulestack::Zone& table = t.state().zones[t.state().ents[first].zone];
+        CHECK(t.zoneId(t.state().ents[first].zone) == "Table");
+        CHECK(table.size() == 1);
+      }
+      pairs++;
+      notFirstMade += first > second;
+    }
+  }
+  CHECK(pairs == 40);
+  CHECK(notFirstMade > 0);  // (the test can tell: often the first shown is not the first made)
+}

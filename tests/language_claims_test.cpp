@@ -137,3 +137,14 @@ TEST_CASE("a queued reaction's and triggered action's item has its name", "[clai
   CHECK(g.eval("$players[" + p + "].nm") == 1);
   CHECK(g.eval("$players[" + p + "].tn") == 1);
 }
+
+// `.size` and `.count` always count, as language.md says: a property of that name is set and
+// shown in views, not read by them.
+TEST_CASE("a property named size or count is shown, and .size still counts", "[claims]") {
+  rt::json def = rt::json::parse(kGame);
+  def["players"]["properties"]["size"] = 6;
+  rt::G g(def);
+  CHECK(g.holds("$players[0].size == 1 and $player.all.size == 2 and $zone.@Heap.size == 1"));
+  CHECK(g.holds("$zone.@Heap.entities.count == 1 and count($player.all) == 2"));
+  CHECK(g.view(0)["players"][0]["properties"]["size"] == 6);
+}

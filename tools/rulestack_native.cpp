@@ -311,6 +311,11 @@ int cmdPlay(const std::vector<std::string>& args) {
       err(at + "malformed_move: expected {\"player\": ..., \"move\": {...}}");
       return EXIT_FAILED;
     }
+    for (auto it = entry.begin(); it != entry.end(); ++it)  // (as the package's CLI)
+      if (it.key() != "player" && it.key() != "move") {
+        err(at + "malformed_move: unknown key '" + it.key().substr(0, 100) + "' (a line has \"player\" and \"move\", nothing else)");
+        return EXIT_FAILED;
+      }
     const json player = entry.value("player", json());
     if (!player.is_string() && !player.is_number()) {
       err(at + "malformed_move: \"player\" must be a player id");

@@ -73,13 +73,14 @@ void determinize(Game& g, int player, Rng& rng, const std::vector<bool>* known) 
   // but the place; (1) face-down cards they see: the card under the face (its template of
   // origin, id and the properties the face does not show). A card destroyed where the player
   // could not identify it is dealt with the others of its kind: they never learnt which went.
+  // A card's id is dealt apart from what it is (among the ids of its template of origin): which
+  // id goes with which properties is hidden too, until the card is seen.
   struct Identity {
-    int32_t tmpl, idTmpl, serial;
+    int32_t tmpl, idTmpl;
     std::vector<Slot> props;
     bool operator<(const Identity& o) const {
       if (tmpl != o.tmpl) return tmpl < o.tmpl;
       if (idTmpl != o.idTmpl) return idTmpl < o.idTmpl;
-      if (serial != o.serial) return serial < o.serial;
       for (size_t i = 0; i < props.size(); i++)
         if (!(props[i] == o.props[i])) return slotLess(props[i], o.props[i]);
       return false;
@@ -92,6 +93,7 @@ void determinize(Game& g, int player, Rng& rng, const std::vector<bool>* known) 
     for (int owner = 0; owner < d.numPlayers(); owner++) {
       std::vector<int32_t> places;
       std::vector<Identity> ids;
+      std::vector<int32_t> serials;  // pairs: the template of origin, the serial
       for (int32_t e = d.numPlayers(); e < (int32_t)s.ents.size(); e++) {
         const Entity& en = s.ents[e];
         if (en.owner != owner) continue;
@@ -105,7 +107,9 @@ void determinize(Game& g, int player, Rng& rng, const std::vector<bool>* known) 
           continue;
         }
         places.push_back(e);
-        Identity id{kind == 0 ? en.tmpl : -1, en.idTmpl, en.serial, {}};
+        Identity id{kind == 0 ? en.tmpl : -1, en.idTmpl, {}};
+        serials.push_back(en.idTmpl);
+        serials.push_back(en.serial);
         id.props.assign(s.props.begin() + (size_t)e * np, s.props.begin() + (size_t)(e + 1) * np);
         if (kind == 1)  // (a face-down card's properties its face declares are shown: they stay with the place)
           for (const auto& kv : d.templates[en.tmpl].props) id.props[(size_t)kv.first] = Slot{};
@@ -116,6 +120,11 @@ void determinize(Game& g, int player, Rng& rng, const std::vector<bool>* known) 
       // the same deal from any state the player cannot tell apart: canonical order, then shuffled
       stableSort(ids, std::less<>());  // (the cold sort: equal identities are alike)
       for (size_t i = ids.size(); i > 1; i--) std::swap(ids[i - 1], ids[rng.below((uint32_t)i)]);
+      std::vector<uint32_t> serialOrder = stableOrder(serials.size() / 2, [](const void* c, size_t a, size_t b) {
+        const int32_t* v = static_cast<const std::vector<int32_t>*>(c)->data();
+        return v[2 * a] != v[2 * b] ? v[2 * a] < v[2 * b] : v[2 * a + 1] < v[2 * b + 1];
+      }, &serials);
+      for (size_t i = serialOrder.size(); i > 1; i--) std::swap(serialOrder[i - 1], serialOrder[rng.below((uint32_t)i)]);
       for (size_t i = 0; i < places.size(); i++) {
         Entity& en = s.ents[places[i]];
         const Identity& id = ids[i];
@@ -131,7 +140,12 @@ void determinize(Game& g, int player, Rng& rng, const std::vector<bool>* known) 
             if (!shown[p]) row[p] = id.props[p];
         }
         en.idTmpl = id.idTmpl;
-        en.serial = id.serial;
+        for (uint32_t& k : serialOrder)  // the first id of its template of origin still to deal
+          if (k != ~0u && serials[2 * k] == id.idTmpl) {
+            en.serial = serials[2 * k + 1];
+            k = ~0u;
+            break;
+          }
         if (en.serial < 0) s.customIds[-1 - en.serial].first = places[i];
       }
     }

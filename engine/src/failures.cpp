@@ -12,8 +12,8 @@ namespace rulestack {
 std::string Game::apply(int player, const Move& given, std::string* message) {
   std::string reason = check(player, given, message);
   if (!reason.empty()) return reason;
-  // the targets in the order legalMoves lists them: a move is legal whatever order it names
-  // them in, and it does the same ($target is the first of that order)
+  // the targets in one order: a move is legal whatever order it names them in, and it does the
+  // same ($target is the first as legalMoves lists them to the player: takeAction, answer)
   Move m = given;
   sortSlots(m.targets);
   State backup = st_;

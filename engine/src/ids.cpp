@@ -113,6 +113,15 @@ bool Game::identifiesIn(int viewer, int32_t e, int32_t zone) const {
   return !def_->templates[en.tmpl].faceDown || viewer == en.owner;
 }
 
+// A move's targets in the order its player is shown them (writeSlotList): what they identify
+// first, in the engine's order, then the others by handle. $target is the first of them: the
+// engine's order (the order the cards were made) would tell which hidden card is which.
+void Game::inOrderSeen(std::vector<Slot>& targets, int player) const {
+  for (size_t i = 1; i < targets.size(); i++)  // (stably, by Game::seenKey: as nextAsSeen lists them)
+    for (size_t j = i; j > 0 && seenKey(targets[j], player) < seenKey(targets[j - 1], player); j--)
+      std::swap(targets[j], targets[j - 1]);
+}
+
 void Game::goneOutOfSight(int32_t e) {
   Entity& en = st_.ents[e];
   for (int p = 0; p < def_->numPlayers(); p++)

@@ -97,6 +97,8 @@ void Game::answer(int player, const Move& m) {
   st_.decisions.erase(di);
   if (!m.accept) return;  // declined: nothing changes, the machine goes on
   bool live = dec.evFrame >= 0 && dec.evFrame < (int32_t)st_.stack.size();
+  std::vector<Slot> targets = m.targets;  // ($target: the first as the player is shown them)
+  if (targets.size() > 1 && dec.kind != DecisionKind::Discard) inOrderSeen(targets, player);
   switch (dec.kind) {
     case DecisionKind::Discard: {
       std::vector<Event> moves;
@@ -105,12 +107,12 @@ void Game::answer(int player, const Move& m) {
       return;
     }
     case DecisionKind::Reaction:
-      startReaction(dec.def, player, dec.self, live ? dec.evFrame : -1, m.targets);
+      startReaction(dec.def, player, dec.self, live ? dec.evFrame : -1, targets);
       return;
     case DecisionKind::Trigger: {
       const Triggered& t = d.triggered[dec.def];
       Item it = newItem(ItemKind::Triggered, dec.def, player, dec.self, live ? &st_.stack[dec.evFrame].ev : &dec.event);
-      it.targets = m.targets;
+      it.targets = std::move(targets);
       if (t.queue) {
         pushItem(std::move(it));
         st_.passes = 0;

@@ -33,6 +33,7 @@ std::vector<std::string> namesOf(const char* const (&names)[N]) { return {names,
 std::string Loader::idClash(const std::string& id, IdKind kind) const {
   if (id.empty()) return "is empty";
   if (id[0] == '?') return "starts with '?', as the handles of hidden entities do";
+  if (id[0] == '$' || id[0] == '(') return "starts with $ or (, as an expression does";
   if (id.size() > 1 && id[0] == 'q' && id.find_first_not_of("0123456789", 1) == std::string::npos)
     return "is a queue item's id (q1, q2, ...)";
   if (kind != IdKind::Player)
@@ -94,8 +95,7 @@ void Loader::mutation(const json& j, const std::string& path, Mutation& m) {
   get("for_each", m.forEach);
   if (m.forEach.present()) scopes.push_back({path + "/", N::Item, m.forEach.root, true});
   if (j.contains("id") && str(j["id"], path + "/id", m.id)) {
-    std::string clash = !m.id.empty() && (m.id[0] == '$' || m.id[0] == '(') ? "is an expression, and an id is literal text"
-                                                                             : idClash(m.id, IdKind::Entity);
+    std::string clash = idClash(m.id, IdKind::Entity);
     if (!clash.empty()) error(path + "/id", "the id '" + m.id + "' " + clash + ": an entity's id must name it alone");
   }
   if (j.contains("template")) m.tmpl = templateName(j["template"], path + "/template");

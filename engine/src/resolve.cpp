@@ -579,7 +579,10 @@ void Game::takeAction(int player, const Move& m) {
   it.mode = m.mode;
   it.x = m.x;
   it.hasX = a.hasX;
-  if (!m.targets.empty()) it.targets = m.targets;  // (it has none yet: most moves have none)
+  if (!m.targets.empty()) {  // (it has none yet: most moves have none)
+    it.targets = m.targets;
+    if (it.targets.size() > 1) inOrderSeen(it.targets, player);
+  }
   Ctx c = actionCtx(player, m.source, m);
   c.targets = &it.targets;
   for (auto& kv : a.props) it.props.push_back({kv.first, Slot::of(eval(kv.second, c))});

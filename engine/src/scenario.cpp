@@ -65,13 +65,18 @@ std::string runScenarioUnguarded(const std::string& scenarioText) {
   std::vector<DefError> errs;
   auto def = compileDefinition(sc["game"].dump(), errs);
   if (!def) {
-    for (auto& e : errs) failure(-1, cat({"game definition: ", e.path, ": ", e.message}));
+    for (auto& e : errs) failure(-1, cat({"game definition: ", e.path, e.path.empty() ? "" : ": ", e.message}));
     return result();
   }
   if (!sc.contains("steps") || !sc["steps"].is_array()) {
     failure(-1, "the scenario needs 'steps' (a list)");
     return result();
   }
+  for (auto it = sc.begin(); it != sc.end(); ++it)
+    if (it.key() != "name" && it.key() != "game" && it.key() != "seed" && it.key() != "steps") {
+      failure(-1, "unknown key '" + it.key() + "' in the scenario (keys: name, game, seed, steps)");
+      return result();
+    }
   // compile every expectation and `do` up front: the definition is immutable once a game runs
   const json& steps = sc["steps"];
   std::vector<Expr> exprs(steps.size());

@@ -404,6 +404,7 @@ class Game {
       if (t.v() < def_->numPlayers()) notAPlayer(m, t.v());
   }
   void goneOutOfSight(int32_t e);  // Destroy: who could not identify it (Entity::goneHidden)
+  void inOrderSeen(std::vector<Slot>& targets, int player) const;  // a move's, as its player sees them
   bool priorityGivenLater() const;
   void stepTake(int fi);
   void stepExec(int fi);

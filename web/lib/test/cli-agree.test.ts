@@ -84,3 +84,16 @@ test('stdin gives the game or the moves, not both (exit 2), natively too; an ove
     assert.match(r.stdout, /^games {8}2 \(easy bots, 5 iterations, seed 0\)$/m);
   }
 });
+
+test('a scenario key it does not have, and a moves-file line with a key it does not have, are refused, natively too', () => {
+  writeFileSync(path.join(dir, 'stepz.json'), JSON.stringify({ name: 'typo', game: 'game.json', steps: [], stepz: [] }));
+  writeFileSync(path.join(dir, 'extra.jsonl'), '{"player": "0", "move": {"action": "pass"}, "extra": 1}\n');
+  for (const cli of [node, native]) {
+    const t = cli('test', 'stepz.json');
+    assert.equal(t.status, 1, cli === node ? 'node' : 'native');
+    assert.equal(t.stdout.trim(), "FAIL typo: unknown key 'stepz' in the scenario (keys: name, game, seed, steps)");
+    const p = cli('play', 'game.json', '--moves', 'extra.jsonl');
+    assert.equal(p.status, 1);
+    assert.equal(p.stderr.trim(), `line 1: malformed_move: unknown key 'extra' (a line has "player" and "move", nothing else)`);
+  }
+});

@@ -280,17 +280,13 @@ describe('runScenario: what fails before it runs', () => {
     assert.match(deeper.failures[0]!.message, /^game definition: \/zones\/0/);
   });
 
-  test('a key a scenario does not have (stepz) is its failure, as in the CLI; nothing runs', async () => {
-    for (const s of [{ game: DUEL, seed: 1, steps, stepz: [] }, JSON.stringify({ name: 'n', game: DUEL, steps, stepz: [] })]) {
-      const calls = await counting('runScenario', () => {
-        assert.deepEqual(rs.runScenario(s), {
-          failures: [{ message: "unknown key 'stepz' in the scenario (keys: name, game, seed, steps)", step: -1 }],
-          ok: false,
-          steps: 0,
-        });
+  test('a key a scenario does not have (stepz) is its failure, as in the CLI; no step runs', () => {
+    for (const s of [{ game: DUEL, seed: 1, steps, stepz: [] }, JSON.stringify({ name: 'n', game: DUEL, steps, stepz: [] })])
+      assert.deepEqual(rs.runScenario(s), {
+        failures: [{ message: "unknown key 'stepz' in the scenario (keys: name, game, seed, steps)", step: -1 }],
+        ok: false,
+        steps: 0,
       });
-      assert.equal(calls, 0);
-    }
     assert.equal(rs.runScenario({ name: 'n', game: DUEL, seed: 1, steps }).ok, true);
   });
 });
