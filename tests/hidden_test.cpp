@@ -914,3 +914,49 @@ TEST_CASE("hidden information: \$target is the first target as the player sees t
   CHECK(pairs == 40);
   CHECK(notFirstMade > 0);  // (the test can tell: often the first shown is not the first made)
 }
+
+// A reference to a card destroyed out of a player's sight names no card to them (before: a
+// destroyed card counted as identified by all, so a property that held it showed its id).
+TEST_CASE("hidden information: a card destroyed out of sight is \"?\" where a property holds it", "[hidden]") {
+  const char* game = R"J({
+    "name": "Burn",
+    "players": { "count": 2, "properties": { "marked": null } },
+    "zones": [{ "name": "Hand", "per_player": true, "visibility": "owner" }],
+    "entities": [{ "id": "Fire", "type": "card" }, { "id": "Ice", "type": "card" }],
+    "actions": [
+      { "name": "Mark", "queue": false, "requires_target": { "from": "$player.current.zone.@Hand" },
+        "mutations": [{ "target": "$player.current", "property": "marked", "operation": "=", "value": "$target" }] },
+      { "name": "Burn", "queue": false, "condition": "$player.current.marked != null",
+        "mutations": [{ "operation": "Destroy", "target": "$player.current.marked" }] }],
+    "setup": [{ "operation": "Create", "template": "Fire", "destination": "$players[1].zone.@Hand" },
+              { "operation": "Create", "template": "Ice", "destination": "$players[1].zone.@Hand" }],
+    "flow": { "turn_order": ["1", "0"], "first_player": "1", "phases": [{ "name": "Main", "valid_actions": ["Mark", "Burn"] }] },
+    "end_conditions": [{ "when": "$turn > 4", "draw": true }]
+  })J";
+  std::vector<rulestack::DefError> errs;
+  auto def = rulestack::compileDefinition(game, errs);
+  REQUIRE(def);
+  rulestack::Game g(def, 1, false);
+  std::vector<rulestack::Move> moves;
+  g.legalMoves(1, moves);
+  std::string msg;
+  for (const auto& m : moves)
+    if (m.kind == rulestack::Move::Take && def->actions[m.action].name == "Mark") {
+      REQUIRE(g.apply(1, m, &msg) == "");
+      break;
+    }
+  auto marked = [&](int viewer) { return rulestack::viewJson(g, viewer)["players"][1]["properties"]["marked"]; };
+  CHECK(marked(0) == "?");
+  const std::string id = marked(1).get<std::string>();
+  CHECK(id[0] != '?');
+  g.legalMoves(1, moves);
+  for (const auto& m : moves)
+    if (m.kind == rulestack::Move::Take && def->actions[m.action].name == "Burn") {
+      REQUIRE(g.apply(1, m, &msg) == "");
+      break;
+    }
+  CHECK(marked(0) == "?");   // (before: "Fire#1" or "Ice#1")
+  CHECK(marked(-1) == "?");  // the spectator saw it go neither
+  CHECK(marked(1) == id);    // its owner saw it
+  CHECK(rulestack::viewJson(g, -2)["players"][1]["properties"]["marked"] == id);
+}

@@ -53,13 +53,19 @@ void writeSlotId(JsonWriter& w, const Game& g, const Slot& s, int viewer) {
 }
 
 // A reference (a queue item's source or targets, a property's value) to a card in a place
-// the viewer does not see is "?", with no handle: a handle there would tie the card to where
-// it went, through a shuffle too; a card in a hidden place is only counted. (A move's events
-// and the moves a player may make name it by its handle.)
+// the viewer does not see, or destroyed out of their sight, is "?", with no handle: a handle
+// there would tie the card to where it went, through a shuffle too; a card in a hidden place
+// is only counted. (A move's events and the moves a player may make name it by its handle.)
 void writeRef(JsonWriter& w, const Game& g, const Slot& s, int viewer) {
-  const int32_t z = s.k == VK::Ent && s.v >= g.def().numPlayers() ? g.state().ents[s.v].zone : -1;
-  if (z >= 0 && !g.seesZone(z, viewer)) w.value("?");
-  else writeSlotId(w, g, s, viewer);
+  if (s.k == VK::Ent && s.v >= g.def().numPlayers() && viewer != -2) {
+    const Entity& en = g.state().ents[s.v];
+    const unsigned gone = (en.goneHidden | en.goneFaceDown) & (viewer < 0 ? 0xffu : 1u << viewer);  // (the spectator saw neither)
+    if (en.zone >= 0 ? !g.seesZone(en.zone, viewer) : gone != 0) {
+      w.value("?");
+      return;
+    }
+  }
+  writeSlotId(w, g, s, viewer);
 }
 
 // Targets as the viewer is shown them: those it identifies in the engine's order (the order
@@ -727,12 +733,9 @@ void writeSnapshot(JsonWriter& w, const Game& g) {
   for (auto& d : s.decisions) tuple(w, d.id, d.kind, d.player, d.def, d.self, d.optional, d.event, d.options, d.count, d.dest, d.evFrame);
   w.endArray();
   w.key("entities").beginArray();
-  for (auto& e : s.ents)
-    if (e.goneHidden | e.goneFaceDown)  // (who did not see it destroyed: only where someone did not)
-      tuple(w, e.tmpl, e.idTmpl, e.serial, e.owner, e.controller, e.zone, e.host, e.alive, e.handle, e.prevHandle,
-            e.goneHidden, e.goneFaceDown);
-    else
-      tuple(w, e.tmpl, e.idTmpl, e.serial, e.owner, e.controller, e.zone, e.host, e.alive, e.handle, e.prevHandle);
+  for (auto& e : s.ents)  // (the last two: who did not see it destroyed, Entity::goneHidden)
+    tuple(w, e.tmpl, e.idTmpl, e.serial, e.owner, e.controller, e.zone, e.host, e.alive, e.handle, e.prevHandle,
+          (int)e.goneHidden, (int)e.goneFaceDown);
   w.endArray();
   w.key("flow");
   tuple(w, s.turn, s.phase, s.active, s.priority, s.passes, s.nextItemId, s.nextDecisionId, s.result, s.phaseStarted, s.endTurn,

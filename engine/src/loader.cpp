@@ -48,8 +48,8 @@ void Loader::namesApart(const json& j) {
   if (j.contains("players") && j["players"].is_object() && j["players"].contains("ids"))
     for (size_t i = 0; i < d.playerIds.size(); i++)
       if (!zoneByName.count(d.playerIds[i])) apart("/players/ids/" + std::to_string(i), d.playerIds[i], IdKind::Player);
-  for (size_t i = 0; i < d.zones.size(); i++)  // (a per-player zone's ids are Name:player)
-    if (!d.zones[i].perPlayer) apart("/zones/" + std::to_string(i) + "/name", d.zones[i].name, IdKind::Zone);
+  for (size_t i = 0; i < d.zones.size(); i++)  // (a per-player zone's ids are Name:player: only its start)
+    if (!d.zones[i].perPlayer || d.zones[i].name[0] == '?' || d.zones[i].name[0] == '$' || d.zones[i].name[0] == '(') apart("/zones/" + std::to_string(i) + "/name", d.zones[i].name, IdKind::Zone);
 }
 
 // The names every expression may use as members, interned first (symbol 0 is the empty string).

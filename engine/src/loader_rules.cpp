@@ -219,7 +219,7 @@ bool Loader::trigger(const json& j, const std::string& path, bool& before, Ev& e
   ev = (Ev)it;
   // halves that never happen: a trigger on them would load and never fire
   if (ev == Ev::GameOver || (b && (ev == Ev::ActionExecuted || ev == Ev::ActionCancelled))) {
-    error(path, "this half of " + t + " never happens: nothing would answer it");
+    error(path, "this half of " + t + " never happens: no trigger on it");
     return false;
   }
   return true;
@@ -318,8 +318,8 @@ void Loader::action(const json& j, const std::string& path, int tmpl) {
     if (list(rs, path + "/reactions")) {
       // an answer chooses whether to take the action, and its targets: no mode, no X
       const Action& taken = d.actions[idx];
-      if (!rs.empty() && (taken.hasX || !taken.modes.empty()))
-        error(path + "/reactions", "an action with modes or x cannot be answered with (a decision picks neither)");
+      if (!rs.empty() && (taken.hasX || !taken.modes.empty() || taken.source.present() || taken.anySource))
+        error(path + "/reactions", "a decision picks no source, mode or x: this action cannot answer");
       for (size_t i = 0; i < rs.size(); i++) reaction(rs[i], path + "/reactions/" + std::to_string(i), tmpl, idx);
     }
   }
