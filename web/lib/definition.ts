@@ -522,22 +522,23 @@ function definitionText(value: unknown, locate: (pointer: string, column?: numbe
       { path: '', message: /circular/i.test(why) ? 'the definition contains itself (a YAML alias inside its own anchor, or an object that holds itself): it cannot be read as JSON' : `the definition is not JSON-serializable: ${why}` },
     ]);
   }
-  const at = nonFinite(value, '', new Set());
-  if (at) throw new DefinitionError([{ path: at.path, message: `expected a finite number, found ${at.value}`, ...locate(at.path) }]);
+  const found: Array<{ path: string; value: number }> = [];
+  nonFinite(value, '', new Set(), found);
+  if (found.length)
+    throw new DefinitionError(found.map((at) => ({ path: at.path, message: `expected a finite number, found ${at.value}`, ...locate(at.path) })));
   return json;
 }
 
-/** The first number that is not finite (Infinity, -Infinity, NaN) in a value JSON can write, with its JSON pointer. */
-function nonFinite(v: unknown, path: string, seen: Set<object>): { path: string; value: number } | undefined {
-  if (typeof v === 'number') return Number.isFinite(v) ? undefined : { path, value: v };
-  if (v === null || typeof v !== 'object' || seen.has(v)) return undefined;
+/** Every number that is not finite (Infinity, -Infinity, NaN) in a value JSON can write, with its JSON pointer, in document order. */
+function nonFinite(v: unknown, path: string, seen: Set<object>, found: Array<{ path: string; value: number }>): void {
+  if (typeof v === 'number') {
+    if (!Number.isFinite(v)) found.push({ path, value: v });
+    return;
+  }
+  if (v === null || typeof v !== 'object' || seen.has(v)) return;
   seen.add(v);
   const entries: Array<[string, unknown]> = Array.isArray(v) ? v.map((x, i) => [String(i), x]) : Object.entries(v);
-  for (const [k, x] of entries) {
-    const found = nonFinite(x, `${path}/${k.replace(/~/g, '~0').replace(/\//g, '~1')}`, seen);
-    if (found) return found;
-  }
-  return undefined;
+  for (const [k, x] of entries) nonFinite(x, `${path}/${k.replace(/~/g, '~0').replace(/\//g, '~1')}`, seen, found);
 }
 
 const noLocation = (): undefined => undefined;

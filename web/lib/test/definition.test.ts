@@ -379,4 +379,15 @@ test('what JSON cannot say is a DefinitionError where it is: a definition that c
   assert.equal(errorOf('name: T\nx: .nan\n')!.message, 'expected a finite number, found NaN');
   assert.deepEqual(errorOf('{"name": "T", "a/b": {"c": 1e999}}'), { path: '/a~1b/c', message: 'expected a finite number, found Infinity' });
   assert.deepEqual(errorOf({ name: 'T', players: { count: NaN } } as unknown as string), { path: '/players/count', message: 'expected a finite number, found NaN' });
+  // every one of them, in document order (before: the first alone)
+  try {
+    parseDefinition('name: T\nplayers: { count: 2, properties: { a: .inf } }\nentities: [ { id: C, properties: { b: .nan } } ]\n');
+    assert.fail('no error');
+  } catch (e) {
+    assert.ok(e instanceof DefinitionError, String(e));
+    assert.deepEqual(e.errors.map((x) => [x.path, x.message, x.line]), [
+      ['/players/properties/a', 'expected a finite number, found Infinity', 2],
+      ['/entities/0/properties/b', 'expected a finite number, found NaN', 3],
+    ]);
+  }
 });
