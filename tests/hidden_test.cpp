@@ -544,16 +544,24 @@ const char* kOutOfSight = R"J({
   "end_conditions": [{ "when": "$turn > 8", "draw": true }]
 })J";
 
-void take(rulestack::Game& g, const char* action) {
+// The player takes the first listed move of that action.
+void take(rulestack::Game& g, const char* action, int player = 0) {
   std::vector<rulestack::Move> moves;
-  g.legalMoves(0, moves);
+  g.legalMoves(player, moves);
   for (const auto& m : moves)
     if (m.kind == rulestack::Move::Take && g.def().actions[m.action].name == action) {
       std::string msg;
-      REQUIRE(g.apply(0, m, &msg) == "");
+      REQUIRE(g.apply(player, m, &msg) == "");
       return;
     }
-  FAIL("no " << action << " for player 0");
+  FAIL("no " << action << " for player " << player);
+}
+
+// The entity with that id (-1: none).
+int32_t entityNamed(const rulestack::Game& g, const std::string& id) {
+  for (int32_t e = g.def().numPlayers(); e < (int32_t)g.state().ents.size(); e++)
+    if (g.entityId(e) == id) return e;
+  return -1;
 }
 }  // namespace
 
@@ -568,12 +576,6 @@ TEST_CASE("fair bots: a deal covers cards destroyed out of sight and where each 
   REQUIRE(def);
   rulestack::Game g(def, 5, false);
   const rulestack::State& s = g.state();
-  auto entity = [&](const std::string& id) {
-    for (int32_t e = 2; e < (int32_t)s.ents.size(); e++)
-      if (g.entityId(e) == id) return e;
-    FAIL("no " << id);
-    return -1;
-  };
   auto zone = [&](const std::string& id) {
     for (int32_t z = 0; z < (int32_t)s.zones.size(); z++)
       if (g.zoneId(z) == id) return z;
@@ -596,7 +598,8 @@ TEST_CASE("fair bots: a deal covers cards destroyed out of sight and where each 
   REQUIRE(veiled >= 0);
   CHECK(s.ents[veiled].goneFaceDown == 1);
   CHECK(s.ents[veiled].goneHidden == 0);
-  const int32_t gift = entity("Gift#1");
+  const int32_t gift = entityNamed(g, "Gift#1");
+  REQUIRE(gift >= 0);
   const int32_t deck1 = s.ents[gift].zone;
   REQUIRE(g.zoneId(deck1) == "Deck:1");
   const int burntTmpl = s.ents[burnt].tmpl;
@@ -760,29 +763,13 @@ TEST_CASE("hidden information: nothing ties a shuffled card to its new handle", 
   REQUIRE(def);
   rulestack::Game g(def, 4, true);
   const rulestack::State& s = g.state();
-  auto play = [&](int player, const char* action) {
-    std::vector<rulestack::Move> moves;
-    g.legalMoves(player, moves);
-    for (const auto& m : moves)
-      if (m.kind == rulestack::Move::Take && g.def().actions[m.action].name == action) {
-        std::string msg;
-        REQUIRE(g.apply(player, m, &msg) == "");
-        return;
-      }
-    FAIL("no " << action << " for " << player);
-  };
-  auto find = [&](const char* id) {
-    for (int32_t e = 2; e < (int32_t)s.ents.size(); e++)
-      if (g.entityId(e) == id) return e;
-    return -1;
-  };
   auto seenBy0 = [&] {
     std::string all = rulestack::viewJson(g, 0).dump();
     for (auto& le : g.log) all += rulestack::eventJson(g, le, 0).dump();
     return all;
   };
-  const int32_t phoenix = find("Phoenix#1"), dragon = find("Dragon#1");
-  play(1, "Rebirth");  // back into player 1's deck, shuffled
+  const int32_t phoenix = entityNamed(g, "Phoenix#1"), dragon = entityNamed(g, "Dragon#1");
+  take(g, "Rebirth", 1);  // back into player 1's deck, shuffled
   REQUIRE(g.zoneId(s.ents[phoenix].zone) == "Deck:1");
   CHECK(seenBy0().find(g.handleName(s.ents[phoenix].handle)) == std::string::npos);
   bool unnamed = false;
@@ -794,8 +781,8 @@ TEST_CASE("hidden information: nothing ties a shuffled card to its new handle", 
   // player 0 marks the Dragon (queued, and held by a property), player 1 buries it in the deck
   std::string msg;
   REQUIRE(g.apply(1, rulestack::Move{}, &msg) == "");  // (a pass: priority to player 0)
-  play(0, "Mark");
-  play(1, "Bury");
+  take(g, "Mark", 0);
+  take(g, "Bury", 1);
   REQUIRE(g.zoneId(s.ents[dragon].zone) == "Deck:1");
   json view = rulestack::viewJson(g, 0);
   REQUIRE(view["queue"].size() == 1);
@@ -937,24 +924,12 @@ TEST_CASE("hidden information: a card destroyed out of sight is \"?\" where a pr
   auto def = rulestack::compileDefinition(game, errs);
   REQUIRE(def);
   rulestack::Game g(def, 1, false);
-  std::vector<rulestack::Move> moves;
-  g.legalMoves(1, moves);
-  std::string msg;
-  for (const auto& m : moves)
-    if (m.kind == rulestack::Move::Take && def->actions[m.action].name == "Mark") {
-      REQUIRE(g.apply(1, m, &msg) == "");
-      break;
-    }
+  take(g, "Mark", 1);
   auto marked = [&](int viewer) { return rulestack::viewJson(g, viewer)["players"][1]["properties"]["marked"]; };
   CHECK(marked(0) == "?");
   const std::string id = marked(1).get<std::string>();
   CHECK(id[0] != '?');
-  g.legalMoves(1, moves);
-  for (const auto& m : moves)
-    if (m.kind == rulestack::Move::Take && def->actions[m.action].name == "Burn") {
-      REQUIRE(g.apply(1, m, &msg) == "");
-      break;
-    }
+  take(g, "Burn", 1);
   CHECK(marked(0) == "?");   // (before: "Fire#1" or "Ice#1")
   CHECK(marked(-1) == "?");  // the spectator saw it go neither
   CHECK(marked(1) == id);    // its owner saw it
