@@ -296,7 +296,24 @@ TEST_CASE("malformed definitions: every error with its JSON pointer and message"
       // ---- a target of a kind the operation never acts on (it would do nothing, silently)
       {"Win of a zone", mut(R"({"operation": "Win", "target": "$zone.@Board"})"), M0 + "/target",
        "expression error at column 1: expected a player (or an entity: its owner), or a list of them, found a zone", true},
-      {"DrawCard of a number", mut(R"({"operation": "DrawCard", "target": "$turn"})"), M0 + "/target",
+      // ---- default zones that do not exist (every run of the operation would fail)
+      {"DrawCard from a Deck nobody declares", mut(R"({"operation": "DrawCard", "target": "$player.current"})"), M0,
+       "DrawCard without 'from' needs a zone named Deck", true},
+      {"DrawCard into a Hand nobody declares", [](json& j) {
+         j["zones"][0]["name"] = "Deck";
+         j["actions"][0]["mutations"] = json::parse(R"([{"operation": "DrawCard", "target": "$player.current"}])");
+       }, M0, "DrawCard without 'destination' needs a zone named Hand", true},
+      {"RequireDiscard from a Hand nobody declares", [](json& j) {
+         j["zones"][0]["name"] = "Deck";
+         j["actions"][0]["mutations"] = json::parse(R"([{"operation": "RequireDiscard", "target": "$player.current"}])");
+       }, M0, "RequireDiscard without 'from' needs a zone named Hand", true},
+      {"RequireDiscard to a discard_zone nobody sets", [](json& j) {
+         j["settings"].erase("cancel_zone");
+         j["actions"][0]["mutations"] = json::parse(R"([{"operation": "RequireDiscard", "target": "$player.current"}])");
+       }, M0, "RequireDiscard without 'destination' needs settings.discard_zone", true},
+      {"Damage of a text", mut(R"({"operation": "Damage", "target": "$player.current", "property": "life", "value": "two"})"),
+       M0 + "/value", "expected a number, found the text 'two'", true},
+      {"DrawCard of a number", mut(R"({"operation": "DrawCard", "target": "$turn", "from": "$zone.@Board", "destination": "$zone.@Board"})"), M0 + "/target",
        "expected a player (or an entity: its owner), or a list of them, found", false},
       {"Destroy of a zone", mut(R"({"operation": "Destroy", "target": "$zone.@Board"})"), M0 + "/target",
        "expression error at column 1: expected an entity or a list of entities (a zone's entities: $zone.@Name.entities), found a zone", true},
@@ -489,6 +506,52 @@ TEST_CASE("$entity.self where there is never one is a load error with its column
   ok["actions"][0]["source"] = "$zone.@Board";
   ok["actions"][0]["condition"] = "$entity.self.cost > 0";
   CHECK(rt::errorsOf(ok).empty());
+}
+
+// docs/language.md, "Expressions": $item, $candidate, $target and $event each have a value only
+// where the key that gives it is (a for_each, a filter or .where, a requires_target, an event
+// answered); anywhere else they read null for ever: a load error with its column.
+TEST_CASE("$item, $candidate, $target and $event where nothing gives them are load errors", "[loader]") {
+  const std::string col = "expression error at column ";
+  const std::string noItem = "$item is only given in a mutation with for_each (the current element)";
+  const std::string noCandidate = "$candidate is only given in a filter or .where(...) (the value tested)";
+  const std::string noTarget = "$target is only given where targets are chosen (an action, mode, reaction or "
+                               "triggered action with requires_target)";
+  const std::string notYet = "$target is not chosen yet in a requires_target (test each value with $candidate)";
+  const std::string noEvent = "$event is only given in a reaction, a triggered action, a phase's on_enter and an action "
+                              "that answers (one with reactions): here it is always null";
+  json j = base();
+  j["actions"][0]["mutations"] = json::parse(R"([
+      {"operation": "+", "target": "$player.current", "property": "life", "value": "$item"},
+      {"operation": "+", "target": "$player.current", "property": "life", "value": 1, "condition": "$candidate.life > 0"},
+      {"operation": "+", "target": "$target", "property": "life", "value": 1},
+      {"operation": "+", "target": "$player.current", "property": "life", "value": 1, "condition": "$event.turn > 1"}])");
+  j["entities"][0]["actions"][0]["requires_target"] = json::parse(R"({"from": "$player.all", "filter": "$target != $player.current"})");
+  j["end_conditions"][0]["when"] = "count($targets) > 0";
+  auto errs = rt::errorsOf(j);
+  INFO(rt::describe(errs));
+  REQUIRE(errs.size() == 6);
+  CHECK(errs[0] == std::make_pair(std::string("/actions/0/mutations/0/value"), col + "1: " + noItem));
+  CHECK(errs[1] == std::make_pair(std::string("/actions/0/mutations/1/condition"), col + "1: " + noCandidate));
+  CHECK(errs[2] == std::make_pair(std::string("/actions/0/mutations/2/target"), col + "1: " + noTarget));
+  CHECK(errs[3] == std::make_pair(std::string("/actions/0/mutations/3/condition"), col + "1: " + noEvent));
+  CHECK(errs[4] == std::make_pair(std::string("/entities/0/actions/0/requires_target/filter"), col + "1: " + notYet));
+  CHECK(errs[5] == std::make_pair(std::string("/end_conditions/0/when"), col + "7: " + noTarget));
+  // where they are given: a for_each, a filter, a .where, a requires_target (of the action, or
+  // of a mode: the action's own mutations read it too), a reaction's event, a phase's on_enter
+  json ok = base();
+  ok["actions"][0]["mutations"] = json::parse(R"J([
+      {"operation": "+", "target": "$item", "property": "life", "value": 1, "for_each": "$player.all.where($candidate.life > 0)"}])J");
+  ok["entities"][0]["actions"][0]["requires_target"] = json::parse(R"({"from": "$player.all", "filter": "$candidate != $player.current"})");
+  ok["entities"][0]["actions"][0]["mutations"] = json::parse(R"([{"operation": "-", "target": "$target", "property": "life", "value": 1}])");
+  ok["actions"].push_back(json::parse(R"({"name": "Pick", "modes": [{"name": "None", "mutations": []},
+      {"name": "One", "requires_target": {"from": "$player.all"}, "mutations": [{"operation": "-", "target": "$target", "property": "life", "value": 1}]}],
+      "mutations": [{"operation": "+", "target": "$targets", "property": "life", "value": 1}]})"));
+  ok["entities"][0]["reactions"] = json::parse(R"([{"trigger": "$After.$DamageTaken", "condition": "$event.damage_value > 1", "mutations": []}])");
+  ok["flow"]["phases"][0]["on_enter"] = json::parse(R"([{"operation": "+", "target": "$player.current", "property": "life", "value": 1, "condition": "$event.turn > 1"}])");
+  auto none = rt::errorsOf(ok);
+  INFO(rt::describe(none));
+  CHECK(none.empty());
 }
 
 TEST_CASE("not errors: a member some template declares reads null where missing, a mutation declares its property", "[loader]") {

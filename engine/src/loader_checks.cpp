@@ -31,6 +31,21 @@ void Loader::kinds() {
   auto colOf = [&](int n) { return n >= 0 && n < (int)d.nodes.cols.size() ? d.nodes.cols[n] : 1; };
   for (const Site& site : sites) {
     auto bad = operandMismatch(t, d, site.first, site.end);
+    const bool noEvent = std::any_of(eventless.begin(), eventless.end(), [&](const std::string& p) { return site.path.rfind(p, 0) == 0; });
+    for (int n = site.first; n < site.end && bad.first < 0; n++) {
+      N op = d.nodes.nodes[n].op;
+      const bool target = op == N::Target || op == N::Targets;
+      if ((op == N::Item || op == N::Candidate || target) && !t.bound(n))
+        bad = {n, op == N::Item ? "$item is only given in a mutation with for_each (the current element)"
+                  : target      ? "$target is only given where targets are chosen (an action, mode, reaction or "
+                                  "triggered action with requires_target)"
+                                : "$candidate is only given in a filter or .where(...) (the value tested)"};
+      else if (target && site.path.find("/requires_target") != std::string::npos)
+        bad = {n, "$target is not chosen yet in a requires_target (test each value with $candidate)"};
+      else if ((op == N::Event || op == N::EventField) && noEvent)
+        bad = {n, "$event is only given in a reaction, a triggered action, a phase's on_enter and an action that "
+                  "answers (one with reactions): here it is always null"};
+    }
     if (bad.first < 0) continue;
     error(site.path, "expression error at column " + std::to_string(colOf(bad.first)) + ": " + bad.second);
     reported.insert(site.path);

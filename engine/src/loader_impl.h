@@ -52,6 +52,8 @@ struct Loader {
   // prints EnPassant at the top level reading it: they are left to the warnings to come.
   std::vector<std::string> selfless = {"/setup/", "/flow/", "/end_conditions/"};
   std::vector<std::string> selflessWarned = {"/triggered_actions/", "/reactions/"};
+  // Where no event is ever answered: $event reads null there for ever.
+  std::vector<std::string> eventless = {"/setup/", "/end_conditions/"};
 
   Loader(Def& def, std::vector<DefError>& e) : d(def), errs(e) {}
 

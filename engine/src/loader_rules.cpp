@@ -109,7 +109,14 @@ void Loader::mutation(const json& j, const std::string& path, Mutation& m) {
   if (m.destination.present()) expects.push_back({m.destination, path + "/destination", Want::Zone});
   if (m.count.present()) expects.push_back({m.count, path + "/count", Want::Number});
   bool arith = m.op == Op::Set || m.op == Op::Add || m.op == Op::Sub || m.op == Op::Mul || m.op == Op::Div;
-  if (arith && m.op != Op::Set && m.value.present()) expects.push_back({m.value, path + "/value", Want::Number});
+  if (((arith && m.op != Op::Set) || m.op == Op::Damage) && m.value.present()) expects.push_back({m.value, path + "/value", Want::Number});
+  // the zones DrawCard and RequireDiscard take by default must exist (every run would fail)
+  const bool draw = m.op == Op::DrawCard, discard = m.op == Op::RequireDiscard;
+  if ((draw || discard) && !m.from.present() && (draw ? d.deckZone : d.handZone) < 0)
+    error(path, draw ? "DrawCard without 'from' needs a zone named Deck" : "RequireDiscard without 'from' needs a zone named Hand");
+  else if ((draw || discard) && !m.destination.present() && (draw ? d.handZone : d.discardZone) < 0)
+    error(path, draw ? "DrawCard without 'destination' needs a zone named Hand"
+                     : "RequireDiscard without 'destination' needs settings.discard_zone");
   if (arith || m.op == Op::Damage) {
     if (j.contains("property")) m.prop = mutationProp(j["property"], path + "/property");
     else if (arith && m.target.present() && d.nodes.nodes[m.target.root].op == N::EventField)
@@ -284,7 +291,10 @@ void Loader::action(const json& j, const std::string& path, int tmpl) {
         if (ms[i].contains("name")) str(ms[i]["name"], mp + "/name", mo.name);
         if (ms[i].contains("requires_target")) {
           if (a.target.present) error(mp + "/requires_target", "the action already has requires_target; give targets either to the action or to its modes");
-          else targetSpec(ms[i]["requires_target"], mp + "/requires_target", mo.target);
+          else {
+            targetSpec(ms[i]["requires_target"], mp + "/requires_target", mo.target);
+            scopes.push_back({path + "/mutations/", N::Target, -1, false});  // (the action's own read the mode's)
+          }
         }
         mutations(ms[i]["mutations"], mp + "/mutations", mo.mutations);
         a.modes.push_back(std::move(mo));
@@ -310,6 +320,7 @@ void Loader::action(const json& j, const std::string& path, int tmpl) {
   if (a.play && tmpl < 0 && !a.source.present() && !a.anySource)
     error(path + "/play", "a played action needs a card: give it a 'source' (or make it an entity action)");
   if (tmpl < 0 && !a.source.present() && !a.anySource) selfless.push_back(path + "/");
+  if (!j.contains("reactions")) eventless.push_back(path + "/");
   int idx = (int)d.actions.size();
   d.actions.push_back(std::move(a));
   if (tmpl >= 0) d.templates[tmpl].actions.push_back(idx);
@@ -350,6 +361,8 @@ void Loader::effect(const json& j, const std::string& path, int tmpl) {
   e.tmpl = tmpl;
   e.appliesTo = value(j["applies_to"], path + "/applies_to", true);
   if (j.contains("filter")) e.filter = want(value(j["filter"], path + "/filter", true), path + "/filter", Want::Condition);
+  scopes.push_back({path + "/filter", N::Candidate, e.appliesTo.root, true});
+  eventless.push_back(path + "/");
   if (j.contains("while")) e.when = value(j["while"], path + "/while", true);
   e.prop = knownProp(j["property"], path + "/property");
   if (j.contains("add") == j.contains("set")) error(path, "an effect needs exactly one of 'add' or 'set'");

@@ -172,17 +172,25 @@ void Game::startReaction(int ri, int32_t player, int32_t self, int32_t evFrame, 
   // list as it can: one run at once while another waits as a frame would run out of order.
   const LK order[3] = {LK::Cost, LK::Reaction, LK::Action};
   const int32_t index[3] = {r.action, ri, r.action};
-  bool atOnce = !trace;
+  // A played card (play: true) is played by answering: it goes to its owner's discard_zone
+  // first, as it would go to the queue when taken (its move and that move's reactions before
+  // the lists, whether they run at once or as frames).
+  int32_t to = -1;
+  if (def_->actions[r.action].play && self >= 0 && def_->discardZone >= 0 && st_.ents[self].zone >= 0) {
+    to = playerZone(def_->discardZone, ownerOf(self));
+    if (to == st_.ents[self].zone) to = -1;
+  }
+  bool atOnce = !trace && (to < 0 || quietKind(Ev::OnZoneEnter, 3));
   for (int i = 0; i < 3 && atOnce; i++) {
     const std::vector<Mutation>& ms = listOf(order[i], index[i], -1);
     atOnce = ms.empty() || def_->runsAtOnce(ms);
   }
-  if (atOnce) {
+  if (!atOnce)
+    for (int i = 2; i >= 0; i--)
+      if (!listOf(order[i], index[i], -1).empty()) pushMutsFrame(order[i], index[i], -1, FrameCtx(k));
+  if (to >= 0) emit(moveEvent(self, to, player), 3, 0);  // (at once, or its frames above the lists')
+  if (atOnce)
     for (int i = 0; i < 3; i++) pushMuts(order[i], index[i], -1, FrameCtx(k));  // (each runs now)
-    return;
-  }
-  for (int i = 2; i >= 0; i--)
-    if (!listOf(order[i], index[i], -1).empty()) pushMutsFrame(order[i], index[i], -1, FrameCtx(k));
 }
 
 }  // namespace rulestack

@@ -77,7 +77,7 @@ const char* kindName(Kind k) {
 }
 
 Typer::Typer(const Def& d)
-    : d_(d), props_(d.propNames.size(), Kind::Unknown), ctx_(d.nodes.nodes.size(), Kind::Unknown) {
+    : d_(d), props_(d.propNames.size(), Kind::Unknown), ctx_(d.nodes.nodes.size(), Kind::Unknown), bound_(ctx_.size(), 0) {
   std::vector<char> seen(props_.size(), 0), mixed(props_.size(), 0);
   auto meet = [&](int p, Kind k) {
     if (p < 0 || p >= (int)props_.size() || k == Kind::Unknown || k == Kind::Null) {
@@ -208,14 +208,14 @@ bool bIsNode(N op) {
 void Typer::bind(int first, int end, N ref, Kind k) {
   for (int n = std::max(first, 0); n < end && n < (int)ctx_.size(); n++) {
     N op = d_.nodes.nodes[n].op;
-    if (op == ref || (ref == N::Target && op == N::Targets)) ctx_[n] = k;
+    if (op == ref || (ref == N::Target && op == N::Targets)) ctx_[n] = k, bound_[n] = 1;
   }
 }
 
 void Typer::bindTree(int n, N ref, Kind k) {
   if (n < 0 || n >= (int)ctx_.size()) return;
   const Node& nd = d_.nodes.nodes[n];
-  if (nd.op == ref) ctx_[n] = k;
+  if (nd.op == ref) ctx_[n] = k, bound_[n] = 1;
   if (aIsNode(nd.op)) bindTree(nd.a, ref, k);
   if (bIsNode(nd.op)) bindTree(nd.b, ref, k);
 }

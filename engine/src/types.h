@@ -32,11 +32,15 @@ class Typer {
   // `.where(...)`'s $candidate the kind of its list's elements.
   void bind(int first, int end, N ref, Kind k);
   void bindWheres();
+  // Whether a context reference was bound at all: $item outside a for_each, $candidate
+  // outside a filter or .where(...), read null for ever.
+  bool bound(int n) const { return n >= 0 && n < (int)bound_.size() && bound_[n]; }
 
  private:
   const Def& d_;
   std::vector<Kind> props_;
   std::vector<Kind> ctx_;  // per node: a context reference's kind
+  std::vector<char> bound_;
   void bindTree(int n, N ref, Kind k);
 };
 
