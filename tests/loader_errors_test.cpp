@@ -311,6 +311,10 @@ TEST_CASE("malformed definitions: every error with its JSON pointer and message"
          j["settings"].erase("cancel_zone");
          j["actions"][0]["mutations"] = json::parse(R"([{"operation": "RequireDiscard", "target": "$player.current"}])");
        }, M0, "RequireDiscard without 'destination' needs settings.discard_zone", true},
+      {"Give without an owner", mut(R"({"operation": "Give", "target": "$zone.@Board.entities"})"), M0,
+       "missing required key 'owner'", true},
+      {"Give to a zone", mut(R"({"operation": "Give", "target": "$zone.@Board.entities", "owner": "$zone.@Board"})"), M0 + "/owner",
+       "expression error at column 1: expected a player (or an entity: its owner), or a list of them, found a zone", true},
       {"Damage of a text", mut(R"({"operation": "Damage", "target": "$player.current", "property": "life", "value": "two"})"),
        M0 + "/value", "expected a number, found the text 'two'", true},
       {"DrawCard of a number", mut(R"({"operation": "DrawCard", "target": "$turn", "from": "$zone.@Board", "destination": "$zone.@Board"})"), M0 + "/target",

@@ -184,3 +184,29 @@ TEST_CASE("a negative mode is a mode out of range, not a move without one", "[ru
   }
   CHECK(g.g().hash() == h);
 }
+
+// docs/language.md, Mutations: Give hands entities to a player; a player among its targets, or
+// an owner that is no player (nor an entity standing for its owner), is a run-time error.
+TEST_CASE("Give of a player, or to an owner that is no player, is a run-time error with its place", "[runtime]") {
+  json sc = json::parse(R"J({ "name": "give", "seed": 1, "game": {
+    "name": "G", "players": { "count": 2 }, "zones": [ { "name": "Row" } ],
+    "entities": [ { "id": "Card", "type": "card" } ],
+    "setup": [ { "operation": "Create", "template": "Card", "destination": "$zone.@Row" } ],
+    "actions": [ { "name": "Noop", "mutations": [] } ], "flow": { "phases": [ { "name": "Main", "valid_actions": ["Noop"] } ] } },
+    "steps": [ { "do": [ { "operation": "Give", "target": "$players[0]", "owner": "$players[1]" } ] } ] })J");
+  json r = json::parse(rulestack::runScenario(sc.dump()));
+  REQUIRE(r["failures"].size() == 1);
+  CHECK(r["failures"][0]["message"] == "do failed: runtime_error: /steps/0/do/0: player 0 cannot be given: only entities can");
+  sc["steps"][0]["do"][0] = json::parse(R"({"operation": "Give", "target": "$zone.@Row.entities", "owner": "$zone.@Row.top.host"})");
+  r = json::parse(rulestack::runScenario(sc.dump()));
+  REQUIRE(r["failures"].size() == 1);
+  CHECK(r["failures"][0]["message"] == "do failed: runtime_error: /steps/0/do/0: owner is not a player (or an entity: its owner)");
+  // an entity stands for its owner: player 0's card B given to the owner of A (player 1)
+  sc["game"]["setup"] = json::parse(R"([{"operation": "Create", "template": "Card", "destination": "$zone.@Row", "id": "A", "owner": "$players[1]"},
+      {"operation": "Create", "template": "Card", "destination": "$zone.@Row", "id": "B"}])");
+  sc["steps"][0]["do"][0] = json::parse(R"J({"operation": "Give", "target": "$entity.card.where($candidate.id == 'B')", "owner": "$entity.card.where($candidate.id == 'A')[0]"})J");
+  sc["steps"].push_back({{"expect", "$entity.card[1].id == 'B' and $entity.card[1].owner == $players[1] and $entity.card[1].controller == $players[1]"}});
+  r = json::parse(rulestack::runScenario(sc.dump()));
+  INFO(r.dump());
+  CHECK(r["ok"] == true);
+}

@@ -17,7 +17,7 @@ bool Def::runsAtOnce(const std::vector<Mutation>& ms) const {
 bool Def::opAtOnce(const Mutation& m) const {
   switch (m.op) {
     case Op::Set: case Op::Add: case Op::Sub: case Op::Mul: case Op::Div: case Op::Shuffle: case Op::Promote:
-    case Op::EndTurn:
+    case Op::EndTurn: case Op::Give:
       return true;
     case Op::DrawCard:
       if (heard(Ev::DrawFailed)) return false;

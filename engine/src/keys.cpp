@@ -41,6 +41,7 @@ mutation:DrawCard target count from destination | target
 mutation:Create template destination count owner id | template destination
 mutation:Damage target value property | target value
 mutation:Attach target host | target host
+mutation:Give target owner | target owner
 mutation:EndTurn |
 mutation:Draw |
 )";

@@ -10,10 +10,10 @@ namespace {
 // (plain arrays, not vectors of strings: no code runs to make them when the module starts)
 const char* const kOps[] = {"=", "+", "-", "*", "/", "SetProperty", "MoveZone", "Destroy", "Cancel",
                             "RequireDiscard", "Promote", "DrawCard", "Create", "Shuffle", "Damage",
-                            "Attach", "EndTurn", "Win", "Lose", "Draw"};
+                            "Attach", "EndTurn", "Win", "Lose", "Draw", "Give"};
 const Op kOpCodes[] = {Op::Set, Op::Add, Op::Sub, Op::Mul, Op::Div, Op::Set, Op::MoveZone, Op::Destroy, Op::Cancel,
                        Op::RequireDiscard, Op::Promote, Op::DrawCard, Op::Create, Op::Shuffle, Op::Damage,
-                       Op::Attach, Op::EndTurn, Op::Win, Op::Lose, Op::Draw};
+                       Op::Attach, Op::EndTurn, Op::Win, Op::Lose, Op::Draw, Op::Give};
 const char* const kEvents[] = {"ActionPlayed", "ActionExecuted", "ActionCancelled", "OnZoneEnter",
                                "DamageTaken", "PhaseExecute", "TurnStart", "DrawFailed", "GameOver"};
 // Which of `names` is `s`: its index, or -1.
@@ -59,7 +59,7 @@ void Loader::mutation(const json& j, const std::string& path, Mutation& m) {
   if (!j.is_object()) { error(path, "expected a mutation object, found " + typeName(j)); return; }
   if (!j.contains("operation")) {
     error(path, "missing required key 'operation' (one of: = + - * / SetProperty MoveZone Destroy Cancel "
-                "RequireDiscard Promote DrawCard Create Shuffle Damage Attach EndTurn Win Lose Draw)");
+                "RequireDiscard Promote DrawCard Create Shuffle Damage Attach EndTurn Win Lose Draw Give)");
     return;
   }
   std::string opName;
@@ -68,7 +68,7 @@ void Loader::mutation(const json& j, const std::string& path, Mutation& m) {
   if (oi < 0) {
     error(path + "/operation", "unknown operation '" + opName + "'" + didYouMean(opName, namesOf(kOps)) +
                                    " (one of: = + - * / SetProperty MoveZone Destroy Cancel RequireDiscard "
-                                   "Promote DrawCard Create Shuffle Damage Attach EndTurn Win Lose Draw)");
+                                   "Promote DrawCard Create Shuffle Damage Attach EndTurn Win Lose Draw Give)");
     return;
   }
   m.op = kOpCodes[oi];
@@ -134,13 +134,14 @@ void Loader::mutation(const json& j, const std::string& path, Mutation& m) {
     if (m.eventField < 0 && m.prop >= 0 && m.target.present()) expects.push_back({m.target, path + "/target", Want::Changeable});
   }
   if (m.op == Op::Cancel && m.target.present()) expects.push_back({m.target, path + "/target", Want::Cancellable});
+  if (m.op == Op::Give) want(m.owner, path + "/owner", Want::Players);
   // the other operations' targets: a kind they never act on would do nothing, silently
   if (m.target.present()) {
     switch (m.op) {
       case Op::Win: case Op::Lose: case Op::DrawCard: case Op::RequireDiscard:
         expects.push_back({m.target, path + "/target", Want::Players});
         break;
-      case Op::MoveZone: case Op::Destroy: case Op::Promote: case Op::Attach:
+      case Op::MoveZone: case Op::Destroy: case Op::Promote: case Op::Attach: case Op::Give:
         expects.push_back({m.target, path + "/target", Want::Entities});
         break;
       case Op::Shuffle: expects.push_back({m.target, path + "/target", Want::Zones}); break;

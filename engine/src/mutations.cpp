@@ -230,8 +230,8 @@ RULESTACK_SMALL void Game::opError(const Mutation& m, const std::string& msg) co
 // A player where an operation takes entities in zones (MoveZone, Destroy, Promote, Attach): a
 // player is in no zone, has no template and is never destroyed.
 RULESTACK_SMALL void Game::notAPlayer(const Mutation& m, int32_t player) const {
-  static const char* const verbs[] = {"moved to a zone", "destroyed", "promoted", "attached"};
-  const int v = m.op == Op::MoveZone ? 0 : m.op == Op::Destroy ? 1 : m.op == Op::Promote ? 2 : 3;
+  static const char* const verbs[] = {"moved to a zone", "destroyed", "promoted", "attached", "given"};
+  const int v = m.op == Op::MoveZone ? 0 : m.op == Op::Destroy ? 1 : m.op == Op::Promote ? 2 : m.op == Op::Give ? 4 : 3;
   opError(m, "player " + def_->playerIds[player] + " cannot be " + verbs[v] + ": only entities can");
 }
 

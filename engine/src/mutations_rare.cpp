@@ -116,6 +116,16 @@ void Game::applyRareOp(const Mutation& m, Ctx& c, std::vector<Value>& targets) {
       emitAll(moving, 3, 0);
       return;
     }
+    case Op::Give: {  // (no event: the cards stay where they are, theirs now)
+      opTargets(m, c, targets, false);
+      noPlayerAmong(m, targets);
+      Value o = eval(m.owner, c);
+      if (o.k() != VK::Ent || !st_.ents[o.v()].alive) opError(m, "owner is not a player (or an entity: its owner)");
+      const int32_t p = o.v() < d.numPlayers() ? o.v() : st_.ents[o.v()].owner;
+      for (Value t : targets) st_.ents[t.v()].owner = st_.ents[t.v()].controller = p;
+      endDirty_ |= Def::kEndEnts;  // (end conditions that read .owner or .controller)
+      return;
+    }
     case Op::Win: case Op::Lose: {
       opTargets(m, c, targets, true);
       if (targets.empty()) return;

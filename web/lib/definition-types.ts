@@ -212,6 +212,16 @@ export interface DrawMutation {
   description?: string;
 }
 
+export interface GiveMutation {
+  operation: "Give";
+  condition?: Expression;
+  for_each?: Expression;
+  /** free text for people */
+  description?: string;
+  target: Expression;
+  owner: Expression;
+}
+
 /** A mutation: `operation` and the keys that operation needs. */
 export type Mutation =
   | SetMutation
@@ -233,7 +243,8 @@ export type Mutation =
   | DamageMutation
   | AttachMutation
   | EndTurnMutation
-  | DrawMutation;
+  | DrawMutation
+  | GiveMutation;
 
 export interface PlayersDefinition {
   count?: number;

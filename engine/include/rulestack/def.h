@@ -11,7 +11,7 @@ namespace rulestack {
 
 enum class Op : uint8_t {
   Set, Add, Sub, Mul, Div, MoveZone, Destroy, Cancel, RequireDiscard, Promote, DrawCard,
-  Create, Shuffle, Damage, Attach, EndTurn, Win, Lose, Draw
+  Create, Shuffle, Damage, Attach, EndTurn, Win, Lose, Draw, Give
 };
 
 enum class Ev : uint8_t {
