@@ -3,6 +3,7 @@
 import { test, expect, type Page } from '@playwright/test';
 import { readFile } from 'node:fs/promises';
 import { loadEngine } from '../dist/index.js';
+import type { Move } from '../dist/index.js';
 import { failOnPageErrors } from './page-errors.js';
 import { open, loadGame, move } from './playground-page.js';
 
@@ -96,6 +97,44 @@ test('hot-seat undo during the hand-over gives the device back to the player who
   await expect(page.locator('#hash')).toHaveText(hash!);
   await expect(page.locator('#viewing')).toHaveText('Player 0');
   await expect(page.locator('[data-zone="Hand:0"] .card')).toHaveCount(7);
+});
+
+test('hot-seat: a reload brings a game with hidden cards back behind the hand-over screen for the player to act, no hand on the page before the confirm', async ({ page }) => {
+  await open(page);
+  await loadGame(page, 'duel.yaml', '42');
+  await page.locator('#moves button.move[data-player="0"]').first().click();
+  await page.getByRole('button', { name: 'I am Player 1 — show my cards' }).click();
+  await page.locator('#moves button.move[data-player="1"]').first().click();
+  // player 1 still has the device, the screen asks for player 0: a reload here must not show player 0's hand to player 1
+  await expect(page.getByRole('dialog', { name: 'Pass the device to Player 0' })).toBeVisible();
+  const hash = await page.locator('#hash').textContent();
+  // the hands as they are now: the kept moves replayed in node
+  const kept = JSON.parse((await page.evaluate(() => localStorage.getItem('rulestack-playground:/')))!) as { game: { moves: Array<{ player: string; move: Move }> } };
+  expect(kept.game.moves).toHaveLength(2);
+  const rs = await loadEngine();
+  const game = rs.createGame(await example('duel.yaml'), { seed: 42 });
+  for (const { player, move: m } of kept.game.moves) game.apply(player, m);
+  const ids = (p: string) => (game.view(p).zones[`Hand:${p}`]!.entities ?? []).map((e) => e.id);
+  const [hand0, hand1] = [ids('0'), ids('1')];
+  game.dispose();
+  expect(hand0.length).toBeGreaterThan(0);
+
+  const backBehindTheScreen = async () => {
+    await page.reload();
+    await expect(page.locator('#status')).toHaveText('ready', { timeout: 15_000 });
+    await expect(page.locator('#hash')).toHaveText(hash!);
+    await expect(page.getByRole('dialog', { name: 'Pass the device to Player 0' })).toBeVisible();
+    await expect(page.locator('#viewing')).toHaveText('nobody (hand-over)');
+    await expect(page.locator('#board [data-entity], #moves button, #log .log-group')).toHaveCount(0);
+    expect(await namesAny(page, [...hand0, ...hand1])).toEqual([]);
+  };
+  await backBehindTheScreen();
+  await page.getByRole('button', { name: 'I am Player 0 — show my cards' }).click();
+  await expect(page.locator('#viewing')).toHaveText('Player 0');
+  await expect(page.locator('[data-zone="Hand:0"] .card')).toHaveCount(hand0.length);
+  expect(await namesAny(page, hand1)).toEqual([]);
+  // player 0 has the device: who reloads may still be anyone, so the screen again
+  await backBehindTheScreen();
 });
 
 test('tic-tac-toe (nothing hidden) never shows the hand-over: the view follows the player to act', async ({ page }) => {

@@ -29,6 +29,11 @@ export interface PlaygroundHost {
   setBotStrength(strength: string): void;
   /** Puts the text in the editor and loads it with this seed (none: a fresh one); the new game, or null when it did not load (the page shows why). */
   start(text: string, seed?: Seed): Game | null;
+  /**
+   * The game was brought back by a reload: nobody is known to hold the device, so in hot-seat
+   * a view with cards the spectator may not see waits behind the hand-over screen.
+   */
+  forgetHolder(): void;
   /** Plays a move as its button does: null, or the message of why it was refused. */
   play(player: string, move: Move): string | null;
 }

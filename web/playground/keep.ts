@@ -139,6 +139,8 @@ export class Keep {
     const game = this.host.start(s.game.definition, s.game.seed);
     if (!game) notify('kept', 'warn', 'The kept game\u2019s definition no longer loads (the errors are listed under the editor).');
     else {
+      // who had the device is not known: in hot-seat a hidden hand waits for the hand-over (before any move is replayed)
+      this.host.forgetHolder();
       for (let i = 0; i < s.game.moves.length; i++) {
         const { player, move } = s.game.moves[i]!;
         const why = this.host.play(player, move);

@@ -105,7 +105,7 @@ let setupCount = 0;
 let botSeedBase = 0;
 /** Whether the rules hide something between players (a zone only its owner sees, face-down cards). */
 let secretRules = false;
-/** Hot-seat: the player who has the device, whose view is shown. */
+/** Hot-seat: the player who has the device, whose view is shown; null: nobody known (a game brought back by a reload). */
 let holder: string | null = null;
 /** Hot-seat: a player to act whom the device was asked for by hand (two players may act at once). */
 let handoverAsked: string | null = null;
@@ -210,9 +210,10 @@ function rulesHideCards(definitionJson: string): boolean {
   }
 }
 
-/** Whether showing b's view where a's was shown would show someone a zone or card the other may not see. */
-function hiddenBetween(g: Game, a: string, b: string): boolean {
-  return secretRules || JSON.stringify(g.view(a).zones) !== JSON.stringify(g.view(b).zones);
+/** Whether showing b's view where a's was shown (null: the spectator's) would show someone a zone or card the other may not see. */
+function hiddenBetween(g: Game, a: string | null, b: string): boolean {
+  const zones = (p: string | null) => JSON.stringify((p === null ? g.view() : g.view(p)).zones);
+  return secretRules || zones(a) !== zones(b);
 }
 
 /** Hot-seat: the player who should have the device now (the one asked for, else the holder while they act, else the first to act). */
@@ -226,13 +227,14 @@ function nextHolder(view: GameView): string | null {
 /**
  * Hot-seat: the player the device must be handed to, behind a screen, before anything more
  * is shown; or null. Where nothing is hidden between the two, the view simply follows the
- * player to act (tic-tac-toe never shows the screen).
+ * player to act (tic-tac-toe never shows the screen). With no holder known (a reload), the
+ * one looking may be anyone: only what the spectator sees is shown without the screen.
  */
 function pendingHandover(g: Game, view: GameView): string | null {
   if (mode() !== 'hotseat') return null;
   const next = nextHolder(view);
   if (next === null || next === holder) return null;
-  if (holder !== null && hiddenBetween(g, holder, next)) return next;
+  if (hiddenBetween(g, holder, next)) return next;
   holder = next;
   handoverAsked = null;
   return null;
@@ -991,6 +993,11 @@ const host: PlaygroundHost = {
   start: (text, seed) => {
     editor.value = text;
     return load(seed);
+  },
+  forgetHolder: () => {
+    holder = null;
+    handoverAsked = null;
+    render();
   },
   play,
 };
