@@ -221,7 +221,7 @@ test('Simulate with Max moves: a game still on after them is unfinished, as `rul
   await expect(longest).toContainText(', 6 moves, unfinished');
   const s = await longest.locator('button.sim-open').getAttribute('data-seed');
   await longest.getByRole('button', { name: 'Open' }).click();
-  await expect(page.locator('#sim-status')).toHaveText(`Opened the game of seed ${s}.`);
+  await expect(page.locator('#sim-open-status')).toHaveText(`Opened the game of seed ${s}.`);
   await expect(page.locator('#log .log-group')).toHaveCount(7); // + the setup
   await expect(page.locator('#result')).toHaveText('in progress');
 });
@@ -262,7 +262,7 @@ test('Simulate: Stop ends a run with the games so far and its workers; the panel
   const shortest = page.locator('#sim-odd li[data-why="shortest"] button.sim-open');
   const s = await shortest.getAttribute('data-seed');
   await shortest.click();
-  await expect(page.locator('#sim-status')).toHaveText(`Opened the game of seed ${s}.`);
+  await expect(page.locator('#sim-open-status')).toHaveText(`Opened the game of seed ${s}.`);
   await expect(page.locator('#seed-used')).toHaveText(`seed ${s}`);
 });
 
@@ -276,7 +276,7 @@ test('Simulate with an MCTS level: the engine’s MCTS bots at that level, the c
   // Open: the package's bot at that level, seeded as the engine seeded each move, plays the game again
   const longest = odd[0]!.outcome;
   await page.locator('#sim-odd li[data-why="longest"]').getByRole('button', { name: 'Open' }).click();
-  await expect(page.locator('#sim-status')).toHaveText(`Opened the game of seed ${longest.seed}.`);
+  await expect(page.locator('#sim-open-status')).toHaveText(`Opened the game of seed ${longest.seed}.`);
   await expect(page.locator('#seed-used')).toHaveText(`seed ${longest.seed}`);
   await expect(page.locator('#log .log-group')).toHaveCount(longest.length + 1); // + the setup
   await expect(page.locator('#hash')).toHaveText(longest.hash!);
@@ -305,7 +305,7 @@ test('Simulate a game whose rules sometimes fail: the engine errors counted as t
   await expect(failed).toHaveText(listed.map((e) => `engine error — seed ${e.seed}, engine error: ${e.message} Open`));
   // Open: the game up to the move that failed, which the page offers and refuses as a game error
   await failed.first().getByRole('button', { name: 'Open' }).click();
-  await expect(page.locator('#sim-status')).toHaveText(new RegExp(`^Opened the game of seed ${listed[0]!.seed}, up to its move that failed in the engine \\(Player [01]: Hit\\): /actions/0/mutations/0: destination is not a zone$`));
+  await expect(page.locator('#sim-open-status')).toHaveText(new RegExp(`^Opened the game of seed ${listed[0]!.seed}, up to its move that failed in the engine \\(Player [01]: Hit\\): /actions/0/mutations/0: destination is not a zone$`));
   await expect(page.locator('#seed-used')).toHaveText(`seed ${listed[0]!.seed}`);
   await expect(page.locator('#result')).toHaveText('in progress');
   await move(page, 'Hit').click();
@@ -338,9 +338,71 @@ test('Simulate: Open of a game whose definition has changed since refuses, befor
 
   await page.locator('#sim-odd li[data-why="longest"]').getByRole('button', { name: 'Open' }).click();
   // one status, which says it did not open; the page is as it was
-  await expect(page.locator('#sim-status')).toHaveText('Could not open it: the definition changed since that simulation: run it again to open its games.');
+  await expect(page.locator('#sim-open-status')).toHaveText('Could not open it: the definition changed since that simulation: run it again to open its games.');
   expect(await shown()).toEqual(before);
   await expect(page.locator('#message')).toBeHidden();
+});
+
+test('Simulate: a new run hides the last run’s charts and odd games until it ends; an odd game opens with the bot and Max moves its run played it with', async ({ page }) => {
+  test.setTimeout(120_000);
+  await cores(page, 2);
+  await open(page);
+  await simulate(page, 20, 'random', 5, 'Random', 30_000);
+  await expect(page.locator('#sim-odd li')).not.toHaveCount(0);
+  // a second run, long enough to look at (easy MCTS bots): none of the first run's odd games or charts meanwhile
+  await page.locator('#sim-count').fill('1000');
+  await page.locator('#sim-bot').selectOption('easy');
+  await page.locator('#sim-run').click();
+  await expect(page.locator('#sim-status')).toHaveText(/^[1-9]\d* \/ 1000 games on 2 workers…$/, { timeout: 30_000 });
+  await expect(page.locator('#sim-results')).toBeVisible();
+  await expect(page.locator('#sim-odd li')).toHaveCount(0);
+  await expect(page.locator('#sim-at-end')).toBeHidden();
+  await page.locator('#sim-stop').click();
+  await expect(page.locator('#sim-status')).toHaveText(/^Stopped after [1-9]\d* games\.$/);
+  await expect(page.locator('#sim-at-end')).toBeVisible();
+
+  // the panel now says Random, at most 2 moves: the stopped run's game still opens as easy bots played it, to its end
+  await page.locator('#sim-bot').selectOption('random');
+  await page.locator('#sim-max-moves').fill('2');
+  const longest = page.locator('#sim-odd li[data-why="longest"] button.sim-open');
+  const s = Number(await longest.getAttribute('data-seed'));
+  const rs = (await loadEngine()) as unknown as Rulestack;
+  const text = await readFile(new URL('../examples/tictactoe.yaml', import.meta.url), 'utf8');
+  const game = outcomeOf(rs.simulate(text, { games: 1, seed: s, hashes: true, bot: 'easy' }), s);
+  expect(game.length).toBeGreaterThan(2);
+  await longest.click();
+  await expect(page.locator('#sim-open-status')).toHaveText(`Opened the game of seed ${s}.`, { timeout: 30_000 });
+  await expect(page.locator('#seed-used')).toHaveText(`seed ${s}`);
+  await expect(page.locator('#log .log-group')).toHaveCount(game.length + 1); // + the setup
+  await expect(page.locator('#hash')).toHaveText(game.hash!);
+});
+
+test('Simulate: what Open said stays shown while another run goes on and after it, a failure too', async ({ page }) => {
+  test.setTimeout(60_000);
+  // a replay that cannot match: the hash the page asks the replay to reach is changed on its way to the worker
+  await page.addInitScript(() => {
+    const post = Worker.prototype.postMessage;
+    Worker.prototype.postMessage = function (this: Worker, message: unknown, ...rest: unknown[]) {
+      const m = message as { type?: string; hash?: string } | null;
+      if (m && m.type === 'replay') message = { ...m, hash: '0000000000000000' };
+      return (post as (...a: unknown[]) => void).call(this, message, ...rest);
+    } as typeof Worker.prototype.postMessage;
+  });
+  await cores(page, 2);
+  await open(page);
+  await simulate(page, 6, 'random', 1, 'Random', 30_000);
+  const hash = await page.locator('#hash').textContent();
+  const s = await page.locator('#sim-odd li[data-why="longest"] button.sim-open').getAttribute('data-seed');
+  await page.locator('#sim-odd li[data-why="longest"]').getByRole('button', { name: 'Open' }).click();
+  const failed = page.locator('#sim-open-status');
+  const why = new RegExp(`^Could not open it: the replay of seed ${s} ends in state [0-9a-f]{16}, simulate's in 0000000000000000$`);
+  await expect(failed).toHaveText(why);
+  await expect(failed).toHaveAttribute('role', 'status');
+  // another run: its status is its own, the failure is still said, and the game on the page was never touched
+  await simulate(page, 6, 'random', 2, 'Random', 30_000);
+  await expect(failed).toBeVisible();
+  await expect(failed).toHaveText(why);
+  await expect(page.locator('#hash')).toHaveText(hash!);
 });
 
 test('Simulate refuses a Games or First seed that is not a whole number, with its reason, and plays nothing', async ({ page }) => {

@@ -2,8 +2,9 @@
 // the package's simulate, so the figures are `rulestack simulate`'s for the same seed and
 // count) spread over one worker a core, a progress bar, then the win counts, the draws and
 // the spread of game lengths as charts, and the odd games (longest, shortest, draws,
-// failures); each of those opens on the board, move for move. Results shown for another
-// definition than the loaded one, or other settings than the panel's, are marked stale.
+// failures); each of those opens on the board, move for move, as its run played it. Results
+// shown for another definition than the loaded one, or other settings than the panel's, are
+// marked stale.
 import type { Move, SimulateResult } from 'rulestack';
 import { h } from './render.js';
 import type { GameOutcome, SimBot } from './simulate-game.js';
@@ -36,6 +37,13 @@ const MAX_GAME_MOVES = 100_000;
 
 const playerLabel = (id: string) => (/^\d+$/.test(id) ? `Player ${id}` : id);
 
+/** What a run played its games with: an odd game of it opens with these, whatever the panel says now. */
+interface Played {
+  def: string;
+  bot: SimBot;
+  maxMoves: number;
+}
+
 /** One worker a core the browser reports (the package's limit is 1024), at most one a game. */
 function workersFor(games: number): number {
   const cores = Math.floor(navigator.hardwareConcurrency);
@@ -63,12 +71,13 @@ export function initSimulate(host: SimulateHost): SimulatePanel | null {
   const winsCanvas = h('canvas', { id: 'sim-wins-chart', role: 'img', 'aria-label': 'Results per player (bar chart; the table gives the numbers)' }) as HTMLCanvasElement;
   const lengthCanvas = h('canvas', { id: 'sim-length-chart', role: 'img', 'aria-label': 'Number of games by length in moves (bar chart)' }) as HTMLCanvasElement;
   const odd = h('ul', { id: 'sim-odd', class: 'sim-odd' });
+  // what Open says, kept apart from the run's status (a run started meanwhile would write over it)
+  const openStatus = h('p', { id: 'sim-open-status', class: 'sim-open-status', role: 'status', hidden: '' });
   const staleNote = h('p', { id: 'sim-stale', class: 'sim-stale', role: 'status', hidden: '' });
-  const results = h(
+  // drawn when a run ends: hidden while one runs, so no chart or odd game of the run before is shown with its figures
+  const atEnd = h(
     'div',
-    { id: 'sim-results', class: 'sim-results', hidden: '' },
-    staleNote,
-    table,
+    { id: 'sim-at-end', class: 'sim-at-end', hidden: '' },
     h(
       'div',
       { class: 'sim-charts' },
@@ -77,6 +86,13 @@ export function initSimulate(host: SimulateHost): SimulatePanel | null {
     ),
     h('h3', null, 'Odd games'),
     odd,
+  );
+  const results = h(
+    'div',
+    { id: 'sim-results', class: 'sim-results', hidden: '' },
+    staleNote,
+    table,
+    atEnd,
   );
   root.replaceChildren(
     h('h2', { id: 'sim-title' }, 'Simulate — balance at a glance'),
@@ -91,15 +107,14 @@ export function initSimulate(host: SimulateHost): SimulatePanel | null {
       stop,
     ),
     h('div', { class: 'sim-progress' }, progress, status),
+    openStatus,
     results,
   );
 
   let worker: Worker | null = null;
   let runId = 0;
   let outcomes: GameOutcome[] = [];
-  let runDef = '';
-  let runBot: SimBot = 'random';
-  let runMaxMoves = MAX_GAME_MOVES;
+  let played: Played = { def: '', bot: 'random', maxMoves: MAX_GAME_MOVES };
   let runGames = 0;
   let runFirst = 0;
   let runPlayers: readonly string[] = [];
@@ -112,12 +127,12 @@ export function initSimulate(host: SimulateHost): SimulatePanel | null {
   const markStale = () => {
     const now: Array<[string, unknown, unknown]> = [
       ['Games', Number(count.value), runGames],
-      ['Bot', bot.value, runBot],
+      ['Bot', bot.value, played.bot],
       ['First seed', Number(seed.value), runFirst],
-      ['Max moves', Number(maxMoves.value), runMaxMoves],
+      ['Max moves', Number(maxMoves.value), played.maxMoves],
     ];
     const changed = now.filter(([, a, b]) => a !== b).map(([name]) => name);
-    const why = [host.definition() !== runDef ? 'on an earlier definition, not the one loaded now' : '', changed.length ? `with other settings (${changed.join(', ')})` : ''].filter(Boolean);
+    const why = [host.definition() !== played.def ? 'on an earlier definition, not the one loaded now' : '', changed.length ? `with other settings (${changed.join(', ')})` : ''].filter(Boolean);
     const stale = outcomes.length > 0 && why.length > 0;
     results.classList.toggle('stale', stale);
     staleNote.hidden = !stale;
@@ -149,33 +164,38 @@ export function initSimulate(host: SimulateHost): SimulatePanel | null {
     results.hidden = outcomes.length === 0;
     markStale();
     if (!charts || outcomes.length === 0) return;
-    renderOdd(odd, outcomes, openGame);
+    const ran = played;
+    renderOdd(odd, outcomes, (o) => openGame(o, ran));
+    atEnd.hidden = false;
     const { barChart } = await import('./charts.js');
     barChart(winsCanvas, [...[...t.wins.keys()].map(playerLabel), 'draws', 'unfinished', 'errors'], [...t.wins.values(), t.draws, t.unfinished, t.errors], 'games');
     const bins = lengthBins(outcomes);
     barChart(lengthCanvas, bins.map((b) => (b.from === b.to ? String(b.from) : `${b.from}–${b.to}`)), bins.map((b) => b.count), 'games');
   };
 
-  const openGame = (o: GameOutcome) => {
+  const sayOpen = (text: string) => {
+    openStatus.textContent = text;
+    openStatus.hidden = text === '';
+  };
+
+  /** Opens a game of a run with that run's definition, bot and most moves (not the panel's settings now). */
+  const openGame = (o: GameOutcome, ran: Played) => {
     const s = o.seed;
     const w = newWorker();
     const id = ++runId;
-    const def = runDef;
-    const bot = runBot;
-    const cap = runMaxMoves;
     // (an MCTS game is searched again move by move: as long as simulate took to play it)
-    status.textContent = `Opening the game of seed ${s}…`;
+    sayOpen(`Opening the game of seed ${s}…`);
     w.addEventListener('message', (e: MessageEvent<SimResponse>) => {
       if (e.data.id !== id) return;
       w.terminate();
       if (e.data.type === 'replayed') {
         const f = e.data.failed;
-        const why = host.open(def, s, e.data.moves);
-        if (why !== null) status.textContent = `Could not open it: ${why}`;
-        else status.textContent = f ? `Opened the game of seed ${s}, up to its move that failed in the engine (${playerLabel(f.player)}: ${f.move.action ?? f.move.decision ?? 'a move'}): ${f.message}` : `Opened the game of seed ${s}.`;
-      } else if (e.data.type === 'error') status.textContent = `Could not open it: ${e.data.message}`;
+        const why = host.open(ran.def, s, e.data.moves);
+        if (why !== null) sayOpen(`Could not open it: ${why}`);
+        else sayOpen(f ? `Opened the game of seed ${s}, up to its move that failed in the engine (${playerLabel(f.player)}: ${f.move.action ?? f.move.decision ?? 'a move'}): ${f.message}` : `Opened the game of seed ${s}.`);
+      } else if (e.data.type === 'error') sayOpen(`Could not open it: ${e.data.message}`);
     });
-    w.postMessage({ type: 'replay', id, definition: def, seed: s, bot, maxMoves: cap, hash: o.hash } satisfies SimRequest);
+    w.postMessage({ type: 'replay', id, definition: ran.def, seed: s, bot: ran.bot, maxMoves: ran.maxMoves, hash: o.hash } satisfies SimRequest);
   };
 
   run.addEventListener('click', () => {
@@ -193,14 +213,15 @@ export function initSimulate(host: SimulateHost): SimulatePanel | null {
     const workers = workersFor(games);
     const started = performance.now();
     outcomes = [];
-    runDef = def;
-    runBot = bot.value as SimBot;
-    runMaxMoves = cap;
+    played = { def, bot: bot.value as SimBot, maxMoves: cap };
     runGames = games;
     runFirst = first;
     runPlayers = host.players();
     progress.max = games;
     progress.value = 0;
+    // the last run's odd games go (their Open was that run's) until this run's are known
+    odd.replaceChildren();
+    atEnd.hidden = true;
     const keyed = document.activeElement === run;
     run.disabled = true;
     stop.disabled = false;
@@ -221,11 +242,11 @@ export function initSimulate(host: SimulateHost): SimulatePanel | null {
         const s = (performance.now() - started) / 1000;
         const rate = `${s.toFixed(2)} s, ${Math.round(games / s)} games/s`;
         const capped = cap < MAX_GAME_MOVES ? `, at most ${cap} moves each` : '';
-        finish(`${outcomes.length} games played (${BOTS.find(([v]) => v === runBot)![1]} bots, seeds ${first}–${first + games - 1}${capped}) ${onWorkers(workers)} in ${rate}.`, r.result);
+        finish(`${outcomes.length} games played (${BOTS.find(([v]) => v === played.bot)![1]} bots, seeds ${first}–${first + games - 1}${capped}) ${onWorkers(workers)} in ${rate}.`, r.result);
       } else if (r.type === 'error') finish(`Stopped: ${r.message}`);
     };
     worker.onerror = (e) => finish(`Stopped: the simulation worker failed (${e.message}).`);
-    worker.postMessage({ type: 'run', id, definition: def, games, bot: runBot, seed: first, maxMoves: cap, workers } satisfies SimRequest);
+    worker.postMessage({ type: 'run', id, definition: def, games, bot: played.bot, seed: first, maxMoves: cap, workers } satisfies SimRequest);
   });
   stop.addEventListener('click', () => {
     runId++;
