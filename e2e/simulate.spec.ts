@@ -313,10 +313,34 @@ test('Simulate a game whose rules sometimes fail: the engine errors counted as t
   await expect(page.locator('#message')).toContainText('destination is not a zone');
 });
 
-test('Simulate: Open of a game whose definition has changed since refuses, before it touches the game in progress', async ({ page }) => {
+test('Simulate: Open with edits in the editor that are not loaded replays the definition simulated, and the edits stay', async ({ page }) => {
+  await cores(page, 2);
+  await open(page);
+  await simulate(page, 6, 'random', 1, 'Random', 30_000);
+  const { odd } = await expectOddGames(page, 'tictactoe.yaml', 1, 6);
+  const longest = odd[0]!.outcome;
+  const edited = `${(await readFile(new URL('../examples/tictactoe.yaml', import.meta.url), 'utf8')).replace(/^name: .*$/m, 'name: Edited')}# not loaded yet\n`;
+  await setEditorText(page, edited);
+  await page.locator('#sim-odd li[data-why="longest"]').getByRole('button', { name: 'Open' }).click();
+  await expect(page.locator('#sim-open-status')).toHaveText(`Opened the game of seed ${longest.seed}.`);
+  await expect(page.locator('#sum-game')).toHaveText('Tic-tac-toe');
+  await expect(page.locator('#seed-used')).toHaveText(`seed ${longest.seed}`);
+  await expect(page.locator('#log .log-group')).toHaveCount(longest.length + 1); // + the setup
+  await expect(page.locator('#hash')).toHaveText(longest.hash!);
+  await expect(page.locator('#message')).toHaveText(`Opened simulated game, seed ${longest.seed}: ${longest.length} moves, of the definition simulated (the editor’s text, another, is not loaded). Undo steps back through it.`);
+  expect(await editorText(page)).toBe(edited);
+  await expect(page.locator('#sim-stale')).toBeHidden(); // the results are the loaded game's again
+  // the edits are the editor's still: Load plays them
+  await page.locator('#load').click();
+  await expect(page.locator('#sum-game')).toHaveText('Edited');
+});
+
+test('Simulate: Open after another definition was loaded opens the game of the definition simulated; the editor keeps its text', async ({ page }) => {
   await cores(page, 2);
   await open(page, '?botDelay=0');
   await simulate(page, 6, 'random', 1, 'Random', 30_000);
+  const { odd } = await expectOddGames(page, 'tictactoe.yaml', 1, 6);
+  const longest = odd[0]!.outcome;
   // another definition, and a game of it in progress against the bot
   const text = (await readFile(new URL('../examples/tictactoe.yaml', import.meta.url), 'utf8')).replace(/^name: .*$/m, 'name: Changed');
   await setEditorText(page, text);
@@ -326,21 +350,16 @@ test('Simulate: Open of a game whose definition has changed since refuses, befor
   await page.locator('#load').click();
   await move(page, 'Mark → C').click();
   await expect(page.locator('#log .log-group')).toHaveCount(3, { timeout: 10_000 }); // setup, C, the bot's reply
-  const shown = async () => ({
-    hash: await page.locator('#hash').textContent(),
-    log: await page.locator('#log .log-group summary').allTextContents(),
-    mode: await page.locator('#mode').inputValue(),
-    seed: await page.locator('#seed').inputValue(),
-    seedUsed: await page.locator('#seed-used').textContent(),
-    text: await editorText(page),
-  });
-  const before = await shown();
+  await expect(page.locator('#sim-stale')).toBeVisible();
 
   await page.locator('#sim-odd li[data-why="longest"]').getByRole('button', { name: 'Open' }).click();
-  // one status, which says it did not open; the page is as it was
-  await expect(page.locator('#sim-open-status')).toHaveText('Could not open it: the definition changed since that simulation: run it again to open its games.');
-  expect(await shown()).toEqual(before);
-  await expect(page.locator('#message')).toBeHidden();
+  await expect(page.locator('#sim-open-status')).toHaveText(`Opened the game of seed ${longest.seed}.`);
+  await expect(page.locator('#sum-game')).toHaveText('Tic-tac-toe');
+  await expect(page.locator('#hash')).toHaveText(longest.hash!);
+  await expect(page.locator('#mode')).toHaveValue('hotseat');
+  await expect(page.locator('#seed')).toHaveValue(String(longest.seed));
+  expect(await editorText(page)).toBe(text);
+  await expect(page.locator('#sim-stale')).toBeHidden();
 });
 
 test('Simulate: a new run hides the last run’s charts and odd games until it ends; an odd game opens with the bot and Max moves its run played it with', async ({ page }) => {

@@ -89,6 +89,8 @@ async function newEditor(): Promise<Editor> {
 
 let rs: Rulestack;
 let game: Game | null = null;
+/** The text the game was loaded from (the editor may hold another since). */
+let loadedText = '';
 /** Successive bot choices use successive seeds (as one Bot does), so the bot varies its play. */
 let botCalls = 0;
 /** The bot request being waited for (a newer request, an undo, a load or Stop makes it stale). */
@@ -374,14 +376,16 @@ function load(given?: Seed): Game | null {
   return begin(next, text);
 }
 
-/** Puts a game just created from the editor's text on the page, in place of the one there. */
+/** Puts a game just created from this text (the editor's, but for a simulated game) on the page, in place of the one there. */
 function begin(next: Game, text: string): Game {
   stopBot();
   clearMessage();
   announce(''); // what it said was a move of the previous game
-  editor.report(rs.check(text, { format: checkFormat(text) }));
+  // (a game of another text, a simulated one, leaves the editor's own issues shown)
+  if (text === editor.value) editor.report(rs.check(text, { format: checkFormat(text) }));
   game?.dispose();
   game = next;
+  loadedText = text;
   game.setTrace(ui.debugViews.checked); // steps name hidden cards: traced only under debug
   useDefinition(game.definitionJson);
   showSeed(game.seed);
@@ -479,30 +483,38 @@ function announceEntries(what: 'Undone' | 'Redone', entries: HistoryEntry[]): vo
   announce(`${what}: ${entries.map((e) => `${name(e.player)}: ${e.labels.get(reader) ?? ''}`).join('; ')}.${result}`);
 }
 
+/** A game of this text and seed when the text reads as that definition (JSON text), else null. */
+function gameOf(text: string, definitionJson: string, seed: number): Game | null {
+  try {
+    const g = rs.createGame(text, { seed });
+    if (g.definitionJson === definitionJson) return g;
+    g.dispose();
+  } catch {
+    // the text does not load: not that definition
+  }
+  return null;
+}
+
 /**
  * Opens a game the Simulate panel played: that seed, those moves, replayed from the start
- * (hot-seat, so no bot moves on). Null, or why it cannot (the page is then left as it was).
+ * (hot-seat, so no bot moves on), of the definition simulated (definitionJson, loaded from
+ * `text`). The editor's text is used when it still reads as that definition; else the game
+ * is of `text`, and the editor keeps what it holds (edits not loaded are not lost). Null, or
+ * why it cannot (the page is then left as it was).
  */
-function openGame(definitionJson: string, seed: number, moves: Array<{ player: string; move: Move }>): string | null {
-  const text = editor.value;
-  let g: Game | null = null;
-  try {
-    g = rs.createGame(text, { seed });
-  } catch {
-    // the text no longer loads: so not the definition simulated either
-  }
+function openGame(definitionJson: string, text: string, seed: number, moves: Array<{ player: string; move: Move }>): string | null {
+  const fromEditor = gameOf(editor.value, definitionJson, seed);
+  const g = fromEditor ?? gameOf(text, definitionJson, seed);
   // checked before anything changes: a refused Open must not cost the game in progress
-  if (!g || g.definitionJson !== definitionJson) {
-    g?.dispose();
-    return 'the definition changed since that simulation: run it again to open its games.';
-  }
+  if (!g) return 'the definition simulated does not load.';
   ui.mode.value = 'hotseat';
   ui.seed.value = String(seed);
-  begin(g, text);
+  begin(g, fromEditor ? editor.value : text);
   for (const { player, move } of moves) if (applyMove(g, player, move) !== null) break;
   holder = g.view().toAct[0] ?? holder;
   render();
-  showMessage(`Opened simulated game, seed ${seed}: ${moves.length} moves. Undo steps back through it.`, 'info');
+  const which = fromEditor ? '' : ', of the definition simulated (the editor’s text, another, is not loaded)';
+  showMessage(`Opened simulated game, seed ${seed}: ${moves.length} moves${which}. Undo steps back through it.`, 'info');
   ui.moves.focus(); // from the Simulate panel to the game (scrolled into view), then to its first move if any
   settleFocus(ui.moves);
   return null;
@@ -1017,7 +1029,7 @@ async function main(): Promise<void> {
   ui.version.textContent = rs.version();
   // a share link, else what the page kept (the game replayed to where it was), else the default
   if (!(await keep.restore())) load();
-  simulate = initSimulate({ definition: () => game?.definitionJson ?? null, players: () => game?.players ?? [], open: openGame });
+  simulate = initSimulate({ definition: () => game?.definitionJson ?? null, text: () => (game ? loadedText : null), players: () => game?.players ?? [], open: openGame });
   initOnline({ definition: () => game?.definitionJson ?? null });
   ui.status.textContent = 'ready';
 }

@@ -14,9 +14,11 @@ import type { SimRequest, SimResponse } from './simulate-worker.js';
 export interface SimulateHost {
   /** The loaded game's definition (JSON text), or null when none loaded. */
   definition(): string | null;
+  /** The text the loaded game was loaded from (the editor may hold another since), or null. */
+  text(): string | null;
   players(): readonly string[];
-  /** Shows a game the panel played: its definition, seed and moves. Null, or why it cannot (nothing changed then). */
-  open(definition: string, seed: number, moves: Array<{ player: string; move: Move }>): string | null;
+  /** Shows a game the panel played: its definition (JSON, and the text it was loaded from), seed and moves. Null, or why it cannot (nothing changed then). */
+  open(definition: string, text: string, seed: number, moves: Array<{ player: string; move: Move }>): string | null;
 }
 
 /** What the page tells the panel. */
@@ -40,6 +42,8 @@ const playerLabel = (id: string) => (/^\d+$/.test(id) ? `Player ${id}` : id);
 /** What a run played its games with: an odd game of it opens with these, whatever the panel says now. */
 interface Played {
   def: string;
+  /** The text def was loaded from: Open loads it again, whatever the editor holds now. */
+  text: string;
   bot: SimBot;
   maxMoves: number;
 }
@@ -114,7 +118,7 @@ export function initSimulate(host: SimulateHost): SimulatePanel | null {
   let worker: Worker | null = null;
   let runId = 0;
   let outcomes: GameOutcome[] = [];
-  let played: Played = { def: '', bot: 'random', maxMoves: MAX_GAME_MOVES };
+  let played: Played = { def: '', text: '', bot: 'random', maxMoves: MAX_GAME_MOVES };
   let runGames = 0;
   let runFirst = 0;
   let runPlayers: readonly string[] = [];
@@ -190,7 +194,7 @@ export function initSimulate(host: SimulateHost): SimulatePanel | null {
       w.terminate();
       if (e.data.type === 'replayed') {
         const f = e.data.failed;
-        const why = host.open(ran.def, s, e.data.moves);
+        const why = host.open(ran.def, ran.text, s, e.data.moves);
         if (why !== null) sayOpen(`Could not open it: ${why}`);
         else sayOpen(f ? `Opened the game of seed ${s}, up to its move that failed in the engine (${playerLabel(f.player)}: ${f.move.action ?? f.move.decision ?? 'a move'}): ${f.message}` : `Opened the game of seed ${s}.`);
       } else if (e.data.type === 'error') sayOpen(`Could not open it: ${e.data.message}`);
@@ -213,7 +217,7 @@ export function initSimulate(host: SimulateHost): SimulatePanel | null {
     const workers = workersFor(games);
     const started = performance.now();
     outcomes = [];
-    played = { def, bot: bot.value as SimBot, maxMoves: cap };
+    played = { def, text: host.text() ?? def, bot: bot.value as SimBot, maxMoves: cap };
     runGames = games;
     runFirst = first;
     runPlayers = host.players();
