@@ -342,6 +342,32 @@ test('vs a Hard bot in Nexus: Stop (its button, or Escape) ends the search and i
   await expect(page.locator('#message')).toBeHidden();
 });
 
+test('a reload keeps a stopped bot stopped: no search, its seat waits for “Bot, move”, which asks it again', async ({ page }) => {
+  test.setTimeout(90_000);
+  await hardBotThinking(page);
+  const asked = await gameShown(page);
+  await page.getByRole('button', { name: 'Stop the bot' }).click();
+  const waits = page.locator('#moves [data-player="1"]');
+  await expect(waits).toContainText('stopped: the bot (Hard) waits until you ask it to move');
+
+  await page.reload();
+  await expect(page.locator('#status')).toHaveText('ready', { timeout: 15_000 });
+  await expect(page.locator('#mode')).toHaveValue('bot');
+  await expect(waits).toContainText('stopped: the bot (Hard) waits until you ask it to move');
+  await expect(page.locator('#moves .thinking')).toHaveCount(0);
+  await page.waitForTimeout(3000); // past the bot's pause: still nothing asked, nothing played
+  expect(botWorkers(page)).toBe(0);
+  expect(await gameShown(page)).toEqual(asked);
+
+  // "Bot, move" (a quicker strength): the bot plays its turn
+  await page.locator('#bot-strength').selectOption('random');
+  await page.getByRole('button', { name: 'Bot, move' }).click();
+  await expect(page.locator('#moves button.move[data-player="0"]').first()).toBeVisible({ timeout: 20_000 });
+  await expect(page.locator('#log .log-group summary').first()).toContainText('Player 1 (bot):');
+  // and, asked again, it is no longer kept as stopped
+  expect(JSON.parse((await page.evaluate(() => localStorage.getItem('rulestack-playground:/')))!).game.botStopped).toBe(false);
+});
+
 test('a stopped bot’s answer that comes after all is never played; Undo takes your move back and the bot is asked anew', async ({ page }) => {
   test.setTimeout(90_000);
   const answers = await countBotAnswers(page, true);

@@ -36,4 +36,8 @@ export interface PlaygroundHost {
   forgetHolder(): void;
   /** Plays a move as its button does: null, or the message of why it was refused. */
   play(player: string, move: Move): string | null;
+  /** Whether the bot's seat waits for "Bot, move" (Stop was pressed, or the bot failed). */
+  botStopped(): boolean;
+  /** Leaves the bot to act waiting for "Bot, move", as Stop does (no search, no message): a kept game whose bot was stopped. */
+  holdBot(): void;
 }

@@ -80,7 +80,7 @@ export class Keep {
     clearTimeout(this.#saveTimer);
     if (this.#restoring) return;
     const g = this.host.game();
-    const game = g && g === this.#game && !g.disposed && g.seed !== null ? { definition: this.#loadedText, seed: g.seed, moves: this.#moves() } : null;
+    const game = g && g === this.#game && !g.disposed && g.seed !== null ? { definition: this.#loadedText, seed: g.seed, moves: this.#moves(), botStopped: this.host.botStopped() } : null;
     const state: KeptState = { file: this.host.file(), custom: this.host.customText(), text: this.host.text(), mode: this.host.mode(), botStrength: this.host.botStrength(), game };
     saveState(state);
   }
@@ -149,6 +149,8 @@ export class Keep {
           break;
         }
       }
+      // (the moves are replayed first: the bot asked at the end is the one that was stopped)
+      if (s.game.botStopped) this.host.holdBot();
     }
     if (s.text !== s.game.definition) this.host.setText(s.text);
     return true;

@@ -603,6 +603,7 @@ function scheduleBot(): void {
         pendingBot = 0;
         // as after Stop: the seat waits for "Bot, move" (no Stop left for a search that ended)
         botStopped = true;
+        keep.saveSoon();
         render();
         showMessage(`Bot error: ${(e instanceof Error ? e.message : String(e)).replace(/\.$/, '')}. “Bot, move” asks it again; Undo takes back your move.`);
         announce(`Bot error: ${playerName(g.view())(who)} did not move.`);
@@ -628,6 +629,7 @@ function stopBotMove(): void {
   if (who === null) return;
   stopBot();
   botStopped = true;
+  keep.saveSoon(); // kept: a reload leaves the seat waiting too
   render();
   showMessage(`Stopped: the bot (${botStrengthName()}) did not move. “Bot, move” asks it again; Undo takes back your move.`, 'info');
   announce(`Stopped: ${playerName(game.view())(who)} did not move.`);
@@ -637,6 +639,7 @@ function stopBotMove(): void {
 /** "Bot, move": the stopped bot is asked again (at the strength the menu now gives). */
 function resumeBot(): void {
   botStopped = false;
+  keep.saveSoon();
   clearMessage();
   render();
   settleFocus(ui.moves);
@@ -1012,6 +1015,13 @@ const host: PlaygroundHost = {
     render();
   },
   play,
+  botStopped: () => botStopped,
+  holdBot: () => {
+    if (!game || botToAct(game.view()) === null) return;
+    stopBot();
+    botStopped = true;
+    render();
+  },
 };
 const keep = new Keep(host);
 

@@ -1,6 +1,7 @@
 // What the page keeps across a reload, in localStorage: the editor's text, the example it
 // belongs to, the mode and bot strength, and the game in progress as a record (the definition
-// it was loaded from, its seed, its moves), which replays it exactly. One key per page path,
+// it was loaded from, its seed, its moves), which replays it exactly, and whether its bot was
+// stopped. One key per page path,
 // so two playgrounds on one host keep apart. A stored value that cannot be read is ignored,
 // with a reason the page shows; storage that refuses (private mode, full) only stops keeping.
 import { checkMoves, checkSeed, RecordError, seedFromJson, seedToJson, type RecordedMove, type SeedJson } from './record.js';
@@ -12,6 +13,8 @@ export interface KeptGame {
   definition: string;
   seed: Seed;
   moves: RecordedMove[];
+  /** The bot to act was stopped (Stop, or a bot error): its seat waits for "Bot, move". */
+  botStopped: boolean;
 }
 
 export interface KeptState {
@@ -36,7 +39,8 @@ interface Stored {
   text: string;
   mode: string;
   botStrength: string;
-  game: { definition: string; seed: SeedJson; moves: RecordedMove[] } | null;
+  /** (botStopped: absent in what an older page kept.) */
+  game: { definition: string; seed: SeedJson; moves: RecordedMove[]; botStopped?: boolean } | null;
 }
 
 export function saveState(s: KeptState): void {
@@ -47,7 +51,7 @@ export function saveState(s: KeptState): void {
     text: s.text,
     mode: s.mode,
     botStrength: s.botStrength,
-    game: s.game && { definition: s.game.definition, seed: seedToJson(s.game.seed), moves: s.game.moves },
+    game: s.game && { definition: s.game.definition, seed: seedToJson(s.game.seed), moves: s.game.moves, botStopped: s.game.botStopped },
   };
   try {
     localStorage.setItem(key(), JSON.stringify(stored));
@@ -99,7 +103,8 @@ function parseStored(raw: string): KeptState {
   if (o.game !== null) {
     if (typeof o.game !== 'object' || o.game === undefined || Array.isArray(o.game)) throw new RecordError('game', 'must be an object or null');
     const g = o.game as Record<string, unknown>;
-    game = { definition: str(g, 'definition'), seed: seedFromJson(checkSeed(g.seed, 'game.seed')), moves: checkMoves(g.moves, 'game.moves') };
+    if (g.botStopped !== undefined && typeof g.botStopped !== 'boolean') throw new RecordError('game.botStopped', 'must be a boolean');
+    game = { definition: str(g, 'definition'), seed: seedFromJson(checkSeed(g.seed, 'game.seed')), moves: checkMoves(g.moves, 'game.moves'), botStopped: g.botStopped === true };
   }
   if (o.custom !== undefined && o.custom !== null && typeof o.custom !== 'string') throw new RecordError('custom', 'must be a string or null');
   return { file: str(o, 'file'), custom: (o.custom as string | null | undefined) ?? null, text: str(o, 'text'), mode: str(o, 'mode'), botStrength: str(o, 'botStrength'), game };
