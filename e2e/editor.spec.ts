@@ -3,7 +3,12 @@
 // the list under the editor jumps to a place, completion knows the definition's own names
 // and, after a `.`, the built-in members of what is before it; the keyboard works as in any editor (Tab indents; Escape then Tab leaves).
 import { test, expect, type Page } from '@playwright/test';
+import { Text } from '@codemirror/state';
+import { readFile } from 'node:fs/promises';
 import { WARNING_YAML } from '../dist/test/fixtures.js';
+import { loadEngine } from '../dist/index.js';
+import { checkFormat } from '../web/playground/editor/check-format.js';
+import { issueRange } from '../web/playground/editor/diagnostics.js';
 import { editorContent, setEditorText } from './editor-helpers.js';
 import { failOnPageErrors } from './page-errors.js';
 
@@ -79,6 +84,56 @@ test('the same in flow style and in JSON: the exact characters', async ({ page }
   await page.locator('#load').click();
   await expect(page.locator('#errors li .pos')).toHaveText(/^9:\d+$/);
   await expect(page.locator('.cm-lintRange-error')).toHaveText('$nope');
+});
+
+test('an error about a key’s value is underlined on the value (an unknown operation, in flow style too); an unknown key and a missing key stay on their key', async ({ page }) => {
+  await open(page);
+  const ttt = await readFile(new URL('../examples/tictactoe.yaml', import.meta.url), 'utf8');
+  const flow = "operation: '+', value: 1, condition: $target.entity.row == 0";
+  expect(ttt).toContain(flow);
+  await setEditorText(page, ttt.replace(flow, flow.replace("'+'", "'^'")));
+  const range = page.locator('.cm-lintRange-error');
+  await expect(range).toHaveText("'^'", { timeout: LINT_START });
+  const entry = page.locator('#errors li');
+  await expect(entry.locator('.path')).toHaveText('/actions/0/mutations/1/operation');
+  await expect(entry.locator('.msg')).toContainText("unknown operation '^'");
+  const line = page.locator('.cm-line').filter({ has: range });
+  const at = (await line.textContent())!.indexOf("'^'") + 1;
+  await expect(entry.locator('.pos')).toHaveText(new RegExp(`^\\d+:${at}$`)); // the list and a click on it go to the value too
+  // block style
+  await setEditorText(page, GAME('$turn > 1').replace('operation: Create', 'operation: Craete'));
+  await expect(range).toHaveText('Craete');
+  await expect(entry.locator('.pos')).toHaveText('13:20');
+  // about the key: an unknown key, and a missing key (its object's path: the key that holds it)
+  await setEditorText(page, GAME('$turn > 1').replace('    type: piece', '    type: piece\n    tpye: x').replace('players: { count: 2 }', 'players: {}'));
+  await expect(range).toHaveText(['players', 'tpye']);
+});
+
+test('issueRange: the value of the key an issue names, as written (block, flow, JSON, a list or map, before a comment); the key for an issue about it, a missing key or a value on the next lines; an expression’s reference', async () => {
+  const rs = await loadEngine();
+  /** The text each issue of this definition is underlined on. */
+  const under = (text: string) => {
+    const doc = Text.of(text.split('\n'));
+    const { errors, warnings } = rs.check(text, { format: checkFormat(text) });
+    return [...errors, ...warnings].map((issue) => {
+      const { from, to } = issueRange(doc, issue);
+      return doc.sliceString(from, to);
+    });
+  };
+  const game = GAME('$turn > 1');
+  expect(under(game.replace('operation: Create', 'operation: Craete'))).toEqual(['Craete']);
+  expect(under(game.replace('  - name: Board', '  - { name: Board, visibility: sometimes }'))).toEqual(['sometimes']);
+  expect(under(game.replace('players: { count: 2 }', 'players: { count: 2.5 }  # two and a half'))).toEqual(['2.5']);
+  expect(under(game.replace('players: { count: 2 }', 'players:\n  count: 2.5 # two and a half'))).toEqual(['2.5']);
+  // a list where a map is wanted: all of it; the phases' own error is about the list on the lines below
+  expect(under(game.replace('valid_actions: [Go]', 'valid_actions: { a: [Go, Go] }'))).toEqual(['{ a: [Go, Go] }', 'phases']);
+  const json = JSON.stringify({ name: 'J', players: { count: 2 }, actions: [{ name: 'Go', mutations: [{ operation: '^' }] }], flow: { phases: [{ name: 'Main', valid_actions: ['Go'] }] } }, null, 2);
+  expect(under(json)).toEqual(['"^"']);
+  expect(under(game.replace('  - name: Board', '  - name: Board\n    visibility: >-\n      sometimes'))).toEqual(['visibility']);
+  expect(under(game.replace('players: { count: 2 }', 'players: {}'))).toEqual(['players']);
+  expect(under(game.replace('    type: piece', '    type: piece\n    tpye: x'))).toEqual(['tpye']);
+  expect(under(game.replace('properties: { hp: 1 }', 'properties: { hp: 1, type: 2 }'))).toEqual(['type']); // a warning about the property's name
+  expect(under(GAME('$turn > 1 and $foo.bar'))).toEqual(['$foo']);
 });
 
 test('a warning is underlined in amber and listed as a warning; a click on an entry moves the cursor there', async ({ page }) => {
