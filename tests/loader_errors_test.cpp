@@ -246,6 +246,10 @@ TEST_CASE("malformed definitions: every error with its JSON pointer and message"
        "expression error at column 5: min() takes 2 arguments, got 1", true},
       {"unexpected character", set("/actions/0/condition", "\"$turn # 2\""), "/actions/0/condition",
        "expression error at column 7: unexpected character '#'", true},
+      {"a property in properties and per_turn", set("/players/per_turn", R"({"life": 5})"), "/players/per_turn/life",
+       "'life' is in properties too: per_turn sets it at the start and every turn; give it once", true},
+      {"= where == is meant", set("/actions/0/condition", "\"$turn = 2\""), "/actions/0/condition",
+       "expression error at column 7: unexpected character '=' (compare with ==)", true},
       {"trailing tokens", set("/actions/0/condition", "\"$turn 2\""), "/actions/0/condition",
        "expression error at column 7: unexpected '2' after the end of the expression", true},
       {"a bare word", set("/actions/0/condition", "\"$turn == Main\""), "/actions/0/condition",
@@ -311,6 +315,8 @@ TEST_CASE("malformed definitions: every error with its JSON pointer and message"
          j["settings"].erase("cancel_zone");
          j["actions"][0]["mutations"] = json::parse(R"([{"operation": "RequireDiscard", "target": "$player.current"}])");
        }, M0, "RequireDiscard without 'destination' needs settings.discard_zone", true},
+      {"an end condition's winner that is a number", set("/end_conditions/0/winner", "\"$player.current.life\""), "/end_conditions/0/winner",
+       "expression error at column 1: expected a player (or an entity: its owner), or a list of them, found an integer", true},
       {"Give without an owner", mut(R"({"operation": "Give", "target": "$zone.@Board.entities"})"), M0,
        "missing required key 'owner'", true},
       {"Give to a zone", mut(R"({"operation": "Give", "target": "$zone.@Board.entities", "owner": "$zone.@Board"})"), M0 + "/owner",

@@ -210,3 +210,25 @@ TEST_CASE("Give of a player, or to an owner that is no player, is a run-time err
   INFO(r.dump());
   CHECK(r["ok"] == true);
 }
+
+// docs/language.md, end_conditions: the winner is a player, an entity stands for its owner (of
+// a list, the first); one that is no player when it holds is a run-time error at its place.
+TEST_CASE("an end condition's winner: an entity's owner, or a run-time error at /end_conditions/i/winner", "[runtime]") {
+  json sc = json::parse(R"J({ "name": "ends", "seed": 1, "game": {
+    "name": "G", "players": { "count": 2, "properties": { "n": 0 } }, "zones": [ { "name": "Row" } ],
+    "entities": [ { "id": "Card", "type": "card" } ],
+    "setup": [ { "operation": "Create", "template": "Card", "destination": "$zone.@Row", "owner": "$players[1]", "id": "C" } ],
+    "actions": [ { "name": "Go", "queue": false, "mutations": [ { "target": "$player.current", "property": "n", "operation": "=", "value": 1 } ] } ],
+    "flow": { "phases": [ { "name": "Main", "valid_actions": ["Go"] } ] },
+    "end_conditions": [ { "when": "$players[0].n == 1", "winner": "$zone.@Row.entities" } ] },
+    "steps": [ { "player": "0", "move": { "action": "Go" } }, { "expect": { "path": "/result/winner", "value": "1" } } ] })J");
+  json r = json::parse(rulestack::runScenario(sc.dump()));
+  INFO(r.dump());
+  CHECK(r["ok"] == true);
+  // null when it holds: the move that made it hold is refused, with the condition's place
+  sc["game"]["end_conditions"][0]["winner"] = "$zone.@Row.top.host";
+  rt::G g(sc["game"]);
+  std::string msg;
+  CHECK(g.apply("0", {{"action", "Go"}}, &msg) == "runtime_error");
+  CHECK(msg == "/end_conditions/0/winner: not a player (nor an entity: its owner)");
+}

@@ -45,3 +45,18 @@ TEST_CASE("the example scenarios are found", "[scenarios]") {
 
 TEST_CASE("example scenarios, shard 0", "[scenarios]") { shard(0); }
 TEST_CASE("example scenarios, shard 1", "[scenarios]") { shard(1); }
+
+// docs/language.md, Scenarios: `illegal` names one of the reasons of "Moves"; another (a typo)
+// is the scenario's error at its step, with the nearest reason, before anything runs.
+TEST_CASE("a scenario's illegal step names a reason a move can be refused with", "[scenarios]") {
+  json sc = json::parse(R"J({ "name": "typo", "game": {
+    "name": "G", "players": { "count": 2 }, "zones": [ { "name": "Board" } ],
+    "actions": [ { "name": "Noop", "mutations": [] } ], "flow": { "phases": [ { "name": "Main", "valid_actions": ["Noop"] } ] } },
+    "steps": [ { "player": "1", "move": { "action": "pass" }, "illegal": "not_your_prority" } ] })J");
+  json r = json::parse(rulestack::runScenario(sc.dump()));
+  REQUIRE(r["failures"].size() == 1);
+  CHECK(r["failures"][0]["step"] == 0);
+  CHECK(r["failures"][0]["message"] == "/steps/0/illegal: unknown reason 'not_your_prority' (did you mean 'not_your_priority'?)");
+  sc["steps"][0]["illegal"] = "not_your_priority";
+  CHECK(json::parse(rulestack::runScenario(sc.dump()))["ok"] == true);
+}

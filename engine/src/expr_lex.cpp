@@ -65,7 +65,7 @@ void Lexer::next() {
   size_t len = 1;
   while (pos + len < src.size() && len < 4 && ((unsigned char)src[pos + len] & 0xC0) == 0x80) len++;
   if ((unsigned char)c < 0x80) len = 1;
-  fail(tok.col, "unexpected character '" + src.substr(pos, len) + "'");
+  fail(tok.col, "unexpected character '" + src.substr(pos, len) + "'" + (c == '=' ? " (compare with ==)" : ""));
   tok.k = Tok::End;
 }
 

@@ -2,6 +2,8 @@
 
 #include <stdexcept>
 
+#include "names.h"
+
 namespace rulestack {
 
 namespace {
@@ -46,18 +48,6 @@ mutation:EndTurn |
 mutation:Draw |
 )";
 
-std::vector<std::string> words(const std::string& s) {
-  std::vector<std::string> out;
-  size_t i = 0;
-  while (i < s.size()) {
-    while (i < s.size() && s[i] == ' ') i++;
-    size_t j = i;
-    while (j < s.size() && s[j] != ' ') j++;
-    if (j > i) out.push_back(s.substr(i, j - i));
-    i = j;
-  }
-  return out;
-}
 
 std::vector<KeySet> build() {
   std::vector<KeySet> k;

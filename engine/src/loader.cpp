@@ -90,6 +90,11 @@ void Loader::players(const json& p) {
   if (d.playerIds.empty() && p.contains("ids")) error("/players/ids", "at least one player");
   if (p.contains("properties")) properties(p["properties"], "/players/properties", d.playerProps);
   if (p.contains("per_turn")) properties(p["per_turn"], "/players/per_turn", d.perTurn);
+  for (auto& t : d.perTurn)  // (per_turn's value is set at the start too: the other is never seen)
+    for (auto& kv : d.playerProps)
+      if (kv.first == t.first)
+        error("/players/per_turn/" + jsonPointerEscape(d.propNames[t.first]),
+              "'" + d.propNames[t.first] + "' is in properties too: per_turn sets it at the start and every turn; give it once");
 }
 
 // The declared zones, then the engine's own Queue, and where each zone's instances start.
@@ -257,7 +262,7 @@ void Loader::endConditions(const json& es) {
     EndCondition c;
     c.when = want(value(e["when"], ep + "/when", true), ep + "/when", Want::Condition);
     if (e.contains("winner") == e.contains("draw")) error(ep, "an end condition needs exactly one of 'winner' or 'draw'");
-    if (e.contains("winner")) c.winner = value(e["winner"], ep + "/winner", true);
+    if (e.contains("winner")) c.winner = want(value(e["winner"], ep + "/winner", true), ep + "/winner", Want::Players);
     if (e.contains("draw") && boolean(e["draw"], ep + "/draw", c.draw) && !c.draw)
       error(ep + "/draw", "draw: false ends nothing (write draw: true, or a winner)");
     d.ends.push_back(c);

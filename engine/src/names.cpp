@@ -79,4 +79,18 @@ void NameIndex::set(const std::string& s, int value) {
   for (size_t i = 0; i < entries_.size(); i++) slots_[slot(entries_[i].first)] = (int32_t)i + 1;
 }
 
+// The words of a text separated by spaces.
+std::vector<std::string> words(const std::string& s) {
+  std::vector<std::string> out;
+  size_t i = 0;
+  while (i < s.size()) {
+    while (i < s.size() && s[i] == ' ') i++;
+    size_t j = i;
+    while (j < s.size() && s[j] != ' ') j++;
+    if (j > i) out.push_back(s.substr(i, j - i));
+    i = j;
+  }
+  return out;
+}
+
 }  // namespace rulestack

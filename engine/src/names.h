@@ -12,4 +12,6 @@ bool parseHex16(const std::string& text, uint64_t& out);
 
 // " (did you mean 'x'?)" for the closest candidate within a small edit distance, or "".
 std::string didYouMean(const std::string& name, const std::vector<std::string>& candidates);
+// The words of a text separated by spaces.
+std::vector<std::string> words(const std::string& s);
 }  // namespace rulestack

@@ -6,6 +6,7 @@
 #include "json_io.h"
 #include "seed.h"
 #include "loader.h"
+#include "names.h"
 #include "rulestack/session.h"
 #include "session_impl.h"
 
@@ -88,6 +89,16 @@ std::string runScenarioUnguarded(const std::string& scenarioText) {
     std::vector<DefError> e2;
     if (s.contains("expect") && s["expect"].is_string()) compileCondition(*def, s["expect"], cat({path, "/expect"}), exprs[i], e2);
     if (s.contains("do")) compileMutations(*def, s["do"], cat({path, "/do"}), dos[i], e2);
+    // a reason no move is ever refused with (a typo) would only read as a mismatch later
+    if (s.contains("illegal") && s["illegal"].is_string()) {
+      const std::string want = s["illegal"].get<std::string>();
+      const std::vector<std::string> reasons = words(
+          "game_over decision_pending not_your_priority unknown_action not_in_phase condition_false bad_source "
+          "bad_target bad_mode bad_x cannot_pay must_act unknown_decision not_your_decision must_accept "
+          "malformed_move loop_limit runtime_error unknown_player");
+      if (!want.empty() && std::find(reasons.begin(), reasons.end(), want) == reasons.end())
+        e2.push_back({cat({path, "/illegal"}), cat({"unknown reason '", want, "'", didYouMean(want, reasons)})});
+    }
     for (auto& e : e2) failure((int)i, cat({e.path, ": ", e.message}));
   }
   if (!failures.empty()) return result();
