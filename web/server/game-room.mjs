@@ -15,13 +15,14 @@ import { WebSocket } from 'ws';
 import { loadEngine, IllegalMoveError } from 'rulestack';
 import { checkOptionKeys, checkSeats, definitionErrorMessage, exampleDefinition, parseRoomOptions, parseSeat, rememberExample, requestError } from './options.mjs';
 import { recordHeader, replayRecord } from './game-record.mjs';
+import { LogHistory } from './log-history.mjs';
 import { FLOOD_CLOSE_CODE, FLOOD_CLOSE_REASON, FLOOD_WINDOW_MS, MessageBudget, addressKey, hardCap, messageTokens, rateLimit } from './rate-limit.mjs';
 import { frameFault, quote, withSafeIntegers } from './wire.mjs';
 import { MAX_REPLAYED_MOVES, botPool } from './bot-pool.mjs';
 import { definitionReader, isJsonText } from './definition-reader.mjs';
 
 // The live game keeps only its last events (log(p) costs time in proportion to what it
-// returns, and is called for each seat after every move); older ones are replayed.
+// returns, and is called for each seat after every move); older ones are kept by #history.
 const LIVE_LOG_LIMIT = 128;
 // A bot's or the timer's move that could not be made (the store refused it) is tried again after this.
 const RETRY_MS = 1000;
@@ -71,8 +72,8 @@ export class RulestackRoom extends Room {
   #seatClient = new Map(); // player → client (connected or within its grace period)
   #started = false;
   #bots = new Map();
-  /** The full logs #fullLog replayed, by seat, while the game has `moves` moves. */
-  #fullLogs = null;
+  /** Each viewer's log from its first event, for the clients behind the live game's (log-history.mjs). */
+  #history = null;
   /** This room made its record or took it up (resumed): it retires it when it ends (holding its claim). */
   #recorded = false;
   /**
@@ -119,6 +120,7 @@ export class RulestackRoom extends Room {
   async #create(options) {
     const parsed = parseRoomOptions(options);
     this.rs = await loadEngine();
+    this.#history = new LogHistory(this.rs, () => ({ header: this.header, moves: this.moves }));
     if (parsed.resume) {
       const record = await this.store.load(parsed.resume);
       if (!record) throw requestError(`no game record '${parsed.resume}' to resume`);
@@ -271,6 +273,7 @@ export class RulestackRoom extends Room {
     botPool().cancel(this); // (its bot's search, waiting or running, would hold up other rooms' bots)
     return this.#chain.finally(async () => {
       this.game?.dispose();
+      this.#history?.dispose();
       // the record is kept a while for a resume, then dropped: not one this room did not take
       // up (a resume refused), nor when the server shuts down (its games wait for a resume, as
       // those of a process that died), nor one whose claim this room lost (another room may run it)
@@ -385,43 +388,39 @@ export class RulestackRoom extends Room {
   /**
    * Sends each client (all, or those given) its update, with `extra` (ack, reconnected) for
    * the client `to`. What a seat is sent is computed once per seat (view, legal moves, the
-   * live log) and each client gets the events from its own cursor: those the live game no
-   * longer keeps come from a replay of the record.
+   * live log: `logs`, those of this move) and each client gets the events from its own cursor:
+   * those the live game no longer keeps come from #history.
    */
-  #sendUpdates(clients = this.clients, to = null, extra = {}) {
+  #sendUpdates(clients = this.clients, to = null, extra = {}, logs = this.#liveLogs()) {
     const perSeat = new Map();
     for (const client of clients) {
       const { seat } = client.userData;
       if (!perSeat.has(seat)) {
-        perSeat.set(seat, { view: this.game.view(seat), legalMoves: seat === null ? [] : this.game.legalMoves(seat), log: this.game.log(seat) });
+        perSeat.set(seat, { view: this.game.view(seat), legalMoves: seat === null ? [] : this.game.legalMoves(seat), log: logs(seat) });
       }
       const { view, legalMoves, log } = perSeat.get(seat);
       const total = log.dropped + log.length;
       const from = Math.min(client.userData.sent, total);
-      const events = from >= log.dropped ? log.slice(from - log.dropped) : this.#fullLog(seat).slice(from);
-      const msg = { seat, view, legalMoves, from, dropped: 0, events };
+      const part = from >= log.dropped ? { from, dropped: 0, events: log.slice(from - log.dropped) } : this.#history.since(seat, from, this.#viewers());
+      const msg = { seat, view, legalMoves, ...part };
       if (client === to) Object.assign(msg, extra);
       client.userData.sent = total;
       client.send('update', msg);
     }
   }
 
-  /**
-   * log(seat) from the first event: the record replayed in a scratch game (a rare path), kept
-   * until the next move (a client asking again and again costs a copy, not a replay each time).
-   */
-  #fullLog(seat) {
-    if (this.#fullLogs?.moves !== this.moves.length) this.#fullLogs = { moves: this.moves.length, bySeat: new Map() };
-    const kept = this.#fullLogs.bySeat.get(seat);
-    if (kept) return kept;
-    const game = replayRecord(this.rs, { header: this.header, moves: this.moves });
-    try {
-      const log = game.log(seat);
-      this.#fullLogs.bySeat.set(seat, log);
-      return log;
-    } finally {
-      game.dispose();
-    }
+  /** The seats of the clients now (null: a spectator). */
+  #viewers() {
+    return this.clients.map((c) => c.userData?.seat).filter((seat) => seat !== undefined);
+  }
+
+  /** The live game's log of each viewer, read once (each read costs a JSON of its last events). */
+  #liveLogs() {
+    const logs = new Map();
+    return (viewer) => {
+      if (!logs.has(viewer)) logs.set(viewer, this.game.log(viewer));
+      return logs.get(viewer);
+    };
   }
 
   /**
@@ -552,9 +551,11 @@ export class RulestackRoom extends Room {
       return onIllegal({ reason: 'runtime_error', message: `rulestack room: the move could not be recorded (${e.message}); it was taken back` });
     }
     this.moves.push(entry);
+    const logs = this.#liveLogs();
+    this.#history.moved(entry, logs);
     const mover = moverClient ? this.#current(moverClient) : null; // (it may have come back meanwhile)
     if (mover) mover.userData.answer = { id, from: mover.userData.sent }; // (from: its first event)
-    this.#sendUpdates(this.clients, mover, { ack: id });
+    this.#sendUpdates(this.clients, mover, { ack: id }, logs);
     // a game that ended leaves the lobby: nobody is to join it
     if (this.header.listed && this.game.view().result !== null) this.setPrivate(true).catch(() => {});
     this.#schedule();
