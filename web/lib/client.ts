@@ -27,6 +27,8 @@ export type BotLevel = 'random' | 'easy' | 'normal' | 'hard';
 export interface JoinOptions {
   /** A player id, 'spectator', or left out: the first free seat, else a spectator. */
   seat?: PlayerId | 'spectator';
+  /** The key of a seat this client held (its OnlineGame's resumeKey): takes that seat, which in a resumed room only its key takes. */
+  resumeKey?: string;
 }
 
 /** What the room sends a client after each change (docs/api.md, Multiplayer: protocol). */
@@ -96,6 +98,7 @@ export class OnlineGame {
   #unsettled: { ack?: { id: number; from: number }; reconnected?: boolean } = {};
   #definitionJson: string | null = null;
   #seedChosen = false;
+  #resumeKey: string | null = null;
   /** this client's 'sync' not yet answered (wanted); one the room refused for coming too fast
    * ('rate_limited') is sent again after a wait */
   #syncRetry: { wanted: boolean; handle?: ReturnType<typeof setTimeout>; waitMs: number } = { wanted: false, waitMs: 0 };
@@ -119,9 +122,10 @@ export class OnlineGame {
       p.reject(new IllegalMoveError(r.reason, r.message, p.move, this.#update?.seat ?? ''));
     });
     // sent before the first update of every connection (join and rejoin)
-    room.onMessage('definition', (d: { definition: string; seedChosen?: boolean }) => {
+    room.onMessage('definition', (d: { definition: string; seedChosen?: boolean; resumeKey?: string }) => {
       this.#definitionJson = d.definition;
       this.#seedChosen = d.seedChosen === true;
+      this.#resumeKey = typeof d.resumeKey === 'string' ? d.resumeKey : null;
     });
     room.onMessage('timeout', (t: TimeoutNotice) => this.#emit('timeout', t));
     room.onDrop(() => {
@@ -171,6 +175,14 @@ export class OnlineGame {
   /** To resume this seat after a page reload: rejoin(url, token). */
   get reconnectionToken(): string {
     return this.room.reconnectionToken;
+  }
+  /**
+   * This seat's key (null for a spectator, or from a server older than this client): after the
+   * room closed (its players gone, or its process lost), join(url, { resume: roomId }, { resumeKey })
+   * takes the seat back; in a resumed room nobody else can take it.
+   */
+  get resumeKey(): string | null {
+    return this.#resumeKey;
   }
 
   /** `player` is this client's seat, or left out (null: the spectator, as a local game's). */
@@ -359,13 +371,16 @@ export async function join(url: string | URL, room: string | RoomOptions, option
   } else if (typeof room !== 'object' || room === null || Array.isArray(room)) {
     throw new TypeError(`rulestack: join: room must be a room id (a string) or a new room's options (an object such as { game: 'duel' }), not ${Array.isArray(room) ? 'an array' : shown(room)}`);
   }
-  checkOptions<JoinOptions>('join', options, ['seat'], typeof room === 'string' ? `: joining room '${room}' takes a seat only (a new room's options are join's second argument)` : '');
+  checkOptions<JoinOptions>('join', options, ['seat', 'resumeKey'], typeof room === 'string' ? `: joining room '${room}' takes a seat and a resumeKey only (a new room's options are join's second argument)` : '');
   // (the room reads null as 'spectator', and a number as that player's id)
   const seat: unknown = options?.seat;
   if (seat !== undefined && seat !== null && typeof seat !== 'string') {
     if (typeof seat !== 'number') throw new TypeError(`rulestack: join: seat must be a player id or 'spectator', not ${shown(seat)}`);
     if (!Number.isSafeInteger(seat) || seat < 0) throw new RangeError(`rulestack: join: seat must be a player id or 'spectator', not ${shown(seat)}`);
   }
+  const resumeKey: unknown = options?.resumeKey;
+  if (resumeKey !== undefined && (typeof resumeKey !== 'string' || resumeKey === ''))
+    throw new TypeError(`rulestack: join: resumeKey must be a seat's key (an OnlineGame's resumeKey), not ${shown(resumeKey)}`);
   const client = sdk(url);
   const what = typeof room === 'string' ? `join room '${room}'` : 'create a room';
   const r = await connecting(what, url, typeof room === 'string' ? client.joinById(room, options) : client.create('rulestack', { ...room, ...options }));

@@ -11,9 +11,10 @@ export function definitionHash(definitionJson) {
 
 /**
  * The header of a new game's record. A custom definition is stored as the engine's JSON of
- * it; an example only by name (and the hash, checked when it is resumed).
+ * it; an example only by name (and the hash, checked when it is resumed). seatKeys: the
+ * hashes of the seats' keys (seat-keys.mjs), which a resumed room's seats are taken back with.
  */
-export function recordHeader(game, parsed, players) {
+export function recordHeader(game, parsed, players, seatKeys) {
   return {
     version: 1,
     game: parsed.source.game ?? null,
@@ -29,6 +30,7 @@ export function recordHeader(game, parsed, players) {
     graceSeconds: parsed.graceSeconds,
     botDelayMs: parsed.botDelayMs,
     listed: parsed.listed,
+    seatKeys,
   };
 }
 

@@ -13,9 +13,10 @@ import { randomBytes } from 'node:crypto';
 import { Room, matchMaker } from '@colyseus/core';
 import { WebSocket } from 'ws';
 import { loadEngine, IllegalMoveError } from 'rulestack';
-import { checkOptionKeys, checkSeats, definitionErrorMessage, exampleDefinition, parseRoomOptions, parseSeat, rememberExample, requestError } from './options.mjs';
+import { checkOptionKeys, checkSeats, definitionErrorMessage, exampleDefinition, joinSeat, parseRoomOptions, rememberExample, requestError } from './options.mjs';
 import { recordHeader, replayRecord } from './game-record.mjs';
 import { LogHistory } from './log-history.mjs';
+import { keyHashes, newSeatKeys, seatOfKey } from './seat-keys.mjs';
 import { FLOOD_CLOSE_CODE, FLOOD_CLOSE_REASON, FLOOD_WINDOW_MS, MessageBudget, addressKey, hardCap, messageTokens, rateLimit } from './rate-limit.mjs';
 import { frameFault, quote, withSafeIntegers } from './wire.mjs';
 import { MAX_REPLAYED_MOVES, botPool } from './bot-pool.mjs';
@@ -107,6 +108,8 @@ export class RulestackRoom extends Room {
   #ending = false;
   /** The state this room's last choice in the bot pool was asked in: { moves (how many), stateHash }. */
   #lastChoice = null;
+  /** The seats' keys this room knows (seat-keys.mjs), sent to each seat's client: all of a new room's; a resumed room's as their players bring them back. */
+  #seatKeys = new Map();
 
   async onCreate(options) {
     try {
@@ -151,7 +154,8 @@ export class RulestackRoom extends Room {
       }
       if (parsed.source.game) rememberExample(parsed.source.game, this.game.definitionJson);
       checkSeats(this.game.players, parsed.bots);
-      this.header = recordHeader(this.game, parsed, [...this.game.players]);
+      this.#seatKeys = newSeatKeys(this.game.players.filter((p) => !parsed.bots[p]));
+      this.header = recordHeader(this.game, parsed, [...this.game.players], keyHashes(this.#seatKeys));
       this.moves = [];
       // its own id too: a resume of it on another process is refused before this room is listed
       if (!(await this.#claimId(this.roomId))) throw new Error(`rulestack room: the id '${this.roomId}' is claimed by another room`);
@@ -190,7 +194,8 @@ export class RulestackRoom extends Room {
 
   onJoin(client, options = {}) {
     checkOptionKeys(options);
-    const seat = parseSeat(options.seat, { players: this.players, bots: this.header.bots, taken: new Set(this.#seatClient.keys()) });
+    const seat = joinSeat(options, { players: this.players, bots: this.header.bots, taken: new Set(this.#seatClient.keys()), locked: this.#locked, seatOf: (key) => seatOfKey(this.header.seatKeys, key) });
+    if (options.resumeKey !== undefined && seat !== null) this.#seatKeys.set(seat, options.resumeKey);
     client.userData = seat === null ? this.#spectatorJoins(client) : { seat, sent: 0, tokens: this.#seatTokensOf(seat) };
     if (seat !== null) {
       this.#seatClient.set(seat, client);
@@ -374,14 +379,27 @@ export class RulestackRoom extends Room {
     return this.header.seedChosen !== false;
   }
 
-  /** The definition is public (views hold only ids and properties; its rules text is in it). */
+  /**
+   * The definition is public (views hold only ids and properties; its rules text is in it).
+   * A seat's client is sent the seat's key with it (to take the seat back in a resumed room).
+   */
   #sendDefinition(client) {
-    client.send('definition', { definition: this.game.definitionJson, seedChosen: this.#seedChosen });
+    const key = this.#seatKeys.get(client.userData.seat);
+    client.send('definition', { definition: this.game.definitionJson, seedChosen: this.#seedChosen, ...(key === undefined ? {} : { resumeKey: key }) });
+  }
+
+  /**
+   * The seats only their key opens: a resumed room's (their hidden cards and logs are their
+   * players'). A record from before seat keys has none: its seats are open, as they were.
+   */
+  get #locked() {
+    return new Set(this.#resumed ? Object.keys(this.header.seatKeys ?? {}) : []);
   }
 
   #publishSeats() {
     const seats = Object.fromEntries([...this.#seatClient.keys()].map((p) => [p, true]));
-    const open = this.humanSeats.filter((p) => !this.#seatClient.has(p));
+    const locked = this.#locked;
+    const open = this.humanSeats.filter((p) => !this.#seatClient.has(p) && !locked.has(p));
     this.setMetadata({ ...this.metadata, seats, open }).catch(() => {});
   }
 

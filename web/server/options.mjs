@@ -65,7 +65,9 @@ export function definitionErrorMessage(e) {
 export const BOT_LEVELS = ['random', 'easy', 'normal', 'hard'];
 const CREATE_KEYS = ['game', 'definition', 'seed', 'bots', 'botsForEmptySeats', 'decisionSeconds', 'graceSeconds', 'botDelayMs', 'listed', 'resume'];
 // keys a client may also pass when it creates or joins (Colyseus hands both the same object)
-const JOIN_KEYS = ['seat'];
+const JOIN_KEYS = ['seat', 'resumeKey'];
+/** The longest resumeKey read (a key is 22 characters): a longer one is no key. */
+const MAX_RESUME_KEY = 200;
 
 /** The client's request is at fault: a ServerError (sent to it, not logged as a crash). */
 export function requestError(msg) {
@@ -167,16 +169,33 @@ export function checkSeats(players, bots) {
 
 /**
  * The seat a joining client asks for: undefined (the first free seat, else spectator),
- * 'spectator', or a player id. Returns the player id, or null for a spectator.
+ * 'spectator', or a player id. Returns the player id, or null for a spectator. `locked`: the
+ * seats only their key opens (a resumed room's: joinSeat); one asked for is refused.
  */
-export function parseSeat(seat, { players, bots, taken }) {
-  if (seat === undefined) return players.find((p) => !bots[p] && !taken.has(p)) ?? null;
+export function parseSeat(seat, { players, bots, taken, locked = new Set() }) {
+  if (seat === undefined) return players.find((p) => !bots[p] && !taken.has(p) && !locked.has(p)) ?? null;
   if (seat === 'spectator' || seat === null) return null;
   // (a number names the player of that id, but the refusal quotes what was sent)
   const id = typeof seat === 'number' ? String(seat) : seat;
   if (typeof id !== 'string' || !players.includes(id)) fail(`seat must be a player (${players.join(', ')}) or 'spectator', not ${JSON.stringify(seat)}`);
   seat = id;
   if (bots[seat]) fail(`seat '${seat}' is played by a bot`);
+  if (locked.has(seat)) fail(`seat '${seat}' was held before this room was resumed: only its player takes it back, joining with the seat's resumeKey`);
   if (taken.has(seat)) fail(`seat '${seat}' is taken`);
   return seat;
+}
+
+/**
+ * The seat of a joining client: with `resumeKey` (a seat's key: seatOf(key) finds whose),
+ * that seat (a `seat` that names another is refused), else parseSeat's. `seat: 'spectator'`
+ * is a spectator either way.
+ */
+export function joinSeat({ seat, resumeKey }, { players, bots, taken, locked, seatOf }) {
+  if (resumeKey === undefined || seat === 'spectator' || seat === null) return parseSeat(seat, { players, bots, taken, locked });
+  if (typeof resumeKey !== 'string' || resumeKey === '' || resumeKey.length > MAX_RESUME_KEY) fail(`resumeKey must be a seat's key (a string: an OnlineGame's resumeKey), not ${JSON.stringify(resumeKey)?.slice(0, 60)}`);
+  const mine = seatOf(resumeKey);
+  if (mine === undefined) fail('resumeKey is not the key of a seat of this room');
+  if (seat !== undefined && parseSeat(seat, { players, bots, taken: new Set() }) !== mine) fail(`resumeKey is the key of seat '${mine}', not ${JSON.stringify(seat)}`);
+  if (taken.has(mine)) fail(`seat '${mine}' is taken`);
+  return mine;
 }

@@ -70,6 +70,8 @@ test('bad arguments: a TypeError or RangeError naming the call and the argument,
       [() => anyJoin(url, { game: 'duel' }, { seat: true }), 'TypeError', `rulestack: join: seat must be a player id or 'spectator', not true`],
       [() => anyJoin(url, 'r1', { seat: 1.5 }), 'RangeError', `rulestack: join: seat must be a player id or 'spectator', not 1.5`],
       [() => anyJoin(url, 'r1', 'spectator'), 'TypeError', 'rulestack: join options must be an object, not string'],
+      [() => anyJoin(url, 'r1', { resumeKey: 5 }), 'TypeError', "rulestack: join: resumeKey must be a seat's key (an OnlineGame's resumeKey), not 5"],
+      [() => anyJoin(url, { resume: 'r1' }, { resumeKey: '' }), 'TypeError', `rulestack: join: resumeKey must be a seat's key (an OnlineGame's resumeKey), not ""`],
       [() => anyRejoin(url, 5), 'TypeError', "rulestack: rejoin: reconnectionToken must be a string (an OnlineGame's reconnectionToken), not 5"],
       [() => anyRejoin(url), 'TypeError', /^rulestack: rejoin: reconnectionToken must be a string .*, not undefined$/],
       [() => anyRejoin(url, 'no-colon'), 'RangeError', `rulestack: rejoin: reconnectionToken must be 'roomId:token', as an OnlineGame's reconnectionToken is, not "no-colon"`],
@@ -96,6 +98,8 @@ export async function play(url: string): Promise<number> {
   const open: ListedRoom[] = (await listRooms(url, { timeoutMs: 5000 })).filter((r) => r.game === 'duel' && r.openSeats.length > 0);
   const game: OnlineGame = open.length > 0 ? await join(url, open[0]!.roomId, { seat: open[0]!.openSeats[0]! }) : await join(url, { game: 'duel', seed: 1, bots: { 1: 'easy' }, decisionSeconds: 30, listed: true });
   const seat: string | null = game.seat;
+  const resumeKey: string | null = game.resumeKey; // (kept to take the seat back once the room has closed)
+  void resumeKey;
   const view: GameView = game.view();
   const moves: Move[] = game.legalMoves();
   const off = game.on('update', (u: RoomUpdate) => void u.view.toAct);

@@ -75,8 +75,11 @@ test('a room killed with its process is resumed in another from the record, with
     const room = await env.colyseus.createRoom('rulestack', { resume: roomId });
     assert.equal(room.roomId, roomId, 'under the same id');
     assert.equal(room.stateHash, local.stateHash());
-    const q0 = await join(env.url, roomId, { seat: '0' });
-    const q1 = await join(env.url, roomId, { seat: '1' });
+    // each seat back to its player, who proves it held it with the key its client was given
+    const q0 = await join(env.url, roomId, { seat: '0', resumeKey: p0.resumeKey });
+    await assert.rejects(join(env.url, roomId, { seat: '1' }), { message: /seat '1' was held before this room was resumed/ });
+    const q1 = await join(env.url, roomId, { resumeKey: p1.resumeKey });
+    assert.equal(q1.seat, '1');
     assert.deepEqual(q0.view(), local.view('0'));
     assert.deepEqual(q1.view(), local.view('1'));
     assert.deepEqual([...q0.log()], [...local.log('0')], 'the whole log, replayed');

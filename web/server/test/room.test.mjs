@@ -25,7 +25,7 @@ test('seats: the first free seat, a named seat, a taken seat, a spectator', asyn
   await assert.rejects(env.colyseus.sdk.joinById(room.roomId, { seat: '7' }), { message: "rulestack room: seat must be a player (0, 1) or 'spectator', not \"7\"" });
   // a key the room does not take (here a typo of seat) is refused, not ignored: no seat is taken
   await assert.rejects(env.colyseus.sdk.joinById(room.roomId, { seet: '1' }), {
-    message: /^rulestack room: unknown option 'seet' \(options: game, definition, .*; when joining: seat\)$/,
+    message: /^rulestack room: unknown option 'seet' \(options: game, definition, .*; when joining: seat, resumeKey\)$/,
   });
   const b = await env.colyseus.sdk.joinById(room.roomId);
   assert.equal((await nextMessage(b, 'update')).seat, '1');
@@ -172,7 +172,7 @@ test('npm run server takes no arguments, PORT is a port number, RECORD_TTL_SECON
 
 test('bad room options are refused with what is wrong', async () => {
   const create = (o) => env.colyseus.sdk.create('rulestack', o);
-  await assert.rejects(create({ game: 'duel', colour: 'red' }), { message: /^rulestack room: unknown option 'colour' \(options: game, definition, seed, bots, botsForEmptySeats, decisionSeconds, graceSeconds, botDelayMs, listed, resume; when joining: seat\)$/ });
+  await assert.rejects(create({ game: 'duel', colour: 'red' }), { message: /^rulestack room: unknown option 'colour' \(options: game, definition, seed, bots, botsForEmptySeats, decisionSeconds, graceSeconds, botDelayMs, listed, resume; when joining: seat, resumeKey\)$/ });
   await assert.rejects(create({}), { message: /^rulestack room: give exactly one of 'game' \(an example name: ambush, crazy-eights, duel/ });
   await assert.rejects(create({ game: 'chess' }), { message: /^rulestack room: unknown game 'chess' \(examples: ambush, / });
   await assert.rejects(create({ game: 'duel', seed: 1.5 }), { message: 'rulestack room: seed must be a safe integer or a string, not 1.5' });
@@ -185,10 +185,10 @@ test('bad room options are refused with what is wrong', async () => {
   await assert.rejects(create({ resume: live.roomId }), { message: `rulestack room: room '${live.roomId}' is still running: join it instead of resuming it` });
   // through rulestack/client: what was asked, where, then the room's answer
   await assert.rejects(join(env.url, { game: 'chess' }), { message: /^rulestack client: cannot create a room at ws:\/\/127\.0\.0\.1:\d+: rulestack room: unknown game 'chess' \(examples: .*\) \(526\)$/ });
-  // a join takes a seat only: a room's options given to a join are refused before anything is sent
+  // a join takes a seat and a resumeKey only: a room's options given to a join are refused before anything is sent
   await assert.rejects(join(env.url, live.roomId, { seat: '0', seed: 3 }), {
     name: 'RangeError',
-    message: `rulestack: join: unknown option 'seed' (options: seat): joining room '${live.roomId}' takes a seat only (a new room's options are join's second argument)`,
+    message: `rulestack: join: unknown option 'seed' (options: seat, resumeKey): joining room '${live.roomId}' takes a seat and a resumeKey only (a new room's options are join's second argument)`,
   });
   await assert.rejects(join(env.url, 'no-such-room'), { message: /^rulestack client: cannot join room 'no-such-room' at ws:\/\/127\.0\.0\.1:\d+: room "no-such-room" not found \(522\)$/ });
 });
