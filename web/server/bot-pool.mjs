@@ -1,14 +1,18 @@
 // The bots' choices, off the server's thread. Every room runs on one thread: a 'hard' bot's
 // move in Nexus takes seconds (a 'normal' one, half a second), and on that thread it would
 // freeze every other room meanwhile. A pool of worker threads, each with its own engine,
-// chooses instead (the room sends the game's definition and a snapshot); the rooms' choices
-// wait in turn for a free worker. Workers are started when first needed, at most one fewer
-// than the cores (at least one), and do not keep the process alive while idle. Each worker
-// keeps the last few games it restored (bot-worker.mjs), so that a room's next choice, given
-// the moves made since its last one, does not compile the definition again; a room's choice
-// goes to the worker that made its last one when that worker is free.
+// chooses instead (the room sends the game's definition and a snapshot). The rooms' choices
+// wait for a free worker by fair share (fair-queue.mjs): the address the room was opened from
+// that has had the least of the workers' time first, then its room that has had the least, so
+// that one client's many rooms of searching bots make another room's bot wait for the choices
+// running, not for a queue of theirs. Workers are started when first needed, at most
+// one fewer than the cores (at least one), and do not keep the process alive while idle. Each
+// worker keeps the last few games it restored (bot-worker.mjs), so that a room's next choice,
+// given the moves made since its last one, does not compile the definition again; a room's
+// choice goes to the worker that made its last one when that worker is free.
 import { availableParallelism } from 'node:os';
 import { Worker } from 'node:worker_threads';
+import { FairQueue } from './fair-queue.mjs';
 
 export const BOT_WORKERS = Math.max(1, availableParallelism() - 1);
 /** The most games a worker keeps restored (bot-worker.mjs). */
@@ -23,7 +27,7 @@ export class BotPool {
   #size;
   #idle = [];
   #live = 0;
-  #queue = [];
+  #queue = new FairQueue();
   #all = []; // (every live worker, idle or choosing)
   #compilations = 0;
   #ownerIds = new WeakMap(); // owner → a number the workers know its kept games by
@@ -44,12 +48,13 @@ export class BotPool {
    * was made in and the moves ({ player, move }) made since, which a worker that kept that
    * game plays instead of restoring it. `owner` (a room) is whose it is, for cancel(): an
    * owner cancelled before has its choice rejected at once (a game kept for it would never be
-   * dropped).
+   * dropped). `group` (the address the room was opened from): whose turn it is (FairQueue);
+   * by default the owner's own.
    */
-  choose(job, owner = null) {
+  choose(job, owner = null, group = owner) {
     if (this.#cancelled.has(owner)) return Promise.reject(cancelledError());
     return new Promise((resolve, reject) => {
-      this.#queue.push({ job, owner, resolve, reject });
+      this.#queue.push({ job, owner, group, resolve, reject });
       this.#next();
     });
   }
@@ -62,7 +67,7 @@ export class BotPool {
   cancel(owner) {
     if (Object(owner) === owner) this.#cancelled.add(owner); // (an object: not the choices of no owner)
     const cancelled = cancelledError();
-    this.#queue = this.#queue.filter((task) => task.owner !== owner || void task.reject(cancelled));
+    for (const task of this.#queue.remove((t) => t.owner === owner)) task.reject(cancelled);
     for (const worker of this.#busy) if (worker.task.owner === owner) void this.#end(worker);
     for (const worker of this.#all) if (worker.owner === owner) worker.owner = null; // (the room is not kept alive by it)
     // the games the workers kept for it go too (a worker's memory never shrinks back)
@@ -84,7 +89,7 @@ export class BotPool {
   /** Ends every worker; a choice waiting or in progress is rejected. */
   async close() {
     const closed = new Error('the bot pool was closed');
-    for (const task of this.#queue.splice(0)) task.reject(closed);
+    for (const task of this.#queue.clear()) task.reject(closed);
     await Promise.all([...this.#idle.splice(0), ...this.#busy].map((w) => this.#end(w)));
   }
 
@@ -103,11 +108,11 @@ export class BotPool {
   }
 
   #next() {
-    while (this.#queue.length > 0) {
+    while (this.#queue.size > 0) {
       // (the owner's last worker keeps its game: that one, when it is free)
-      const owner = this.#queue[0].owner;
+      const owner = this.#queue.peek().owner;
       const mine = owner === null ? -1 : this.#idle.findIndex((w) => w.owner === owner);
-      const worker = (mine >= 0 ? this.#idle.splice(mine, 1)[0] : this.#idle.pop()) ?? (this.#live < this.#size ? startOrFail(() => this.#spawn(), this.#live, this.#queue) : null);
+      const worker = (mine >= 0 ? this.#idle.splice(mine, 1)[0] : this.#idle.pop()) ?? (this.#live < this.#size ? startOrFail(() => this.#spawn(), this.#live, () => this.#queue.clear()) : null);
       if (!worker) return;
       const task = this.#queue.shift();
       worker.task = task;
@@ -124,6 +129,7 @@ export class BotPool {
   /** A worker done choosing is idle again: its choice (returned) is to be settled. */
   #free(worker) {
     const { task } = worker;
+    this.#queue.done(task);
     worker.task = null;
     worker.thread.unref();
     this.#idle.push(worker);
@@ -147,6 +153,7 @@ export class BotPool {
       this.#live -= 1;
       this.#idle = this.#idle.filter((w) => w !== worker);
       this.#all = this.#all.filter((w) => w !== worker);
+      if (worker.task) this.#queue.done(worker.task);
       worker.task?.reject(e);
       this.#next();
     });
@@ -167,13 +174,13 @@ export function workerCount(size) {
 /**
  * A new worker from `spawn`, or null when none can start now (the Worker constructor throws:
  * no thread or memory for it). Then, with none of the pool's `live` workers left to take them,
- * the tasks waiting in `queue` are rejected with why; else they wait for those.
+ * the tasks waiting (`takeWaiting()` takes them all out) are rejected with why; else they wait for those.
  */
-export function startOrFail(spawn, live, queue) {
+export function startOrFail(spawn, live, takeWaiting) {
   try {
     return spawn();
   } catch (e) {
-    if (live === 0) for (const task of queue.splice(0)) task.reject(e);
+    if (live === 0) for (const task of takeWaiting()) task.reject(e);
     return null;
   }
 }

@@ -77,7 +77,7 @@ export class DefinitionReader {
 
   #next() {
     while (this.#queue.length > 0) {
-      const worker = this.#idle.pop() ?? (this.#live < this.#size ? startOrFail(() => this.#spawn(), this.#live, this.#queue) : null);
+      const worker = this.#idle.pop() ?? (this.#live < this.#size ? startOrFail(() => this.#spawn(), this.#live, () => this.#queue.splice(0)) : null);
       if (!worker) return;
       const job = this.#queue.shift();
       worker.job = job;

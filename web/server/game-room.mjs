@@ -42,6 +42,8 @@ export const REPLACED_CLOSE_REASON = 'rulestack room: this seat was taken up by 
  * the room's places, and from making each move cost the room that many more updates.)
  */
 export const MAX_SPECTATORS_PER_ADDRESS = 8;
+/** The bot pool's group of the rooms nobody has joined yet (a room of bots alone runs at once): one share for all, not one each. */
+const NOBODY = 'nobody';
 const tooManySpectators = (max) => requestError(`too many spectators from one address (at most ${max} in a room)`);
 
 /** The remote address of each WebSocket (its TCP peer's, never a header the client writes), noted when it connects. */
@@ -110,6 +112,11 @@ export class RulestackRoom extends Room {
   #lastChoice = null;
   /** The seats' keys this room knows (seat-keys.mjs), sent to each seat's client: all of a new room's; a resumed room's as their players bring them back. */
   #seatKeys = new Map();
+  /**
+   * Whose share of the bot pool this room's bots take (fair-queue.mjs): the address of the
+   * first client that joined (one address's rooms share one), or NOBODY's before any did.
+   */
+  #botGroup = NOBODY;
 
   async onCreate(options) {
     try {
@@ -197,6 +204,7 @@ export class RulestackRoom extends Room {
     const seat = joinSeat(options, { players: this.players, bots: this.header.bots, taken: new Set(this.#seatClient.keys()), locked: this.#locked, seatOf: (key) => seatOfKey(this.header.seatKeys, key) });
     if (options.resumeKey !== undefined && seat !== null) this.#seatKeys.set(seat, options.resumeKey);
     client.userData = seat === null ? this.#spectatorJoins(client) : { seat, sent: 0, tokens: this.#seatTokensOf(seat) };
+    if (this.#botGroup === NOBODY) this.#botGroup = addressKey(peerAddresses.get(client.ref));
     if (seat !== null) {
       this.#seatClient.set(seat, client);
       this.#seated = true;
@@ -634,7 +642,7 @@ export class RulestackRoom extends Room {
       job.since = { stateHash: last.stateHash, moves: this.moves.slice(last.moves).map(({ player, move }) => ({ player, move })) };
     }
     this.#lastChoice = { moves: this.moves.length, stateHash: this.game.stateHash() };
-    return botPool().choose(job, this);
+    return botPool().choose(job, this, this.#botGroup);
   }
 
   async #botMove(p) {

@@ -4,8 +4,9 @@ import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { loadEngine } from 'rulestack';
 import { join } from 'rulestack/client';
-import { startServer, sleep } from './helpers.mjs';
+import { fromAddress, startServer, sleep } from './helpers.mjs';
 import { BotPool, CACHED_GAMES, botPool } from '../bot-pool.mjs';
+import { FairQueue } from '../fair-queue.mjs';
 import { exampleDefinition } from '../options.mjs';
 
 let env, rs;
@@ -314,5 +315,97 @@ test('a pool of no workers is refused; a worker that cannot start fails the choi
     await pool.close(); // (nothing waits: it settles)
   } finally {
     game.dispose();
+  }
+});
+
+test('the waiting choices are served by fair share: the address, then the room, that has had the least of the workers\' time', () => {
+  let now = 0;
+  const q = new FairQueue(() => now);
+  const task = (name, owner, group = owner) => ({ name, owner, group });
+  /** The next task, run for `ms`. */
+  const serve = (ms) => {
+    const t = q.shift();
+    now += ms;
+    q.done(t);
+    return t.name;
+  };
+  for (const t of [task('a1', 'A', 'x'), task('a2', 'A', 'x'), task('b1', 'B', 'x'), task('c1', 'C', 'y')]) q.push(t);
+  assert.equal(q.size, 4);
+  assert.equal(q.peek().name, 'a1', 'none has had any: the first to come');
+  // x has had 100 ms: y's turn; then in x, room B (none yet) before room A
+  assert.deepEqual([serve(100), serve(10), serve(10), serve(10)], ['a1', 'c1', 'b1', 'a2']);
+  assert.equal(q.shift(), undefined);
+
+  // three rooms of one address searching 3 s a choice, each asking again as soon as it has its move
+  const heavy = ['H1', 'H2', 'H3'];
+  for (const h of heavy) q.push(task(h, h, 'h'));
+  const round = () => {
+    const name = serve(3000);
+    if (heavy.includes(name)) q.push(task(name, name, 'h'));
+    return name;
+  };
+  assert.deepEqual([round(), round(), round(), round()], ['H1', 'H2', 'H3', 'H1']);
+  // a room of another address asks (a quick bot): it goes next, not after the three; so does a room of the same address
+  for (const v of [task('V', 'V', 'v'), task('W', 'W', 'h')]) {
+    q.push(v);
+    assert.equal(q.peek().name, v.name);
+    assert.equal(serve(30), v.name);
+    assert.ok(heavy.includes(round()));
+  }
+  // a room that asked nothing for long does not save up time: once served it waits its turn again
+  q.push(task('V', 'V', 'v'));
+  q.push(task('V2', 'V', 'v'));
+  const [first, second, third] = [serve(3000), round(), serve(30)];
+  assert.deepEqual([first, heavy.includes(second), third], ['V', true, 'V2']);
+
+  assert.deepEqual(q.clear().map((t) => t.name).sort(), heavy);
+  q.push(task('a', 'A', 'x'));
+  q.push(task('b', 'B', 'x'));
+  assert.deepEqual(q.remove((t) => t.owner === 'B').map((t) => t.name), ['b']);
+  assert.equal(q.size, 1);
+});
+
+test("the pool serves rooms in turn: a room's many choices do not all go before another room's, nor one address's rooms before another address's", { timeout: 20_000 }, async () => {
+  const pool = new BotPool(1, new URL('./fake-bot-worker.mjs', import.meta.url));
+  const served = [];
+  const ask = (move, owner, group) => pool.choose({ move, ms: 30 }, owner, group).then((m) => served.push(m));
+  try {
+    // room a asks four times (the first is chosen at once), then room b once: b's comes next, not after all of a's
+    const [a, b] = [{}, {}];
+    await Promise.all([ask('a1', a), ask('a2', a), ask('a3', a), ask('a4', a), ask('b1', b)]);
+    assert.deepEqual(served, ['a1', 'b1', 'a2', 'a3', 'a4']);
+    // four rooms of one address (one choice each, as a room asks), then a room of another: its choice comes next
+    served.length = 0;
+    const rooms = [{}, {}, {}, {}, {}];
+    await Promise.all([...[1, 2, 3, 4].map((i) => ask(`x${i}`, rooms[i - 1], 'x')), ask('y1', rooms[4], 'y')]);
+    assert.deepEqual(served, ['x1', 'y1', 'x2', 'x3', 'x4']);
+  } finally {
+    await pool.close();
+  }
+});
+
+test("a room's bots take the share of the address its first client joined from; before anyone joined, one share for all such rooms", { timeout: 60_000 }, async () => {
+  const pool = botPool();
+  const choose = pool.choose;
+  const groups = new Map(); // room id → the groups its choices were asked with
+  pool.choose = function (job, owner, group) {
+    if (owner?.roomId) groups.set(owner.roomId, [...(groups.get(owner.roomId) ?? []), group]);
+    return choose.call(this, job, owner, group);
+  };
+  const watch = () => join(env.url, { game: 'duel', bots: { 0: 'easy', 1: 'easy' }, botDelayMs: 20 }, { seat: 'spectator' });
+  try {
+    const watchers = [...(await fromAddress('127.0.0.2', async () => [await watch(), await watch()])), await fromAddress('127.0.0.3', watch)];
+    const joined = (w) => (groups.get(w.roomId) ?? []).filter((g) => g !== 'nobody');
+    for (const end = Date.now() + 20_000; watchers.some((w) => joined(w).length < 2); await sleep(50)) assert.ok(Date.now() < end, 'each room asked twice since its watcher joined');
+    // (a room of bots alone starts at once: its first choices may come before its watcher joins, as nobody's)
+    for (const [i, w] of watchers.entries()) {
+      const asked = groups.get(w.roomId);
+      const first = asked.findIndex((g) => g !== 'nobody');
+      assert.ok(asked.slice(0, first).every((g) => g === 'nobody'));
+      assert.deepEqual([...new Set(asked.slice(first))], [i < 2 ? '127.0.0.2' : '127.0.0.3'], "from its watcher's join on, its address's");
+    }
+    for (const w of watchers) await w.leave();
+  } finally {
+    pool.choose = choose;
   }
 });
