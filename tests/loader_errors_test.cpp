@@ -317,6 +317,8 @@ TEST_CASE("malformed definitions: every error with its JSON pointer and message"
        }, M0, "RequireDiscard without 'destination' needs settings.discard_zone", true},
       {"an end condition's winner that is a number", set("/end_conditions/0/winner", "\"$player.current.life\""), "/end_conditions/0/winner",
        "expression error at column 1: expected a player (or an entity: its owner), or a list of them, found an integer", true},
+      {"an answer on the queue", set("/entities/0/actions/0/reactions", R"([{"trigger": "$After.@Noop", "queue": true}])"),
+       "/entities/0/actions/0/reactions/0/queue", "an answer takes its action at once: it cannot go on the queue", true},
       {"Give without an owner", mut(R"({"operation": "Give", "target": "$zone.@Board.entities"})"), M0,
        "missing required key 'owner'", true},
       {"Give to a zone", mut(R"({"operation": "Give", "target": "$zone.@Board.entities", "owner": "$zone.@Board"})"), M0 + "/owner",
@@ -528,8 +530,7 @@ TEST_CASE("$item, $candidate, $target and $event where nothing gives them are lo
   const std::string noTarget = "$target is only given where targets are chosen (an action, mode, reaction or "
                                "triggered action with requires_target)";
   const std::string notYet = "$target is not chosen yet in a requires_target (test each value with $candidate)";
-  const std::string noEvent = "$event is only given in a reaction, a triggered action, a phase's on_enter and an action "
-                              "that answers (one with reactions): here it is always null";
+  const std::string noEvent = "$event is always null here: only reactions, triggered actions, on_enter and answering actions have one";
   json j = base();
   j["actions"][0]["mutations"] = json::parse(R"([
       {"operation": "+", "target": "$player.current", "property": "life", "value": "$item"},
@@ -558,6 +559,13 @@ TEST_CASE("$item, $candidate, $target and $event where nothing gives them are lo
       {"name": "One", "requires_target": {"from": "$player.all"}, "mutations": [{"operation": "-", "target": "$target", "property": "life", "value": 1}]}],
       "mutations": [{"operation": "+", "target": "$targets", "property": "life", "value": 1}]})"));
   ok["entities"][0]["reactions"] = json::parse(R"([{"trigger": "$After.$DamageTaken", "condition": "$event.damage_value > 1", "mutations": []}])");
+  // a mode's targets in its action's cost and properties; an answer's own targets in its action's
+  // lists; $candidate in an effect's add (with a filter); a property whose name starts so
+  ok["actions"][1]["cost"] = json::parse(R"([{"operation": "-", "target": "$target", "property": "life", "value": 1}])");
+  ok["actions"][1]["properties"] = json::parse(R"({"aimed": "$target.life", "requires_target_seen": "$target"})");
+  ok["actions"].push_back(json::parse(R"({"name": "Guard", "mutations": [{"operation": "-", "target": "$target", "property": "life", "value": 1}],
+      "reactions": [{"trigger": "$After.@Noop", "requires_target": {"from": "$player.all"}}]})"));
+  ok["entities"][0]["effects"] = json::parse(R"([{"applies_to": "$zone.@Board", "filter": "$candidate.type == 'card'", "property": "attack", "add": "$candidate.cost"}])");
   ok["flow"]["phases"][0]["on_enter"] = json::parse(R"([{"operation": "+", "target": "$player.current", "property": "life", "value": 1, "condition": "$event.turn > 1"}])");
   auto none = rt::errorsOf(ok);
   INFO(rt::describe(none));

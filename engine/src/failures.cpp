@@ -169,4 +169,10 @@ std::string Game::chainNames() const {
   return out.empty() ? "(none)" : out;
 }
 
+// An end condition held whose winner is no player (nor an entity standing for its owner).
+void Game::winnerError(const EndCondition& ec) const {
+  throw RuntimeError("runtime_error", "/end_conditions/" + std::to_string(&ec - def_->ends.data()) +
+                                          "/winner: not a player (nor an entity: its owner)");
+}
+
 }  // namespace rulestack

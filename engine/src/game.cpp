@@ -171,8 +171,7 @@ void Game::endFor(const EndCondition& ec, int player) {
   Value w = eval(ec.winner, c);
   if (w.k() == VK::List && w.n() > 0) w = scratch_[w.v()];  // (as Win's target: of a list, the first)
   if (w.k() == VK::Ent && st_.ents[w.v()].alive) return endGame(w.v() < def_->numPlayers() ? w.v() : st_.ents[w.v()].owner);
-  throw RuntimeError("runtime_error", "/end_conditions/" + std::to_string(&ec - def_->ends.data()) +
-                                          "/winner: not a player (nor an entity: its owner)");
+  winnerError(ec);
 }
 
 // q's comparison of player p's property (a missing player reads 0, as intOf does).

@@ -322,6 +322,26 @@ bool Json::value(std::string_view key, bool def) const {
   return v ? v->get<bool>() : def;
 }
 
+int64_t Json::asSigned() const {
+  switch (t_) {
+    case value_t::number_integer: return n_.i;
+    case value_t::number_unsigned: return (int64_t)n_.u;
+    case value_t::number_float: return (int64_t)n_.d;
+    case value_t::boolean: return n_.b;
+    default: typeError("number");
+  }
+}
+
+uint64_t Json::asUnsigned() const {
+  switch (t_) {
+    case value_t::number_integer: return (uint64_t)n_.i;
+    case value_t::number_unsigned: return n_.u;
+    case value_t::number_float: return (uint64_t)n_.d;
+    case value_t::boolean: return n_.b;
+    default: typeError("number");
+  }
+}
+
 void Json::getTo(bool& out) const {
   if (!is_boolean()) typeError("boolean");
   out = n_.b;

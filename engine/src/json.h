@@ -127,16 +127,13 @@ class Json {
   void getTo(std::string& out) const;
   void getTo(double& out) const;
   void getTo(float& out) const;
+  // (one call out of line, not a switch at each of the many fields a snapshot or a definition reads)
   template <class T, std::enable_if_t<std::is_integral<T>::value && !std::is_same<T, bool>::value, int> = 0>
   void getTo(T& out) const {
-    switch (t_) {
-      case value_t::number_integer: out = (T)n_.i; break;
-      case value_t::number_unsigned: out = (T)n_.u; break;
-      case value_t::number_float: out = (T)n_.d; break;
-      case value_t::boolean: out = (T)n_.b; break;
-      default: typeError("number");
-    }
+    out = std::is_unsigned<T>::value ? (T)asUnsigned() : (T)asSigned();
   }
+  int64_t asSigned() const;     // a number (or boolean) as an integer; else a type error
+  uint64_t asUnsigned() const;
   template <class T>
   void getTo(std::vector<T>& out) const {
     if (!is_array()) typeError("array");

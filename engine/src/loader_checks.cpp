@@ -40,11 +40,10 @@ void Loader::kinds() {
                   : target      ? "$target is only given where targets are chosen (an action, mode, reaction or "
                                   "triggered action with requires_target)"
                                 : "$candidate is only given in a filter or .where(...) (the value tested)"};
-      else if (target && site.path.find("/requires_target") != std::string::npos)
+      else if (target && (site.path + "/").rfind("/requires_target/") != std::string::npos)
         bad = {n, "$target is not chosen yet in a requires_target (test each value with $candidate)"};
       else if ((op == N::Event || op == N::EventField) && noEvent)
-        bad = {n, "$event is only given in a reaction, a triggered action, a phase's on_enter and an action that "
-                  "answers (one with reactions): here it is always null"};
+        bad = {n, "$event is always null here: only reactions, triggered actions, on_enter and answering actions have one"};
     }
     if (bad.first < 0) continue;
     error(site.path, "expression error at column " + std::to_string(colOf(bad.first)) + ": " + bad.second);

@@ -242,13 +242,18 @@ void Loader::reaction(const json& j, const std::string& path, int tmpl, int acti
   else if (action >= 0) r.name = d.actions[action].name;
   trigger(j["trigger"], path + "/trigger", r.before, r.event, r.namedAction);
   if (j.contains("condition")) r.condition = want(value(j["condition"], path + "/condition", true), path + "/condition", Want::Condition);
-  if (j.contains("requires_target")) targetSpec(j["requires_target"], path + "/requires_target", r.target);
-  else if (action >= 0) r.target = d.actions[action].target;  // answering takes the action: its targets too
+  if (j.contains("requires_target")) {
+    targetSpec(j["requires_target"], path + "/requires_target", r.target);
+    if (action >= 0)  // (answering runs the action's cost and mutations with the answer's targets)
+      for (const char* own : {"/cost/", "/properties/", "/mutations/"})
+        scopes.push_back({path.substr(0, path.rfind("/reactions/")) + own, N::Target, r.target.from.root, r.target.expandZones});
+  } else if (action >= 0) r.target = d.actions[action].target;  // answering takes the action: its targets too
   if (j.contains("mutations")) mutations(j["mutations"], path + "/mutations", r.mutations);
   if (j.contains("queue")) boolean(j["queue"], path + "/queue", r.queue);
   r.optional = action >= 0;  // a reaction inside an action is its controller's choice
   if (j.contains("optional")) boolean(j["optional"], path + "/optional", r.optional);
   if (r.queue && r.before) error(path + "/queue", "a $Before reaction cannot go on the queue: it must act before the event");
+  else if (r.queue && action >= 0) error(path + "/queue", "an answer takes its action at once: it cannot go on the queue");
   r.nameSym = d.syms.intern(r.name);
   int idx = (int)d.reactions.size();
   d.reactions.push_back(std::move(r));
@@ -294,7 +299,8 @@ void Loader::action(const json& j, const std::string& path, int tmpl) {
           if (a.target.present) error(mp + "/requires_target", "the action already has requires_target; give targets either to the action or to its modes");
           else {
             targetSpec(ms[i]["requires_target"], mp + "/requires_target", mo.target);
-            scopes.push_back({path + "/mutations/", N::Target, -1, false});  // (the action's own read the mode's)
+            for (const char* own : {"/cost/", "/properties/", "/mutations/"})  // (the action's own read the mode's)
+              scopes.push_back({path + own, N::Target, -1, false});
           }
         }
         mutations(ms[i]["mutations"], mp + "/mutations", mo.mutations);
@@ -362,7 +368,8 @@ void Loader::effect(const json& j, const std::string& path, int tmpl) {
   e.tmpl = tmpl;
   e.appliesTo = value(j["applies_to"], path + "/applies_to", true);
   if (j.contains("filter")) e.filter = want(value(j["filter"], path + "/filter", true), path + "/filter", Want::Condition);
-  scopes.push_back({path + "/filter", N::Candidate, e.appliesTo.root, true});
+  for (const char* k : {"/filter", "/add", "/set"})  // (add and set are read with the filtered entity)
+    if (j.contains("filter")) scopes.push_back({path + k, N::Candidate, e.appliesTo.root, true});
   eventless.push_back(path + "/");
   if (j.contains("while")) e.when = value(j["while"], path + "/while", true);
   e.prop = knownProp(j["property"], path + "/property");

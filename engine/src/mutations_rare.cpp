@@ -120,10 +120,11 @@ void Game::applyRareOp(const Mutation& m, Ctx& c, std::vector<Value>& targets) {
       opTargets(m, c, targets, false);
       noPlayerAmong(m, targets);
       Value o = eval(m.owner, c);
+      if (o.k() == VK::List && o.n() > 0) o = scratch_[o.v()];  // (as Win's target: of a list, the first)
       if (o.k() != VK::Ent || !st_.ents[o.v()].alive) opError(m, "owner is not a player (or an entity: its owner)");
       const int32_t p = o.v() < d.numPlayers() ? o.v() : st_.ents[o.v()].owner;
       for (Value t : targets) st_.ents[t.v()].owner = st_.ents[t.v()].controller = p;
-      endDirty_ |= Def::kEndEnts;  // (end conditions that read .owner or .controller)
+      endDirty_ |= Def::kEndEnts | Def::kEndOther;  // (.owner, .controller, and effects: their controller's)
       return;
     }
     case Op::Win: case Op::Lose: {

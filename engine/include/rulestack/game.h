@@ -302,6 +302,7 @@ class Game {
   bool holdsFor(const Expr& e, const PlayerCmp& q, int player) const;
   bool compared(const PlayerCmp& q, int32_t p) const;
   __attribute__((noinline)) void endFor(const EndCondition& ec, int player);
+  [[noreturn]] void winnerError(const EndCondition& ec) const;  // (failures.cpp: compiled for size)
   __attribute__((noinline)) bool compare(int n, const Ctx& c) const;  // (of evalBool)
   int32_t evalInt(int n, const Ctx& c) const;
   __attribute__((noinline)) Value evalCold(int n, const Ctx& c) const;  // the rarer nodes
