@@ -558,6 +558,15 @@ void take(rulestack::Game& g, const char* action, int player = 0) {
 }
 
 // The entity with that id (-1: none).
+// The game as `viewer`'s bot deals it with that seed.
+rulestack::Game dealtFor(const rulestack::Game& g, int viewer, uint64_t seed) {
+  rulestack::Game dealt = g.clone();
+  rulestack::Rng rng;
+  rng.seed(seed);
+  rulestack::determinize(dealt, viewer, rng);
+  return dealt;
+}
+
 int32_t entityNamed(const rulestack::Game& g, const std::string& id) {
   for (int32_t e = g.def().numPlayers(); e < (int32_t)g.state().ents.size(); e++)
     if (g.entityId(e) == id) return e;
@@ -677,15 +686,7 @@ TEST_CASE("fair bots: where another owner's card lies in a hidden zone does not 
       for (int32_t e : zone) out.push_back(g.zoneId(g.state().ents[e].zone) + " " + std::to_string(g.state().ents[e].owner) + " " + g.entityId(e));
     return out;
   };
-  for (uint64_t seed = 1; seed <= 10; seed++) {
-    rulestack::Game da = a.clone(), db = b.clone();
-    rulestack::Rng ra, rb;
-    ra.seed(seed);
-    rb.seed(seed);
-    rulestack::determinize(da, 0, ra);
-    rulestack::determinize(db, 0, rb);
-    CHECK(places(da) == places(db));
-  }
+  for (uint64_t seed = 1; seed <= 10; seed++) CHECK(places(dealtFor(a, 0, seed)) == places(dealtFor(b, 0, seed)));
 }
 
 // A Promote changes a card in place: its handle stays, so the handles of a hidden hand do
@@ -835,13 +836,7 @@ TEST_CASE("fair bots: the deal does not keep a hidden card's id with its propert
       return out;
     };
     for (uint64_t k = 1; k <= 5; k++) {
-      rulestack::Game dg = g.clone(), dt = t.clone();
-      rulestack::Rng rg, rt2;
-      rg.seed(k);
-      rt2.seed(k);
-      rulestack::determinize(dg, viewer, rg);
-      rulestack::determinize(dt, viewer, rt2);
-      CHECK(places(dg) == places(dt));
+      CHECK(places(dealtFor(g, viewer, k)) == places(dealtFor(t, viewer, k)));
       compared++;
     }
   }

@@ -10,19 +10,14 @@
 
 #include <cstring>
 #include <string>
-#include <typeinfo>
 
 using namespace emscripten;
 using namespace emscripten::internal;
 
 extern "C" {
-// embind's name of a type in its error messages (the mangled name, as emscripten's own does
-// without demangling)
-#if __has_feature(cxx_rtti)
-const char* EMSCRIPTEN_KEEPALIVE __getTypeName(const std::type_info* ti) { return strdup(ti->name()); }
-#else
+// embind's name of a type in its error messages: built without run-time type information
+// (CMakeLists.txt), a type has no name to give
 const char* EMSCRIPTEN_KEEPALIVE __getTypeName(const void*) { return strdup("a type the bindings do not register"); }
-#endif
 
 EMSCRIPTEN_KEEPALIVE __attribute__((constructor)) void __embind_register_native_and_builtin_types() {
   _embind_register_void(TypeID<void>::get(), "void");

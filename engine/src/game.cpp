@@ -168,10 +168,9 @@ void Game::endFor(const EndCondition& ec, int player) {
   if (ec.draw) return endGame(-1);
   Ctx c;
   c.player = player;
-  Value w = eval(ec.winner, c);
-  if (w.k() == VK::List && w.n() > 0) w = scratch_[w.v()];  // (as Win's target: of a list, the first)
-  if (w.k() == VK::Ent && st_.ents[w.v()].alive) return endGame(w.v() < def_->numPlayers() ? w.v() : st_.ents[w.v()].owner);
-  winnerError(ec);
+  const int32_t winner = playerOf(eval(ec.winner, c));
+  if (winner < 0) winnerError(ec);
+  endGame(winner);
 }
 
 // q's comparison of player p's property (a missing player reads 0, as intOf does).

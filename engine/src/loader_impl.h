@@ -102,6 +102,7 @@ struct Loader {
   void targetSpec(const json& j, const std::string& path, TargetSpec& t);
   Expr want(Expr e, const std::string& path, Want w);
   void scope(const std::string& path, const Expr& from, bool expand);
+  void actionListsRead(const std::string& actionPath, int from, bool expand);
   bool trigger(const json& j, const std::string& path, bool& before, Ev& ev, int& named);
   void reaction(const json& j, const std::string& path, int tmpl, int action);
   void action(const json& j, const std::string& path, int tmpl);

@@ -14,6 +14,9 @@ const char* const kOps[] = {"=", "+", "-", "*", "/", "SetProperty", "MoveZone", 
 const Op kOpCodes[] = {Op::Set, Op::Add, Op::Sub, Op::Mul, Op::Div, Op::Set, Op::MoveZone, Op::Destroy, Op::Cancel,
                        Op::RequireDiscard, Op::Promote, Op::DrawCard, Op::Create, Op::Shuffle, Op::Damage,
                        Op::Attach, Op::EndTurn, Op::Win, Op::Lose, Op::Draw, Op::Give};
+// (as the messages list them)
+const char kOpList[] = "= + - * / SetProperty MoveZone Destroy Cancel RequireDiscard Promote DrawCard Create Shuffle "
+                       "Damage Attach EndTurn Win Lose Draw Give";
 const char* const kEvents[] = {"ActionPlayed", "ActionExecuted", "ActionCancelled", "OnZoneEnter",
                                "DamageTaken", "PhaseExecute", "TurnStart", "DrawFailed", "GameOver"};
 // Which of `names` is `s`: its index, or -1.
@@ -58,17 +61,14 @@ void Loader::mutation(const json& j, const std::string& path, Mutation& m) {
   m.path = path;
   if (!j.is_object()) { error(path, "expected a mutation object, found " + typeName(j)); return; }
   if (!j.contains("operation")) {
-    error(path, "missing required key 'operation' (one of: = + - * / SetProperty MoveZone Destroy Cancel "
-                "RequireDiscard Promote DrawCard Create Shuffle Damage Attach EndTurn Win Lose Draw Give)");
+    error(path, std::string("missing required key 'operation' (one of: ") + kOpList + ")");
     return;
   }
   std::string opName;
   if (!str(j["operation"], path + "/operation", opName)) return;
   int oi = indexIn(kOps, opName);
   if (oi < 0) {
-    error(path + "/operation", "unknown operation '" + opName + "'" + didYouMean(opName, namesOf(kOps)) +
-                                   " (one of: = + - * / SetProperty MoveZone Destroy Cancel RequireDiscard "
-                                   "Promote DrawCard Create Shuffle Damage Attach EndTurn Win Lose Draw Give)");
+    error(path + "/operation", "unknown operation '" + opName + "'" + didYouMean(opName, namesOf(kOps)) + " (one of: " + kOpList + ")");
     return;
   }
   m.op = kOpCodes[oi];
@@ -185,6 +185,11 @@ Expr Loader::want(Expr e, const std::string& path, Want w) {
   return e;
 }
 
+// Targets chosen elsewhere (a mode, an answer) that an action's cost, properties and mutations read.
+void Loader::actionListsRead(const std::string& actionPath, int from, bool expand) {
+  for (const char* own : {"/cost/", "/properties/", "/mutations/"}) scopes.push_back({actionPath + own, N::Target, from, expand});
+}
+
 // A requires_target at `path` (…/requires_target): $target in its holder's expressions,
 // $candidate in its filter.
 void Loader::scope(const std::string& path, const Expr& from, bool expand) {
@@ -245,8 +250,7 @@ void Loader::reaction(const json& j, const std::string& path, int tmpl, int acti
   if (j.contains("requires_target")) {
     targetSpec(j["requires_target"], path + "/requires_target", r.target);
     if (action >= 0)  // (answering runs the action's cost and mutations with the answer's targets)
-      for (const char* own : {"/cost/", "/properties/", "/mutations/"})
-        scopes.push_back({path.substr(0, path.rfind("/reactions/")) + own, N::Target, r.target.from.root, r.target.expandZones});
+      actionListsRead(path.substr(0, path.rfind("/reactions/")), r.target.from.root, r.target.expandZones);
   } else if (action >= 0) r.target = d.actions[action].target;  // answering takes the action: its targets too
   if (j.contains("mutations")) mutations(j["mutations"], path + "/mutations", r.mutations);
   if (j.contains("queue")) boolean(j["queue"], path + "/queue", r.queue);
@@ -299,8 +303,7 @@ void Loader::action(const json& j, const std::string& path, int tmpl) {
           if (a.target.present) error(mp + "/requires_target", "the action already has requires_target; give targets either to the action or to its modes");
           else {
             targetSpec(ms[i]["requires_target"], mp + "/requires_target", mo.target);
-            for (const char* own : {"/cost/", "/properties/", "/mutations/"})  // (the action's own read the mode's)
-              scopes.push_back({path + own, N::Target, -1, false});
+            actionListsRead(path, -1, false);  // (the action's own lists read the mode's)
           }
         }
         mutations(ms[i]["mutations"], mp + "/mutations", mo.mutations);
@@ -368,8 +371,8 @@ void Loader::effect(const json& j, const std::string& path, int tmpl) {
   e.tmpl = tmpl;
   e.appliesTo = value(j["applies_to"], path + "/applies_to", true);
   if (j.contains("filter")) e.filter = want(value(j["filter"], path + "/filter", true), path + "/filter", Want::Condition);
-  for (const char* k : {"/filter", "/add", "/set"})  // (add and set are read with the filtered entity)
-    if (j.contains("filter")) scopes.push_back({path + k, N::Candidate, e.appliesTo.root, true});
+  if (j.contains("filter"))  // (add and set are read with the filtered entity)
+    for (const char* k : {"/filter", "/add", "/set"}) scopes.push_back({path + k, N::Candidate, e.appliesTo.root, true});
   eventless.push_back(path + "/");
   if (j.contains("while")) e.when = value(j["while"], path + "/while", true);
   e.prop = knownProp(j["property"], path + "/property");

@@ -11,6 +11,11 @@ namespace {
 constexpr int kMaxCreate = 1000;
 }  // namespace
 
+int32_t Game::playerOf(Value v) const {
+  if (v.k() == VK::List && v.n() > 0) v = scratch_[v.v()];
+  return v.k() == VK::Ent && st_.ents[v.v()].alive ? st_.ents[v.v()].owner : -1;
+}
+
 void Game::applyRareOp(const Mutation& m, Ctx& c, std::vector<Value>& targets) {
   const Def& d = *def_;
   switch (m.op) {
@@ -119,10 +124,8 @@ void Game::applyRareOp(const Mutation& m, Ctx& c, std::vector<Value>& targets) {
     case Op::Give: {  // (no event: the cards stay where they are, theirs now)
       opTargets(m, c, targets, false);
       noPlayerAmong(m, targets);
-      Value o = eval(m.owner, c);
-      if (o.k() == VK::List && o.n() > 0) o = scratch_[o.v()];  // (as Win's target: of a list, the first)
-      if (o.k() != VK::Ent || !st_.ents[o.v()].alive) opError(m, "owner is not a player (or an entity: its owner)");
-      const int32_t p = o.v() < d.numPlayers() ? o.v() : st_.ents[o.v()].owner;
+      const int32_t p = playerOf(eval(m.owner, c));
+      if (p < 0) opError(m, "owner is not a player (or an entity: its owner)");
       for (Value t : targets) st_.ents[t.v()].owner = st_.ents[t.v()].controller = p;
       endDirty_ |= Def::kEndEnts | Def::kEndOther;  // (.owner, .controller, and effects: their controller's)
       return;

@@ -465,6 +465,9 @@ class Game {
   Item* findPending(int32_t id);  // an item being taken or executed (in a frame)
   int32_t playerZone(int zoneDef, int32_t player) const;
   int32_t ownerOf(int32_t e) const;
+  // The player a value stands for, as Win's target and Give's owner read it: a player itself
+  // (who owns itself), an entity its owner, a list its first; -1 for anything else.
+  int32_t playerOf(Value v) const;
 
   // (last: the other members' offsets stay short)
   // The values of the actions' invariant parts (N::Hoisted) in the enumeration under way:
